@@ -1,0 +1,247 @@
+//! `insights-cli`: serves the API and the web app, runs the background workers, and performs
+//! operator tasks. Each subcommand builds its state from one `Config` and calls the library.
+
+use std::{path::PathBuf, time::Duration};
+
+use anyhow::{Context, bail};
+use clap::{Args, Parser, Subcommand};
+use insights::{AppState, Config, auth::provider, db, telemetry};
+use tokio_util::sync::CancellationToken;
+
+#[derive(Parser)]
+#[command(
+    name = "insights-cli",
+    version = insights::config::build_version(),
+    about = "Insights: market-research publishing portal",
+    long_about = "Insights: market-research publishing portal.\n\n\
+                  One binary serves the GraphQL API and the web app, runs the background workers, \
+                  and performs operator tasks. Every setting is a flag with an environment variable; \
+                  see `insights-cli serve --help`."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the API and the web app at /insights, with the background workers in the same process.
+    Serve(ServeArgs),
+    /// Run the background workers only (for deployments with separate worker processes).
+    Worker(WithConfig),
+    /// Apply pending database migrations and exit.
+    Migrate(WithConfig),
+    /// Print a bearer token from the built-in identity provider, for scripts and tests.
+    Token(TokenArgs),
+    /// Write the GraphQL schema (SDL) used to generate the web app's types.
+    Schema(SchemaArgs),
+}
+
+#[derive(Args)]
+struct WithConfig {
+    #[command(flatten)]
+    config: Config,
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    #[command(flatten)]
+    config: Config,
+    /// Do not run the background workers in this process.
+    #[arg(long, env = "INSIGHTS_NO_WORKER")]
+    no_worker: bool,
+    /// Do not apply pending migrations at start.
+    #[arg(long, env = "INSIGHTS_SKIP_MIGRATIONS")]
+    skip_migrations: bool,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum RoleShorthand {
+    Admin,
+    Editor,
+    Contributor,
+    Subscriber,
+    Trial,
+}
+
+impl RoleShorthand {
+    fn scope(self) -> &'static str {
+        use insights::auth::scopes;
+        match self {
+            RoleShorthand::Admin => scopes::ADMIN,
+            RoleShorthand::Editor => scopes::EDITOR,
+            RoleShorthand::Contributor => scopes::CONTRIBUTOR,
+            RoleShorthand::Subscriber => scopes::READER,
+            RoleShorthand::Trial => scopes::TRIAL_READER,
+        }
+    }
+}
+
+#[derive(Args)]
+struct TokenArgs {
+    #[command(flatten)]
+    config: Config,
+    /// The user's email.
+    #[arg(long)]
+    email: String,
+    /// The user's display name (defaults to the email).
+    #[arg(long)]
+    name: Option<String>,
+    /// The user's company.
+    #[arg(long)]
+    company: Option<String>,
+    /// A scope to grant; repeat for several (e.g. --scope insights:content-edit --scope intelligence).
+    #[arg(long = "scope")]
+    scopes: Vec<String>,
+    /// Shorthand for the role's scope.
+    #[arg(long, value_enum)]
+    role: Option<RoleShorthand>,
+    /// Make a company-directory (internal) user; staff roles are internal by default.
+    #[arg(long)]
+    internal: Option<bool>,
+    /// Lifetime of the token, e.g. 1h, 30m, 7d.
+    #[arg(long, default_value = "1h", value_parser = humantime::parse_duration)]
+    ttl: Duration,
+}
+
+#[derive(Args)]
+struct SchemaArgs {
+    /// Where to write the SDL; `-` for standard output.
+    #[arg(long, short, default_value = "web/schema.graphql")]
+    output: PathBuf,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    match Cli::parse().command {
+        Command::Serve(args) => serve(args).await,
+        Command::Worker(args) => worker(args.config).await,
+        Command::Migrate(args) => migrate(args.config).await,
+        Command::Token(args) => token(args).await,
+        Command::Schema(args) => schema(args),
+    }
+}
+
+async fn connect(config: &Config) -> anyhow::Result<sqlx::PgPool> {
+    db::connect(&config.database_url, config.db_max_connections).await
+}
+
+async fn apply_migrations(pool: &sqlx::PgPool) -> anyhow::Result<()> {
+    db::migrate(pool).await?;
+    insights_jobs::setup(pool).await
+}
+
+/// Cancelled on Ctrl-C or SIGTERM, so the server drains and running jobs finish.
+fn shutdown_on_signal() -> CancellationToken {
+    let token = CancellationToken::new();
+    let cancel = token.clone();
+    tokio::spawn(async move {
+        let ctrl_c = tokio::signal::ctrl_c();
+        #[cfg(unix)]
+        let terminate = async {
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(mut signal) => {
+                    signal.recv().await;
+                }
+                Err(_) => std::future::pending().await,
+            }
+        };
+        #[cfg(not(unix))]
+        let terminate = std::future::pending::<()>();
+        tokio::select! {
+            _ = ctrl_c => {},
+            _ = terminate => {},
+        }
+        tracing::info!("shutdown requested");
+        cancel.cancel();
+    });
+    token
+}
+
+async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let config = args.config;
+    telemetry::init(&config.log_format, &config.log_filter);
+    let pool = connect(&config).await?;
+    if !args.skip_migrations {
+        apply_migrations(&pool).await?;
+    }
+    let listen = config.listen;
+    let public_url = config.public_url().to_owned();
+    let state = AppState::new(pool, config, insights_jobs::queue());
+    let shutdown = shutdown_on_signal();
+
+    let listener = tokio::net::TcpListener::bind(listen).await.with_context(|| format!("listen on {listen}"))?;
+    tracing::info!(%listen, url = format!("{public_url}/insights"), version = insights::config::build_version(), "serving");
+    let server = axum::serve(listener, insights::http::build_app(state.clone()))
+        .with_graceful_shutdown(shutdown.clone().cancelled_owned());
+    if args.no_worker {
+        server.await.context("serve")?;
+    } else {
+        let workers = insights_jobs::run(state, shutdown.clone());
+        let server = async { server.await.context("serve") };
+        let (served, worked) = tokio::join!(server, workers);
+        served?;
+        worked?;
+    }
+    tracing::info!("stopped");
+    Ok(())
+}
+
+async fn worker(config: Config) -> anyhow::Result<()> {
+    telemetry::init(&config.log_format, &config.log_filter);
+    let pool = connect(&config).await?;
+    let state = AppState::new(pool, config, insights_jobs::queue());
+    insights_jobs::run(state, shutdown_on_signal()).await
+}
+
+async fn migrate(config: Config) -> anyhow::Result<()> {
+    telemetry::init("pretty", &config.log_filter);
+    let pool = connect(&config).await?;
+    apply_migrations(&pool).await?;
+    println!("Migrations applied to {}", redact(&config.database_url));
+    Ok(())
+}
+
+async fn token(args: TokenArgs) -> anyhow::Result<()> {
+    let config = args.config;
+    if !config.auth.uses_builtin_provider() {
+        bail!("an external issuer is configured (INSIGHTS_AUTH_ISSUER): tokens come from that provider");
+    }
+    let mut scopes = args.scopes;
+    if let Some(role) = args.role {
+        scopes.push(role.scope().to_owned());
+    }
+    let staff = insights::auth::Role::from_scopes(&scopes).is_some_and(|r| r.is_staff());
+    let internal = args.internal.unwrap_or(staff);
+    let pool = connect(&config).await?;
+    apply_migrations(&pool).await?;
+    let name = args.name.unwrap_or_else(|| args.email.clone());
+    let claims = provider::UserClaims::new(&args.email, &name, args.company.as_deref(), scopes.clone());
+    let subject = provider::subject_for(&config, &args.email, internal);
+    let state = AppState::new(pool, config, insights_jobs::queue());
+    let token = provider::sign_access_token(&state, &subject, &scopes.join(" "), &claims, args.ttl).await?;
+    println!("{token}");
+    Ok(())
+}
+
+fn schema(args: SchemaArgs) -> anyhow::Result<()> {
+    let sdl = insights::graphql::sdl();
+    if args.output.as_os_str() == "-" {
+        print!("{sdl}");
+    } else {
+        std::fs::write(&args.output, sdl).with_context(|| format!("write {}", args.output.display()))?;
+        eprintln!("Wrote {}", args.output.display());
+    }
+    Ok(())
+}
+
+/// The connection string without its password, for messages.
+fn redact(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            let _ = parsed.set_password(Some("***"));
+            parsed.to_string()
+        }
+        _ => url.to_owned(),
+    }
+}

@@ -1,0 +1,70 @@
+//! Signing keys of the built-in provider: ES256 keys generated once and kept in the database, so
+//! every process of a deployment signs and validates with the same keys.
+
+use anyhow::Context;
+use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+use jsonwebtoken::{EncodingKey, jwk::JwkSet};
+use p256::{
+    SecretKey,
+    elliptic_curve::sec1::ToEncodedPoint,
+    pkcs8::{DecodePrivateKey, EncodePrivateKey, LineEnding},
+};
+use sqlx::PgPool;
+
+use crate::ids;
+
+pub struct SigningKey {
+    pub kid: String,
+    pub key: EncodingKey,
+}
+
+/// The newest signing key, generating the first one when there is none.
+pub async fn current(pool: &PgPool) -> anyhow::Result<SigningKey> {
+    let row = sqlx::query!("select kid, private_key_pem from oidc_signing_key order by created_at desc, kid desc limit 1")
+        .fetch_optional(pool)
+        .await?;
+    let (kid, pem) = match row {
+        Some(row) => (row.kid, row.private_key_pem),
+        None => {
+            rotate(pool).await?;
+            return Box::pin(current(pool)).await;
+        }
+    };
+    let key = EncodingKey::from_ec_pem(pem.as_bytes()).context("read the stored signing key")?;
+    Ok(SigningKey { kid, key })
+}
+
+/// Adds a new signing key; it signs from now on while older keys stay published for validation.
+pub async fn rotate(pool: &PgPool) -> anyhow::Result<String> {
+    let secret = SecretKey::random(&mut rand::rngs::OsRng);
+    let pem = secret.to_pkcs8_pem(LineEnding::LF).context("encode the signing key")?;
+    let kid = ids::new_id();
+    sqlx::query!(
+        "insert into oidc_signing_key (kid, algorithm, private_key_pem) values ($1, 'ES256', $2)",
+        kid,
+        pem.as_str()
+    )
+    .execute(pool)
+    .await?;
+    Ok(kid)
+}
+
+/// The public keys, as the JWKS document publishes them.
+pub async fn jwks(pool: &PgPool) -> anyhow::Result<JwkSet> {
+    let rows = sqlx::query!("select kid, private_key_pem from oidc_signing_key order by created_at")
+        .fetch_all(pool)
+        .await?;
+    let keys = rows
+        .into_iter()
+        .map(|row| {
+            let secret = SecretKey::from_pkcs8_pem(&row.private_key_pem).context("read the stored signing key")?;
+            let point = secret.public_key().to_encoded_point(false);
+            let (x, y) = (point.x().context("key point")?, point.y().context("key point")?);
+            Ok(serde_json::json!({
+                "kty": "EC", "crv": "P-256", "use": "sig", "alg": "ES256", "kid": row.kid,
+                "x": URL_SAFE_NO_PAD.encode(x), "y": URL_SAFE_NO_PAD.encode(y),
+            }))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    serde_json::from_value(serde_json::json!({ "keys": keys })).context("build the JWKS")
+}

@@ -1,0 +1,427 @@
+//! The built-in development OpenID Connect provider, used when no external issuer is configured:
+//! discovery, JWKS, an authorize page that signs in as any user with any scopes, a token endpoint
+//! (authorization code with PKCE S256, rotating refresh tokens) and end-session. The web app
+//! talks to it with the same standard OIDC client it uses against a production issuer.
+
+pub mod keys;
+mod page;
+pub mod queries;
+
+use axum::{
+    Form, Json, Router,
+    extract::{Query, State},
+    http::{StatusCode, header},
+    response::{Html, IntoResponse, Redirect, Response},
+    routing::get,
+};
+use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+use chrono::Utc;
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::{auth::scopes, config::Config, state::AppState};
+
+pub use page::{READY_USERS, ReadyUser};
+
+const CODE_TTL_SECS: i64 = 300;
+const OIDC_SCOPES: &[&str] = &["openid", "profile", "email", "offline_access"];
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/.well-known/openid-configuration", get(discovery))
+        .route("/jwks", get(jwks))
+        .route("/authorize", get(authorize_page).post(authorize))
+        .route("/token", axum::routing::post(token))
+        .route("/logout", get(logout))
+}
+
+async fn discovery(State(state): State<AppState>) -> Json<serde_json::Value> {
+    let issuer = state.config.issuer();
+    let insights_scopes = [scopes::ADMIN, scopes::EDITOR, scopes::CONTRIBUTOR, scopes::READER, scopes::TRIAL_READER, scopes::INTELLIGENCE];
+    let scopes_supported = [OIDC_SCOPES, &insights_scopes].concat();
+    Json(serde_json::json!({
+        "issuer": issuer,
+        "authorization_endpoint": format!("{issuer}/authorize"),
+        "token_endpoint": format!("{issuer}/token"),
+        "jwks_uri": format!("{issuer}/jwks"),
+        "end_session_endpoint": format!("{issuer}/logout"),
+        "response_types_supported": ["code"],
+        "grant_types_supported": ["authorization_code", "refresh_token"],
+        "subject_types_supported": ["public"],
+        "id_token_signing_alg_values_supported": ["ES256"],
+        "code_challenge_methods_supported": ["S256"],
+        "token_endpoint_auth_methods_supported": ["none"],
+        "scopes_supported": scopes_supported,
+        "claims_supported": ["sub", "email", "email_verified", "name", "given_name", "family_name", "company", "phone_number", "scope"],
+    }))
+}
+
+async fn jwks(State(state): State<AppState>) -> Result<Response, crate::http::HttpError> {
+    // Make sure a key exists before the first token is issued or checked.
+    keys::current(&state.pool).await?;
+    let set = keys::jwks(&state.pool).await?;
+    Ok(([(header::CACHE_CONTROL, "public, max-age=300")], Json(set)).into_response())
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct AuthorizeParams {
+    pub response_type: Option<String>,
+    pub client_id: Option<String>,
+    pub redirect_uri: Option<String>,
+    pub scope: Option<String>,
+    pub state: Option<String>,
+    pub nonce: Option<String>,
+    pub code_challenge: Option<String>,
+    pub code_challenge_method: Option<String>,
+}
+
+/// Only our own web app may use this provider, and only with its callback or logout page: on the
+/// public URL, or on a loopback address (the Vite dev server, tests on free ports).
+fn allowed_app_uri(config: &Config, uri: &str, path: &str) -> bool {
+    let Ok(url) = url::Url::parse(uri) else { return false };
+    if url.path() != path || url.fragment().is_some() {
+        return false;
+    }
+    let public = format!("{}{path}", config.public_url());
+    let loopback = url.scheme() == "http" && matches!(url.host_str(), Some("127.0.0.1" | "localhost" | "[::1]"));
+    uri == public || loopback
+}
+
+fn redirect_with(uri: &str, params: &[(&str, &str)]) -> Response {
+    let mut url = url::Url::parse(uri).expect("redirect uri was validated");
+    url.query_pairs_mut().extend_pairs(params);
+    Redirect::to(url.as_str()).into_response()
+}
+
+/// Checks the request; on error either an error page (client or redirect uri not trusted: never
+/// redirect there) or a redirect carrying the OAuth error.
+fn check_authorize(config: &Config, params: &AuthorizeParams) -> Result<(String, String), Response> {
+    let page_error = |message: &str| (StatusCode::BAD_REQUEST, Html(page::error_page(message))).into_response();
+    if params.client_id.as_deref() != Some(config.auth.client_id.as_str()) {
+        return Err(page_error("Unknown client_id."));
+    }
+    let redirect_uri = match params.redirect_uri.as_deref() {
+        Some(uri) if allowed_app_uri(config, uri, "/insights/callback") => uri.to_owned(),
+        _ => return Err(page_error("This redirect_uri is not registered for the client.")),
+    };
+    let state = params.state.as_deref().unwrap_or_default();
+    let fail = |description: &str| {
+        Err(redirect_with(&redirect_uri, &[("error", "invalid_request"), ("error_description", description), ("state", state)]))
+    };
+    if params.response_type.as_deref() != Some("code") {
+        return fail("response_type must be code");
+    }
+    let challenge = match (params.code_challenge.as_deref(), params.code_challenge_method.as_deref()) {
+        (Some(challenge), Some("S256")) if (43..=128).contains(&challenge.len()) => challenge.to_owned(),
+        _ => return fail("PKCE with code_challenge_method S256 is required"),
+    };
+    Ok((redirect_uri, challenge))
+}
+
+async fn authorize_page(State(state): State<AppState>, Query(params): Query<AuthorizeParams>) -> Response {
+    match check_authorize(&state.config, &params) {
+        Ok(_) => Html(page::authorize_page(&state.config, &params)).into_response(),
+        Err(response) => response,
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct SignInForm {
+    #[serde(flatten)]
+    params: AuthorizeParams,
+    /// A ready user's key, or absent for the custom form.
+    ready_user: Option<String>,
+    email: Option<String>,
+    name: Option<String>,
+    company: Option<String>,
+    scopes: Option<String>,
+    internal: Option<String>,
+}
+
+/// The claims the provider puts in tokens for a signed-in user.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct UserClaims {
+    pub email: String,
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub given_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub family_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub company: Option<String>,
+    /// The Insights scopes granted to the user (added to the token's `scope`).
+    pub grants: Vec<String>,
+}
+
+impl UserClaims {
+    pub fn new(email: &str, name: &str, company: Option<&str>, grants: Vec<String>) -> Self {
+        let mut parts = name.split_whitespace();
+        let given_name = parts.next().map(str::to_owned);
+        let family_name = Some(parts.collect::<Vec<_>>().join(" ")).filter(|s| !s.is_empty());
+        UserClaims {
+            email: email.trim().to_owned(),
+            name: name.trim().to_owned(),
+            given_name,
+            family_name,
+            company: company.map(str::trim).filter(|c| !c.is_empty()).map(str::to_owned),
+            grants,
+        }
+    }
+}
+
+/// A stable subject per email, with the company directory's prefix for internal users.
+pub fn subject_for(config: &Config, email: &str, internal: bool) -> String {
+    let digest = Sha256::digest(email.trim().to_lowercase().as_bytes());
+    let hex: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
+    let prefix = if internal { config.internal_id_prefix.as_str() } else { "dev|" };
+    format!("{prefix}{hex}")
+}
+
+async fn authorize(State(state): State<AppState>, Form(form): Form<SignInForm>) -> Result<Response, crate::http::HttpError> {
+    let config = &state.config;
+    let (redirect_uri, challenge) = match check_authorize(config, &form.params) {
+        Ok(checked) => checked,
+        Err(response) => return Ok(response),
+    };
+    let (subject, claims) = match form.ready_user.as_deref() {
+        Some(key) => {
+            let Some(user) = READY_USERS.iter().find(|u| u.key == key) else {
+                return Ok((StatusCode::BAD_REQUEST, Html(page::error_page("Unknown user."))).into_response());
+            };
+            let grants = user.scopes.iter().map(|s| s.to_string()).collect();
+            (subject_for(config, user.email, user.internal), UserClaims::new(user.email, user.name, Some(user.company), grants))
+        }
+        None => {
+            let email = form.email.as_deref().map(str::trim).unwrap_or_default();
+            if !email.contains('@') || email.starts_with('@') {
+                let html = page::authorize_page_with_error(config, &form.params, "Enter a valid email address.");
+                return Ok((StatusCode::BAD_REQUEST, Html(html)).into_response());
+            }
+            let name = form.name.as_deref().map(str::trim).filter(|n| !n.is_empty()).unwrap_or(email);
+            let grants = form
+                .scopes
+                .as_deref()
+                .unwrap_or_default()
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+                .collect();
+            let internal = form.internal.is_some();
+            (subject_for(config, email, internal), UserClaims::new(email, name, form.company.as_deref(), grants))
+        }
+    };
+
+    let code = random_token();
+    let grant = queries::Grant {
+        client_id: config.auth.client_id.clone(),
+        redirect_uri: redirect_uri.clone(),
+        code_challenge: challenge,
+        nonce: form.params.nonce.clone(),
+        subject,
+        scope: form.params.scope.clone().unwrap_or_else(|| "openid".to_owned()),
+        claims: serde_json::to_value(&claims).map_err(anyhow::Error::from)?,
+        expires_at: Utc::now() + chrono::Duration::seconds(CODE_TTL_SECS),
+    };
+    queries::insert_code(&state.pool, &hash(&code), &grant).await?;
+    let state_param = form.params.state.unwrap_or_default();
+    let issuer = config.issuer();
+    Ok(redirect_with(&redirect_uri, &[("code", &code), ("state", &state_param), ("iss", &issuer)]))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct TokenRequest {
+    grant_type: String,
+    code: Option<String>,
+    redirect_uri: Option<String>,
+    client_id: Option<String>,
+    code_verifier: Option<String>,
+    refresh_token: Option<String>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct TokenResponse {
+    pub access_token: String,
+    pub id_token: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refresh_token: Option<String>,
+    pub token_type: String,
+    pub expires_in: u64,
+    pub scope: String,
+}
+
+fn oauth_error(error: &str, description: &str) -> Response {
+    (
+        StatusCode::BAD_REQUEST,
+        [(header::CACHE_CONTROL, "no-store")],
+        Json(serde_json::json!({ "error": error, "error_description": description })),
+    )
+        .into_response()
+}
+
+async fn token(State(state): State<AppState>, Form(request): Form<TokenRequest>) -> Result<Response, crate::http::HttpError> {
+    let config = &state.config;
+    if request.client_id.as_deref() != Some(config.auth.client_id.as_str()) {
+        return Ok(oauth_error("invalid_client", "unknown client_id"));
+    }
+    let now = Utc::now();
+    let issued = match request.grant_type.as_str() {
+        "authorization_code" => {
+            let (Some(code), Some(verifier)) = (request.code.as_deref(), request.code_verifier.as_deref()) else {
+                return Ok(oauth_error("invalid_request", "code and code_verifier are required"));
+            };
+            let Some(grant) = queries::take_code(&state.pool, &hash(code)).await? else {
+                return Ok(oauth_error("invalid_grant", "unknown or used code"));
+            };
+            if grant.expires_at <= now
+                || grant.client_id != config.auth.client_id
+                || request.redirect_uri.as_deref() != Some(grant.redirect_uri.as_str())
+                || URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes())) != grant.code_challenge
+            {
+                return Ok(oauth_error("invalid_grant", "the code, redirect_uri or code_verifier does not match"));
+            }
+            let claims: UserClaims = serde_json::from_value(grant.claims).map_err(anyhow::Error::from)?;
+            issue_tokens(&state, &grant.subject, &grant.scope, &claims, grant.nonce.as_deref()).await?
+        }
+        "refresh_token" => {
+            let Some(refresh_token) = request.refresh_token.as_deref() else {
+                return Ok(oauth_error("invalid_request", "refresh_token is required"));
+            };
+            let Some(grant) = queries::take_refresh_token(&state.pool, &hash(refresh_token)).await? else {
+                return Ok(oauth_error("invalid_grant", "unknown or used refresh token"));
+            };
+            if grant.expires_at <= now || grant.client_id != config.auth.client_id {
+                return Ok(oauth_error("invalid_grant", "refresh token expired"));
+            }
+            let claims: UserClaims = serde_json::from_value(grant.claims).map_err(anyhow::Error::from)?;
+            issue_tokens(&state, &grant.subject, &grant.scope, &claims, None).await?
+        }
+        _ => return Ok(oauth_error("unsupported_grant_type", "use authorization_code or refresh_token")),
+    };
+    Ok(([(header::CACHE_CONTROL, "no-store")], Json(issued)).into_response())
+}
+
+/// Signs an access token (for the API), an id token (for the web app) and, when the client asked
+/// for `offline_access`, a fresh refresh token.
+pub async fn issue_tokens(
+    state: &AppState,
+    subject: &str,
+    requested_scope: &str,
+    claims: &UserClaims,
+    nonce: Option<&str>,
+) -> anyhow::Result<TokenResponse> {
+    let config = &state.config;
+    let ttl = config.auth.access_token_ttl();
+    let requested: Vec<&str> = requested_scope.split_whitespace().filter(|s| OIDC_SCOPES.contains(s)).collect();
+    let scope = requested.iter().copied().chain(claims.grants.iter().map(String::as_str)).collect::<Vec<_>>().join(" ");
+    let access_token = sign_access_token(state, subject, &scope, claims, ttl).await?;
+    let id_token = sign(
+        state,
+        subject,
+        &config.auth.client_id,
+        ttl,
+        serde_json::json!({
+            "nonce": nonce, "email": claims.email, "email_verified": true, "name": claims.name,
+            "given_name": claims.given_name, "family_name": claims.family_name, "company": claims.company,
+            "auth_time": Utc::now().timestamp(),
+        }),
+    )
+    .await?;
+    let refresh_token = if requested.contains(&"offline_access") {
+        let token = random_token();
+        let grant = queries::RefreshGrant {
+            client_id: config.auth.client_id.clone(),
+            subject: subject.to_owned(),
+            scope: requested_scope.to_owned(),
+            claims: serde_json::to_value(claims)?,
+            expires_at: Utc::now() + chrono::Duration::from_std(config.auth.refresh_token_ttl())?,
+        };
+        queries::insert_refresh_token(&state.pool, &hash(&token), &grant).await?;
+        Some(token)
+    } else {
+        None
+    };
+    Ok(TokenResponse { access_token, id_token, refresh_token, token_type: "Bearer".into(), expires_in: ttl.as_secs(), scope })
+}
+
+/// An access token for the API, as `issue_tokens` and `insights-cli token` make it.
+pub async fn sign_access_token(
+    state: &AppState,
+    subject: &str,
+    scope: &str,
+    claims: &UserClaims,
+    ttl: std::time::Duration,
+) -> anyhow::Result<String> {
+    sign(
+        state,
+        subject,
+        &state.config.auth.audience,
+        ttl,
+        serde_json::json!({
+            "scope": scope, "email": claims.email, "name": claims.name, "company": claims.company,
+            "client_id": state.config.auth.client_id,
+        }),
+    )
+    .await
+}
+
+async fn sign(
+    state: &AppState,
+    subject: &str,
+    audience: &str,
+    ttl: std::time::Duration,
+    extra: serde_json::Value,
+) -> anyhow::Result<String> {
+    let key = keys::current(&state.pool).await?;
+    let now = Utc::now().timestamp();
+    let mut body = serde_json::json!({
+        "iss": state.config.issuer(), "sub": subject, "aud": audience,
+        "iat": now, "nbf": now, "exp": now + ttl.as_secs() as i64, "jti": crate::ids::new_id(),
+    });
+    let (serde_json::Value::Object(body_map), serde_json::Value::Object(extra)) = (&mut body, extra) else {
+        unreachable!("both are objects")
+    };
+    body_map.extend(extra.into_iter().filter(|(_, v)| !v.is_null()));
+    let mut header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::ES256);
+    header.kid = Some(key.kid);
+    Ok(jsonwebtoken::encode(&header, &body, &key.key)?)
+}
+
+#[derive(Debug, Deserialize)]
+pub struct LogoutParams {
+    id_token_hint: Option<String>,
+    post_logout_redirect_uri: Option<String>,
+    state: Option<String>,
+}
+
+/// Ends the session: revokes the user's refresh tokens and returns to the web app's logged-out page.
+async fn logout(State(state): State<AppState>, Query(params): Query<LogoutParams>) -> Result<Response, crate::http::HttpError> {
+    if let Some(hint) = params.id_token_hint.as_deref() {
+        // An expired id token still names who is signing out.
+        if let Ok(claims) = state.tokens.validate_allowing_expired(hint, &state.config.auth.client_id).await {
+            if let Some(subject) = claims.get("sub").and_then(|s| s.as_str()) {
+                queries::revoke_refresh_tokens(&state.pool, subject).await?;
+            }
+        }
+    }
+    let fallback = format!("{}/insights/loggedout", state.config.public_url());
+    let target = params
+        .post_logout_redirect_uri
+        .filter(|uri| allowed_app_uri(&state.config, uri, "/insights/loggedout"))
+        .unwrap_or(fallback);
+    Ok(match params.state {
+        Some(s) => redirect_with(&target, &[("state", &s)]),
+        None => Redirect::to(&target).into_response(),
+    })
+}
+
+fn random_token() -> String {
+    let mut bytes = [0u8; 32];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// Codes and refresh tokens are stored as hashes, so a database dump does not hand out sessions.
+fn hash(secret: &str) -> String {
+    URL_SAFE_NO_PAD.encode(Sha256::digest(secret.as_bytes()))
+}

@@ -1,0 +1,109 @@
+//! SQL of the built-in provider: authorization codes and refresh tokens, stored hashed.
+
+use chrono::{DateTime, Utc};
+use sqlx::PgExecutor;
+
+pub struct Grant {
+    pub client_id: String,
+    pub redirect_uri: String,
+    pub code_challenge: String,
+    pub nonce: Option<String>,
+    pub subject: String,
+    pub scope: String,
+    pub claims: serde_json::Value,
+    pub expires_at: DateTime<Utc>,
+}
+
+pub async fn insert_code(db: impl PgExecutor<'_>, code_hash: &str, grant: &Grant) -> sqlx::Result<()> {
+    sqlx::query!(
+        "insert into oidc_authorization_code
+             (code_hash, client_id, redirect_uri, code_challenge, nonce, subject, scope, claims, expires_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        code_hash,
+        grant.client_id,
+        grant.redirect_uri,
+        grant.code_challenge,
+        grant.nonce,
+        grant.subject,
+        grant.scope,
+        grant.claims,
+        grant.expires_at,
+    )
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Takes a code out of the table: a code is good for one exchange only.
+pub async fn take_code(db: impl PgExecutor<'_>, code_hash: &str) -> sqlx::Result<Option<Grant>> {
+    sqlx::query_as!(
+        Grant,
+        "delete from oidc_authorization_code where code_hash = $1
+         returning client_id, redirect_uri, code_challenge, nonce, subject, scope, claims, expires_at",
+        code_hash
+    )
+    .fetch_optional(db)
+    .await
+}
+
+pub struct RefreshGrant {
+    pub client_id: String,
+    pub subject: String,
+    pub scope: String,
+    pub claims: serde_json::Value,
+    pub expires_at: DateTime<Utc>,
+}
+
+pub async fn insert_refresh_token(db: impl PgExecutor<'_>, token_hash: &str, grant: &RefreshGrant) -> sqlx::Result<()> {
+    sqlx::query!(
+        "insert into oidc_refresh_token (token_hash, client_id, subject, scope, claims, expires_at)
+         values ($1, $2, $3, $4, $5, $6)",
+        token_hash,
+        grant.client_id,
+        grant.subject,
+        grant.scope,
+        grant.claims,
+        grant.expires_at,
+    )
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Takes a refresh token out of the table: each use rotates it.
+pub async fn take_refresh_token(db: impl PgExecutor<'_>, token_hash: &str) -> sqlx::Result<Option<RefreshGrant>> {
+    sqlx::query_as!(
+        RefreshGrant,
+        "delete from oidc_refresh_token where token_hash = $1
+         returning client_id, subject, scope, claims, expires_at",
+        token_hash
+    )
+    .fetch_optional(db)
+    .await
+}
+
+pub async fn revoke_refresh_tokens(db: impl PgExecutor<'_>, subject: &str) -> sqlx::Result<u64> {
+    Ok(sqlx::query!("delete from oidc_refresh_token where subject = $1", subject)
+        .execute(db)
+        .await?
+        .rows_affected())
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Purged {
+    pub codes: u64,
+    pub refresh_tokens: u64,
+}
+
+/// Deletes expired codes and refresh tokens (the scheduled purge job).
+pub async fn purge_expired(db: &sqlx::PgPool, now: DateTime<Utc>) -> sqlx::Result<Purged> {
+    let codes = sqlx::query!("delete from oidc_authorization_code where expires_at <= $1", now)
+        .execute(db)
+        .await?
+        .rows_affected();
+    let refresh_tokens = sqlx::query!("delete from oidc_refresh_token where expires_at <= $1", now)
+        .execute(db)
+        .await?
+        .rows_affected();
+    Ok(Purged { codes, refresh_tokens })
+}

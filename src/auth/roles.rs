@@ -1,0 +1,204 @@
+//! Roles from token scopes (spec 1 §6), the identity carried by a token, and trial state.
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+pub mod scopes {
+    pub const ADMIN: &str = "admin:insights";
+    pub const EDITOR: &str = "insights:content-publish";
+    pub const CONTRIBUTOR: &str = "insights:content-edit";
+    pub const READER: &str = "insights:content-reader";
+    pub const TRIAL_READER: &str = "insights:content-reader-trial";
+    pub const INTELLIGENCE: &str = "intelligence";
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, async_graphql::Enum)]
+#[graphql(rename_items = "PascalCase")]
+pub enum Role {
+    // Declared lowest first so that `max` picks the highest role.
+    Subscriber,
+    Contributor,
+    Editor,
+    Administrator,
+}
+
+impl Role {
+    /// The highest role any of `scopes` grants; `None` means not permissioned.
+    pub fn from_scopes<S: AsRef<str>>(scopes: &[S]) -> Option<Role> {
+        scopes
+            .iter()
+            .filter_map(|scope| match scope.as_ref() {
+                scopes::ADMIN => Some(Role::Administrator),
+                scopes::EDITOR => Some(Role::Editor),
+                scopes::CONTRIBUTOR => Some(Role::Contributor),
+                scopes::READER | scopes::TRIAL_READER => Some(Role::Subscriber),
+                _ => None,
+            })
+            .max()
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Administrator => "Administrator",
+            Role::Editor => "Editor",
+            Role::Contributor => "Contributor",
+            Role::Subscriber => "Subscriber",
+        }
+    }
+
+    pub fn is_staff(self) -> bool {
+        self >= Role::Contributor
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, async_graphql::Enum)]
+#[graphql(rename_items = "PascalCase")]
+pub enum TrialState {
+    NoTrial,
+    TrialContinues,
+    TrialExpired,
+}
+
+/// A trial reader holds the trial scope and no other reader or editing scope.
+pub fn is_trial_reader<S: AsRef<str>>(scopes: &[S]) -> bool {
+    let has = |wanted: &str| scopes.iter().any(|s| s.as_ref() == wanted);
+    has(scopes::TRIAL_READER) && !has(scopes::READER) && !has(scopes::CONTRIBUTOR) && !has(scopes::EDITOR) && !has(scopes::ADMIN)
+}
+
+/// Minutes of trial left: -1 for no trial, 0 once expired (spec 3 §9).
+pub fn trial_minutes_left(is_trial: bool, first_login: DateTime<Utc>, trial_days: u32, now: DateTime<Utc>) -> i64 {
+    if !is_trial {
+        return -1;
+    }
+    let ends = first_login + chrono::Duration::days(i64::from(trial_days));
+    let left = (ends - now).num_minutes();
+    // A trial with less than a minute left is still running: round up so 0 only means expired.
+    if ends <= now { 0 } else { left.max(1) }
+}
+
+impl TrialState {
+    pub fn from_minutes_left(minutes_left: i64) -> TrialState {
+        match minutes_left {
+            -1 => TrialState::NoTrial,
+            0 => TrialState::TrialExpired,
+            _ => TrialState::TrialContinues,
+        }
+    }
+}
+
+/// What a validated token says about its user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identity {
+    pub subject: String,
+    pub email: String,
+    pub name: String,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub company: Option<String>,
+    pub phone: Option<String>,
+    pub scopes: Vec<String>,
+}
+
+impl Identity {
+    /// Reads the identity from token claims: scopes from the space-separated `scope` claim and
+    /// the `permissions` array; email and name from the configured claim names, then standard ones.
+    pub fn from_claims(claims: &serde_json::Map<String, Value>, email_claim: &str, name_claim: &str) -> Option<Identity> {
+        let text = |key: &str| claims.get(key).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned);
+        let subject = text("sub")?;
+        let mut scopes: Vec<String> = Vec::new();
+        if let Some(scope) = claims.get("scope").and_then(Value::as_str) {
+            scopes.extend(scope.split_whitespace().map(str::to_owned));
+        }
+        if let Some(permissions) = claims.get("permissions").and_then(Value::as_array) {
+            scopes.extend(permissions.iter().filter_map(Value::as_str).map(str::to_owned));
+        }
+        scopes.sort();
+        scopes.dedup();
+        let first_name = text("given_name");
+        let last_name = text("family_name");
+        let name = text(name_claim)
+            .or_else(|| text("name"))
+            .or_else(|| match (&first_name, &last_name) {
+                (Some(f), Some(l)) => Some(format!("{f} {l}")),
+                (Some(n), None) | (None, Some(n)) => Some(n.clone()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        Some(Identity {
+            email: text(email_claim).or_else(|| text("email")).unwrap_or_default(),
+            name,
+            first_name,
+            last_name,
+            company: text("company").or_else(|| text("organization")),
+            phone: text("phone_number"),
+            subject,
+            scopes,
+        })
+    }
+
+    pub fn role(&self) -> Option<Role> {
+        Role::from_scopes(&self.scopes)
+    }
+
+    pub fn is_trial(&self) -> bool {
+        self.role() == Some(Role::Subscriber) && is_trial_reader(&self.scopes)
+    }
+
+    pub fn has_intelligence(&self) -> bool {
+        self.scopes.iter().any(|s| s == scopes::INTELLIGENCE)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn highest_role_wins() {
+        let cases: &[(&[&str], Option<Role>)] = &[
+            (&[scopes::ADMIN], Some(Role::Administrator)),
+            (&[scopes::EDITOR], Some(Role::Editor)),
+            (&[scopes::CONTRIBUTOR], Some(Role::Contributor)),
+            (&[scopes::READER], Some(Role::Subscriber)),
+            (&[scopes::TRIAL_READER], Some(Role::Subscriber)),
+            (&[scopes::READER, scopes::CONTRIBUTOR], Some(Role::Contributor)),
+            (&[scopes::CONTRIBUTOR, scopes::EDITOR, scopes::READER], Some(Role::Editor)),
+            (&[scopes::EDITOR, scopes::ADMIN], Some(Role::Administrator)),
+            (&[scopes::INTELLIGENCE], None),
+            (&["openid", "profile"], None),
+            (&[], None),
+        ];
+        for (given, expected) in cases {
+            assert_eq!(Role::from_scopes(given), *expected, "{given:?}");
+        }
+    }
+
+    #[test]
+    fn trial_reader_needs_the_trial_scope_alone() {
+        assert!(is_trial_reader(&[scopes::TRIAL_READER, "openid"]));
+        assert!(!is_trial_reader(&[scopes::TRIAL_READER, scopes::READER]));
+        assert!(!is_trial_reader(&[scopes::TRIAL_READER, scopes::CONTRIBUTOR]));
+        assert!(!is_trial_reader(&[scopes::READER]));
+    }
+
+    #[test]
+    fn trial_minutes_left_counts_from_first_login() {
+        let start = DateTime::parse_from_rfc3339("2026-01-01T00:00:00Z").unwrap().with_timezone(&Utc);
+        assert_eq!(trial_minutes_left(false, start, 14, start), -1);
+        assert_eq!(trial_minutes_left(true, start, 14, start), 14 * 1440);
+        assert_eq!(trial_minutes_left(true, start, 14, start + chrono::Duration::days(14)), 0);
+        assert_eq!(trial_minutes_left(true, start, 14, start + chrono::Duration::days(20)), 0);
+        assert_eq!(trial_minutes_left(true, start, 14, start + chrono::Duration::days(14) - chrono::Duration::seconds(10)), 1);
+    }
+
+    #[test]
+    fn identity_reads_scope_and_permissions() {
+        let claims = serde_json::json!({
+            "sub": "ad|1", "email": "a@b.c", "given_name": "Ada", "family_name": "Lovelace",
+            "scope": "openid insights:content-edit", "permissions": ["admin:insights"]
+        });
+        let identity = Identity::from_claims(claims.as_object().unwrap(), "email", "name").unwrap();
+        assert_eq!(identity.name, "Ada Lovelace");
+        assert_eq!(identity.role(), Some(Role::Administrator));
+    }
+}

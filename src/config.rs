@@ -1,0 +1,233 @@
+//! Runtime configuration: every setting is a clap flag backed by an environment variable,
+//! with a default that works on a developer machine. `Config` is built once by the CLI and
+//! shared read-only through `AppState`.
+
+use std::{net::SocketAddr, path::PathBuf, time::Duration};
+
+use clap::Args;
+
+/// The spec's constants (spec 1 §9, spec 3 §9) that the product lets operators change.
+pub const TRIAL_MIN_DAYS: u32 = 1;
+pub const TRIAL_MAX_DAYS: u32 = 100;
+
+#[derive(Debug, Clone, Args)]
+pub struct Config {
+    /// PostgreSQL connection string; the database is created when missing.
+    #[arg(long, env = "DATABASE_URL", default_value = "postgres://postgres@127.0.0.1:5432/insights")]
+    pub database_url: String,
+
+    /// Maximum connections in the database pool.
+    #[arg(long, env = "INSIGHTS_DB_MAX_CONNECTIONS", default_value_t = 16)]
+    pub db_max_connections: u32,
+
+    /// Address the HTTP server listens on.
+    #[arg(long, env = "INSIGHTS_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+
+    /// Public base URL of this server (links in emails, the built-in identity provider's issuer).
+    #[arg(long, env = "INSIGHTS_PUBLIC_URL", default_value = "http://127.0.0.1:8080")]
+    pub public_url: String,
+
+    /// Directory of the built web app, served under /insights.
+    #[arg(long, env = "INSIGHTS_WEB_DIR", default_value = "web/dist")]
+    pub web_dir: PathBuf,
+
+    #[command(flatten)]
+    pub auth: AuthConfig,
+
+    /// Prefix of user ids (token subjects) issued by the company directory: those users are internal.
+    #[arg(long, env = "INSIGHTS_INTERNAL_ID_PREFIX", default_value = "ad|")]
+    pub internal_id_prefix: String,
+
+    /// Where users with an incomplete profile are sent (no redirect when unset).
+    #[arg(long, env = "INSIGHTS_PROFILE_LANDING_URL")]
+    pub profile_landing_url: Option<String>,
+
+    /// Where a user is sent when no token with a user id can be obtained.
+    #[arg(long, env = "INSIGHTS_LANDING_URL", default_value = "https://www.example.com/insights")]
+    pub landing_url: String,
+
+    /// Support mailbox shown in the account menu and the trial-ended screen.
+    #[arg(long, env = "INSIGHTS_SUPPORT_EMAIL", default_value = "insights-support@example.com")]
+    pub support_email: String,
+
+    #[command(flatten)]
+    pub features: FeatureFlags,
+
+    #[command(flatten)]
+    pub constants: Constants,
+
+    #[command(flatten)]
+    pub limits: ApiLimits,
+
+    #[command(flatten)]
+    pub jobs: JobSchedules,
+
+    /// Log format: `json` (structured, for production) or `pretty` (for a terminal).
+    #[arg(long, env = "INSIGHTS_LOG_FORMAT", default_value = "json", value_parser = ["json", "pretty"])]
+    pub log_format: String,
+
+    /// Log filter in `tracing` env-filter syntax.
+    #[arg(long, env = "INSIGHTS_LOG", default_value = "info,sqlx=warn,apalis=warn")]
+    pub log_filter: String,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct AuthConfig {
+    /// External OIDC issuer. Unset: this server is its own development identity provider.
+    #[arg(long = "auth-issuer", env = "INSIGHTS_AUTH_ISSUER")]
+    pub issuer: Option<String>,
+
+    /// Audience required in access tokens.
+    #[arg(long = "auth-audience", env = "INSIGHTS_AUTH_AUDIENCE", default_value = "insights-api")]
+    pub audience: String,
+
+    /// OIDC client id of the web app.
+    #[arg(long = "auth-client-id", env = "INSIGHTS_AUTH_CLIENT_ID", default_value = "insights-web")]
+    pub client_id: String,
+
+    /// Scopes the web app requests at sign-in.
+    #[arg(long = "auth-scope", env = "INSIGHTS_AUTH_SCOPE", default_value = "openid profile email offline_access")]
+    pub scope: String,
+
+    /// Claim holding the user's email.
+    #[arg(long = "auth-email-claim", env = "INSIGHTS_AUTH_EMAIL_CLAIM", default_value = "email")]
+    pub email_claim: String,
+
+    /// Claim holding the user's display name.
+    #[arg(long = "auth-name-claim", env = "INSIGHTS_AUTH_NAME_CLAIM", default_value = "name")]
+    pub name_claim: String,
+
+    /// Seconds of clock skew tolerated on `exp` and `nbf`.
+    #[arg(long = "auth-leeway-secs", env = "INSIGHTS_AUTH_LEEWAY_SECS", default_value_t = 30)]
+    pub leeway_secs: u64,
+
+    /// Minimum seconds between JWKS refreshes triggered by an unknown `kid`.
+    #[arg(long = "auth-jwks-refresh-secs", env = "INSIGHTS_AUTH_JWKS_REFRESH_SECS", default_value_t = 10)]
+    pub jwks_refresh_secs: u64,
+
+    /// Built-in provider: lifetime of access and id tokens, in seconds.
+    #[arg(long = "auth-access-token-ttl-secs", env = "INSIGHTS_AUTH_ACCESS_TOKEN_TTL_SECS", default_value_t = 3600)]
+    pub access_token_ttl_secs: u64,
+
+    /// Built-in provider: lifetime of refresh tokens, in seconds.
+    #[arg(long = "auth-refresh-token-ttl-secs", env = "INSIGHTS_AUTH_REFRESH_TOKEN_TTL_SECS", default_value_t = 30 * 24 * 3600)]
+    pub refresh_token_ttl_secs: u64,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct FeatureFlags {
+    /// Premium channels (also switches the wording from 'category' to 'topic').
+    #[arg(long = "feature-premium-channels", env = "INSIGHTS_FEATURE_PREMIUM_CHANNELS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub premium_channels: bool,
+
+    /// Premium features (premium articles and gating).
+    #[arg(long = "feature-premium-features", env = "INSIGHTS_FEATURE_PREMIUM_FEATURES", default_value_t = true, action = clap::ArgAction::Set)]
+    pub premium_features: bool,
+
+    /// Card payments; only effective when Stripe is configured.
+    #[arg(long = "feature-card-payments", env = "INSIGHTS_FEATURE_CARD_PAYMENTS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub card_payments: bool,
+
+    /// Intelligence features (the AI chat widget) for users with the `intelligence` scope.
+    #[arg(long = "feature-intelligence", env = "INSIGHTS_FEATURE_INTELLIGENCE", default_value_t = false, action = clap::ArgAction::Set)]
+    pub intelligence: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct Constants {
+    /// Length of a reader trial, in days, counted from the first login.
+    #[arg(long, env = "INSIGHTS_TRIAL_DAYS", default_value_t = 14,
+          value_parser = clap::value_parser!(u32).range(TRIAL_MIN_DAYS as i64..=TRIAL_MAX_DAYS as i64))]
+    pub trial_days: u32,
+
+    /// Default length of a trial channel subscription, in days.
+    #[arg(long, env = "INSIGHTS_TRIAL_CHANNEL_DAYS", default_value_t = 14,
+          value_parser = clap::value_parser!(u32).range(TRIAL_MIN_DAYS as i64..=TRIAL_MAX_DAYS as i64))]
+    pub trial_channel_days: u32,
+
+    /// The expiry banner is shown when fewer than this many days remain.
+    #[arg(long, env = "INSIGHTS_EXPIRY_BANNER_DAYS", default_value_t = 7)]
+    pub expiry_banner_days: u32,
+
+    /// Interval of the editor's local autosave, in milliseconds.
+    #[arg(long, env = "INSIGHTS_AUTOSAVE_INTERVAL_MS", default_value_t = 3000)]
+    pub autosave_interval_ms: u32,
+
+    /// Idle time after which the web app starts polling for a new version, in milliseconds.
+    #[arg(long, env = "INSIGHTS_IDLE_TIMEOUT_MS", default_value_t = 1_200_000)]
+    pub idle_timeout_ms: u32,
+
+    /// Version poll interval once idle, in milliseconds.
+    #[arg(long, env = "INSIGHTS_VERSION_POLL_MS", default_value_t = 300_000)]
+    pub version_poll_ms: u32,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct JobSchedules {
+    /// When the identity provider's expired codes and refresh tokens are purged
+    /// (cron with seconds: sec min hour day-of-month month day-of-week).
+    #[arg(long, env = "INSIGHTS_PURGE_GRANTS_SCHEDULE", default_value = "0 */15 * * * *")]
+    pub purge_grants_schedule: String,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ApiLimits {
+    /// Maximum request body size, in bytes.
+    #[arg(long, env = "INSIGHTS_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
+    pub max_body_bytes: usize,
+
+    /// Maximum depth of a GraphQL query.
+    #[arg(long, env = "INSIGHTS_GRAPHQL_MAX_DEPTH", default_value_t = 16)]
+    pub graphql_max_depth: usize,
+
+    /// Maximum complexity of a GraphQL query.
+    #[arg(long, env = "INSIGHTS_GRAPHQL_MAX_COMPLEXITY", default_value_t = 2000)]
+    pub graphql_max_complexity: usize,
+}
+
+impl AuthConfig {
+    /// The built-in provider's issuer, or the configured external one.
+    pub fn issuer(&self, public_url: &str) -> String {
+        match &self.issuer {
+            Some(issuer) => issuer.trim_end_matches('/').to_owned(),
+            None => format!("{}/oidc", public_url.trim_end_matches('/')),
+        }
+    }
+
+    pub fn uses_builtin_provider(&self) -> bool {
+        self.issuer.is_none()
+    }
+
+    pub fn access_token_ttl(&self) -> Duration {
+        Duration::from_secs(self.access_token_ttl_secs)
+    }
+
+    pub fn refresh_token_ttl(&self) -> Duration {
+        Duration::from_secs(self.refresh_token_ttl_secs)
+    }
+}
+
+impl Config {
+    pub fn issuer(&self) -> String {
+        self.auth.issuer(&self.public_url)
+    }
+
+    pub fn public_url(&self) -> &str {
+        self.public_url.trim_end_matches('/')
+    }
+
+    /// Card payments need the flag and, from the payments issue on, a configured Stripe key.
+    pub fn card_payments_enabled(&self) -> bool {
+        self.features.card_payments
+    }
+}
+
+/// The version of this build: the package version plus the commit it was built from, when known.
+pub fn build_version() -> &'static str {
+    static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| match option_env!("INSIGHTS_BUILD_ID") {
+        Some(id) if !id.is_empty() => format!("{}+{}", env!("CARGO_PKG_VERSION"), id),
+        _ => env!("CARGO_PKG_VERSION").to_owned(),
+    });
+    &VERSION
+}

@@ -1,0 +1,58 @@
+//! Schema assembly: one query and one mutation object per area, merged; the request context
+//! helpers; the access gate; the client configuration query.
+
+mod access;
+mod client_config;
+
+use async_graphql::{Context, EmptySubscription, MergedObject, Schema, SchemaBuilder};
+
+use crate::{
+    auth::{Auth, Viewer},
+    error::Result,
+    state::AppState,
+    users::{UsersMutation, UsersQuery},
+};
+
+pub use access::AccessGate;
+pub use client_config::LOG_BATCH_MAX;
+use client_config::ConfigQuery;
+
+#[derive(MergedObject, Default)]
+#[graphql(name = "Query")]
+pub struct QueryRoot(ConfigQuery, UsersQuery);
+
+#[derive(MergedObject, Default)]
+#[graphql(name = "Mutation")]
+pub struct MutationRoot(UsersMutation);
+
+pub type AppSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;
+
+fn builder() -> SchemaBuilder<QueryRoot, MutationRoot, EmptySubscription> {
+    Schema::build(QueryRoot::default(), MutationRoot::default(), EmptySubscription)
+}
+
+/// The schema served by `/graphql`, with the state and the request limits.
+pub fn build_schema(state: AppState) -> AppSchema {
+    let limits = state.config.limits.clone();
+    builder()
+        .data(state)
+        .extension(AccessGate)
+        .limit_depth(limits.graphql_max_depth)
+        .limit_complexity(limits.graphql_max_complexity)
+        .limit_recursive_depth(64)
+        .finish()
+}
+
+/// The SDL that `insights-cli schema` writes to `web/schema.graphql`.
+pub fn sdl() -> String {
+    builder().finish().sdl()
+}
+
+pub fn app_state<'a>(ctx: &Context<'a>) -> &'a AppState {
+    ctx.data_unchecked::<AppState>()
+}
+
+/// The signed-in caller, or UNAUTHENTICATED.
+pub fn viewer<'a>(ctx: &Context<'a>) -> Result<&'a Viewer> {
+    ctx.data_unchecked::<Auth>().viewer()
+}

@@ -1,0 +1,104 @@
+//! The HTTP router: `/graphql`, the REST endpoints beside it, the built-in identity provider and the
+//! built web app under `/insights`; request ids, structured request logs and limits.
+
+mod client_log;
+mod request_ids;
+mod web_app;
+
+use std::time::Duration;
+
+use async_graphql_axum::{GraphQLRequest, GraphQLResponse};
+use axum::{
+    Extension, Json, Router,
+    extract::{DefaultBodyLimit, State},
+    http::{HeaderMap, HeaderValue, StatusCode, header},
+    response::{IntoResponse, Redirect, Response},
+    routing::{get, post},
+};
+use tower_http::{limit::RequestBodyLimitLayer, set_header::SetResponseHeaderLayer, timeout::TimeoutLayer};
+
+use crate::{
+    auth::{provider, session},
+    graphql::{AppSchema, build_schema},
+    state::AppState,
+};
+
+pub use request_ids::RequestIds;
+
+/// Builds the whole application, as `serve` runs it and as tests spawn it.
+pub fn build_app(state: AppState) -> Router {
+    let schema = build_schema(state.clone());
+    let limits = &state.config.limits;
+    let mut router = Router::new()
+        .route("/graphql", post(graphql))
+        .route("/version", post(version))
+        .route("/log", post(client_log::receive))
+        .route("/healthz", get(healthz))
+        .route("/", get(|| async { Redirect::permanent("/insights/") }))
+        .nest("/insights", web_app::router(&state.config.web_dir));
+    if state.config.auth.uses_builtin_provider() {
+        router = router.nest("/oidc", provider::router());
+    }
+    router
+        .layer(Extension(schema))
+        .layer(DefaultBodyLimit::max(limits.max_body_bytes))
+        .layer(RequestBodyLimitLayer::new(limits.max_body_bytes))
+        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, Duration::from_secs(60)))
+        .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
+        .layer(SetResponseHeaderLayer::if_not_present(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")))
+        .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin")))
+        .layer(axum::middleware::from_fn(request_ids::request_ids))
+        .with_state(state)
+}
+
+async fn graphql(
+    State(state): State<AppState>,
+    Extension(schema): Extension<AppSchema>,
+    headers: HeaderMap,
+    request: GraphQLRequest,
+) -> Result<GraphQLResponse, HttpError> {
+    let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+    let auth = session::authenticate(&state, authorization).await?;
+    Ok(schema.execute(request.into_inner().data(auth)).await.into())
+}
+
+async fn version() -> Json<serde_json::Value> {
+    Json(serde_json::json!({ "version": crate::config::build_version() }))
+}
+
+async fn healthz(State(state): State<AppState>) -> Response {
+    match sqlx::query_scalar::<_, i32>("select 1").fetch_one(&state.pool).await {
+        Ok(_) => Json(serde_json::json!({ "status": "ok", "database": "ok" })).into_response(),
+        Err(error) => {
+            tracing::error!(%error, "health check: database unreachable");
+            (StatusCode::SERVICE_UNAVAILABLE, Json(serde_json::json!({ "status": "unavailable", "database": "unreachable" })))
+                .into_response()
+        }
+    }
+}
+
+/// An error from a REST handler: the client sees the code and a safe message, the log the details.
+#[derive(Debug)]
+pub struct HttpError(crate::error::Error);
+
+impl<E: Into<crate::error::Error>> From<E> for HttpError {
+    fn from(error: E) -> Self {
+        HttpError(error.into())
+    }
+}
+
+impl IntoResponse for HttpError {
+    fn into_response(self) -> Response {
+        use crate::error::Error;
+        let status = match &self.0 {
+            Error::Unauthenticated => StatusCode::UNAUTHORIZED,
+            Error::Forbidden | Error::TrialExpired => StatusCode::FORBIDDEN,
+            Error::NotFound(_) => StatusCode::NOT_FOUND,
+            Error::BadUserInput { .. } => StatusCode::BAD_REQUEST,
+            Error::Conflict(_) | Error::Duplicate { .. } => StatusCode::CONFLICT,
+            Error::Internal(_) | Error::Database(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        self.0.log_if_internal();
+        (status, Json(serde_json::json!({ "code": self.0.code(), "message": self.0.message() }))).into_response()
+    }
+}

@@ -1,0 +1,36 @@
+//! The built React app under `/insights`: hashed assets cached for a year, `index.html` for every
+//! client route and never cached, so a new deployment is picked up on the next load.
+
+use std::path::Path;
+
+use axum::{
+    Router,
+    extract::Request,
+    http::{HeaderValue, header},
+    middleware::{self, Next},
+    response::{Redirect, Response},
+    routing::get,
+};
+use tower_http::services::{ServeDir, ServeFile};
+
+use crate::state::AppState;
+
+pub fn router(web_dir: &Path) -> Router<AppState> {
+    let index = web_dir.join("index.html");
+    if !index.exists() {
+        tracing::warn!(path = %index.display(), "the web app is not built: run `make build`");
+    }
+    let files = ServeDir::new(web_dir).append_index_html_on_directories(false).fallback(ServeFile::new(index));
+    Router::new()
+        .route("/", get(|| async { Redirect::permanent("/insights/") }))
+        .fallback_service(files)
+        .layer(middleware::from_fn(cache_control))
+}
+
+async fn cache_control(request: Request, next: Next) -> Response {
+    let hashed_asset = request.uri().path().starts_with("/assets/");
+    let mut response = next.run(request).await;
+    let value = if hashed_asset { "public, max-age=31536000, immutable" } else { "no-cache" };
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+    response
+}

@@ -1,0 +1,20 @@
+//! The core's enqueue API for work that must happen later (DESIGN.md §2). The core describes the
+//! work; the `insights-jobs` crate implements `JobQueue` on apalis' PostgreSQL storage and runs it.
+
+use serde::{Deserialize, Serialize};
+use sqlx::PgConnection;
+
+/// A unit of background work, as the core asks for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum JobRequest {
+    /// Delete the built-in identity provider's expired authorization codes and refresh tokens.
+    PurgeExpiredGrants,
+}
+
+#[async_trait::async_trait]
+pub trait JobQueue: Send + Sync + 'static {
+    /// Enqueues `job` on `conn`, so that inside a transaction the job exists exactly when the
+    /// write that asked for it commits.
+    async fn enqueue(&self, conn: &mut PgConnection, job: JobRequest) -> anyhow::Result<()>;
+}

@@ -1,0 +1,17 @@
+//! Insights core library: domain areas, database, GraphQL schema and HTTP router. The `insights-cli`
+//! binary wires it together; the `insights-jobs` crate runs its background work.
+
+pub mod auth;
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod graphql;
+pub mod http;
+pub mod ids;
+pub mod jobs;
+pub mod state;
+pub mod telemetry;
+pub mod users;
+
+pub use config::Config;
+pub use state::AppState;

@@ -1,0 +1,42 @@
+//! Shared application state, built once from `Config` by the CLI (or the test harness).
+
+use std::{sync::Arc, time::Duration};
+
+use sqlx::PgPool;
+
+use crate::{
+    auth::{TokenValidator, jwt::KeySource},
+    config::Config,
+    jobs::JobQueue,
+};
+
+#[derive(Clone)]
+pub struct AppState {
+    pub pool: PgPool,
+    pub config: Arc<Config>,
+    pub tokens: Arc<TokenValidator>,
+    pub jobs: Arc<dyn JobQueue>,
+}
+
+impl AppState {
+    pub fn new(pool: PgPool, config: Config, jobs: Arc<dyn JobQueue>) -> Self {
+        let issuer = config.issuer();
+        let source = match &config.auth.issuer {
+            None => KeySource::BuiltIn(pool.clone()),
+            Some(_) => KeySource::Http {
+                issuer: issuer.clone(),
+                client: reqwest::Client::builder()
+                    .timeout(Duration::from_secs(10))
+                    .build()
+                    .expect("build the HTTP client"),
+            },
+        };
+        let tokens = TokenValidator::new(
+            issuer,
+            source,
+            config.auth.leeway_secs,
+            Duration::from_secs(config.auth.jwks_refresh_secs),
+        );
+        AppState { pool, config: Arc::new(config), tokens: Arc::new(tokens), jobs }
+    }
+}

@@ -1,0 +1,38 @@
+//! Buttons. Pass `text` (or `label` for icon-only buttons) so every button has an accessible name.
+import { AnchorButton as BpAnchorButton, Button as BpButton, type IconName, type Intent } from '@blueprintjs/core';
+import type { MouseEventHandler, ReactNode } from 'react';
+
+interface SharedProps {
+  text?: ReactNode;
+  /** Accessible name; required when there is no visible text. */
+  label?: string;
+  icon?: IconName;
+  endIcon?: IconName;
+  intent?: Intent;
+  variant?: 'solid' | 'minimal' | 'outlined';
+  size?: 'small' | 'medium' | 'large';
+  disabled?: boolean;
+  className?: string;
+}
+
+export interface ButtonProps extends SharedProps {
+  onClick?: MouseEventHandler<HTMLElement>;
+  type?: 'button' | 'submit' | 'reset';
+  loading?: boolean;
+}
+
+export function Button({ label, type = 'button', ...props }: ButtonProps) {
+  return <BpButton {...props} type={type} aria-label={label} title={label} />;
+}
+
+export interface AnchorButtonProps extends SharedProps {
+  href: string;
+  target?: string;
+  rel?: string;
+}
+
+export function AnchorButton({ label, ...props }: AnchorButtonProps) {
+  return <BpAnchorButton {...props} aria-label={label} title={label} />;
+}
+
+export type { IconName, Intent };

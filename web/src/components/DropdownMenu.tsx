@@ -1,0 +1,62 @@
+//! A button that opens a menu (account menu, mobile menu). Menu items that go somewhere inside
+//! the app are real links (`MenuLink`), so Enter and middle-click work.
+import { Button, Menu, MenuDivider, MenuItem, Popover, type IconName } from '@blueprintjs/core';
+import type { MouseEvent, ReactNode } from 'react';
+import { useHref, useNavigate } from 'react-router';
+
+export interface DropdownMenuProps {
+  /** Accessible name of the trigger button. */
+  label: string;
+  text?: string;
+  icon?: IconName;
+  children: ReactNode;
+}
+
+export function DropdownMenu({ label, text, icon, children }: DropdownMenuProps) {
+  return (
+    <Popover content={<Menu aria-label={label}>{children}</Menu>} placement="bottom-end">
+      <Button variant="minimal" icon={icon} endIcon="caret-down" text={text} aria-label={label} aria-haspopup="menu" />
+    </Popover>
+  );
+}
+
+export interface MenuActionProps {
+  text: string;
+  icon?: IconName;
+  onClick: () => void;
+}
+
+export function MenuAction({ text, icon, onClick }: MenuActionProps) {
+  return <MenuItem text={text} icon={icon} onClick={onClick} />;
+}
+
+export interface MenuLinkProps {
+  text: string;
+  icon?: IconName;
+  /** A path inside the app. */
+  to: string;
+}
+
+export function MenuLink({ text, icon, to }: MenuLinkProps) {
+  const href = useHref(to);
+  const navigate = useNavigate();
+  const onClick = (event: MouseEvent<HTMLElement>) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    navigate(to);
+  };
+  return <MenuItem text={text} icon={icon} href={href} onClick={onClick} />;
+}
+
+export interface MenuExternalLinkProps {
+  text: string;
+  icon?: IconName;
+  href: string;
+  newTab?: boolean;
+}
+
+export function MenuExternalLink({ text, icon, href, newTab }: MenuExternalLinkProps) {
+  return <MenuItem text={text} icon={icon} href={href} target={newTab ? '_blank' : undefined} rel={newTab ? 'noopener noreferrer' : undefined} />;
+}
+
+export { MenuDivider };

@@ -1,0 +1,25 @@
+//! A screen's frame: its heading (the page's only h1) and content.
+import { H1 } from '@blueprintjs/core';
+import type { ReactNode } from 'react';
+import './Page.css';
+
+export interface PageProps {
+  title: string;
+  children?: ReactNode;
+}
+
+export function Page({ title, children }: PageProps) {
+  return (
+    <section className="insights-page" aria-labelledby="page-title">
+      <H1 id="page-title" className="insights-page-title">
+        {title}
+      </H1>
+      {children}
+    </section>
+  );
+}
+
+/** A full-screen message (sign-in states, access screens) centred on its own. */
+export function MessageScreen({ children }: { children: ReactNode }) {
+  return <main className="insights-message-screen">{children}</main>;
+}

@@ -1,0 +1,22 @@
+//! Toasts (Blueprint OverlayToaster), created on first use.
+import { OverlayToaster, Position, type Intent, type Toaster } from '@blueprintjs/core';
+
+let toaster: Promise<Toaster> | null = null;
+
+function getToaster(): Promise<Toaster> {
+  toaster ??= OverlayToaster.create({ position: Position.BOTTOM, maxToasts: 3 });
+  return toaster;
+}
+
+export interface ToastOptions {
+  message: string;
+  intent?: Intent;
+  /** Milliseconds; 0 keeps the toast until dismissed. Spec 3 §9: notices hide after 5000 ms. */
+  timeout?: number;
+  action?: { text: string; onClick: () => void };
+}
+
+export async function showToast({ message, intent, timeout = 5000, action }: ToastOptions): Promise<string> {
+  const t = await getToaster();
+  return t.show({ message, intent, timeout, action });
+}

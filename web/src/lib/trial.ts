@@ -1,0 +1,72 @@
+//! Trial state of the signed-in reader (spec 1 §4, spec 3 §4 "Trial state"):
+//! NoTrial, TrialContinues or TrialExpired, and once expired it never changes back.
+import { useSyncExternalStore } from 'react';
+
+export type TrialState = 'NoTrial' | 'TrialContinues' | 'TrialExpired';
+
+export interface TrialStatus {
+  state: TrialState;
+  /** Minutes left of a continuing trial; null when unknown or not in a trial. */
+  minutesLeft: number | null;
+}
+
+export const MINUTES_PER_DAY = 1440;
+
+const NO_TRIAL: TrialStatus = { state: 'NoTrial', minutesLeft: null };
+const EXPIRED: TrialStatus = { state: 'TrialExpired', minutesLeft: 0 };
+
+/** Reads `me.trialState` and `me.trialMinLeft` (-1 no trial, 0 expired, else minutes left). */
+export function trialFromUser(user: { trialState: TrialState; trialMinLeft: number }): TrialStatus {
+  if (user.trialState === 'TrialExpired') return EXPIRED;
+  if (user.trialState === 'TrialContinues') {
+    if (user.trialMinLeft === 0) return EXPIRED;
+    return { state: 'TrialContinues', minutesLeft: user.trialMinLeft > 0 ? user.trialMinLeft : null };
+  }
+  return NO_TRIAL;
+}
+
+/**
+ * The banner text for a continuing trial, or null when no banner is due.
+ *
+ * The spec says both "shown 7 days before expiry" and "shown when fewer than a configured number
+ * of days remain": the banner appears from the moment `expiryBannerDays` days are left
+ * (minutesLeft <= days × 1440), and whole days are counted down (30 hours left reads '1 day'),
+ * so under 1440 minutes it reads 'your trial expires today'.
+ */
+export function trialBannerText(minutesLeft: number | null, expiryBannerDays: number): string | null {
+  if (minutesLeft === null || minutesLeft <= 0) return null;
+  if (minutesLeft > expiryBannerDays * MINUTES_PER_DAY) return null;
+  if (minutesLeft < MINUTES_PER_DAY) return 'You are on a free trial: your trial expires today.';
+  const days = Math.floor(minutesLeft / MINUTES_PER_DAY);
+  return `You are on a free trial: ${days} ${days === 1 ? 'day' : 'days'} remaining.`;
+}
+
+/**
+ * Holds the trial state outside React, because the Apollo error link (not a component) moves it
+ * to TrialExpired when any operation answers 'Trial period has expired'.
+ */
+export class TrialStore {
+  private status: TrialStatus = NO_TRIAL;
+  private listeners = new Set<() => void>();
+
+  get = (): TrialStatus => this.status;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Takes the state reported by the server, except that an expired trial stays expired. */
+  update(next: TrialStatus): void {
+    if (this.status.state === 'TrialExpired') return;
+    if (next.state === this.status.state && next.minutesLeft === this.status.minutesLeft) return;
+    this.status = next;
+    this.listeners.forEach((l) => l());
+  }
+
+  markExpired = (): void => this.update(EXPIRED);
+}
+
+export function useTrialStatus(store: TrialStore): TrialStatus {
+  return useSyncExternalStore(store.subscribe, store.get, store.get);
+}
