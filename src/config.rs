@@ -208,7 +208,25 @@ impl AuthConfig {
     }
 }
 
+/// Parses a `Config` alone, for tests and tools that build one from flags.
+#[derive(clap::Parser)]
+struct ConfigOnly {
+    #[command(flatten)]
+    config: Config,
+}
+
 impl Config {
+    /// Builds a config from command-line style flags (and the environment), as `serve` does.
+    pub fn from_flags<I, T>(flags: I) -> Result<Config, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        use clap::Parser;
+        let args = std::iter::once(std::ffi::OsString::from("insights")).chain(flags.into_iter().map(Into::into));
+        Ok(ConfigOnly::try_parse_from(args)?.config)
+    }
+
     pub fn issuer(&self) -> String {
         self.auth.issuer(&self.public_url)
     }

@@ -22,6 +22,9 @@ use tokio_util::sync::CancellationToken;
 /// The queue every `JobRequest` travels on.
 pub const QUEUE: &str = "insights";
 
+/// How often workers look for due jobs besides being notified of new ones.
+const POLL_INTERVAL: Duration = Duration::from_secs(5);
+
 /// How long a running job may take to finish once shutdown starts.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
 
@@ -76,7 +79,12 @@ pub async fn run(state: AppState, shutdown: CancellationToken) -> anyhow::Result
     let cron_state = state.clone();
     let monitor = Monitor::new()
         .register(move |index| {
-            let storage = PostgresStorage::<JobRequest>::new(&storage_state.pool).with_config(Config::default().queue(QUEUE));
+            // LISTEN/NOTIFY picks a new job up at once; the poll catches what a lost
+            // notification (or a retry's delay) would leave behind.
+            let storage = PostgresStorage::<JobRequest>::new(&storage_state.pool)
+                .with_config(Config::default().queue(QUEUE))
+                .with_pubsub()
+                .poll_with_strategy(Strategy::new().interval(POLL_INTERVAL));
             WorkerBuilder::new(format!("insights-jobs-{index}"))
                 .backend(storage)
                 .data(storage_state.clone())

@@ -71,9 +71,12 @@ pub fn trial_minutes_left(is_trial: bool, first_login: DateTime<Utc>, trial_days
         return -1;
     }
     let ends = first_login + chrono::Duration::days(i64::from(trial_days));
-    let left = (ends - now).num_minutes();
-    // A trial with less than a minute left is still running: round up so 0 only means expired.
-    if ends <= now { 0 } else { left.max(1) }
+    if ends <= now {
+        return 0;
+    }
+    // Round up: a trial with seconds left is still running, and 0 only ever means expired.
+    let seconds = (ends - now).num_seconds();
+    (seconds + 59) / 60
 }
 
 impl TrialState {
@@ -189,6 +192,7 @@ mod tests {
         assert_eq!(trial_minutes_left(true, start, 14, start + chrono::Duration::days(14)), 0);
         assert_eq!(trial_minutes_left(true, start, 14, start + chrono::Duration::days(20)), 0);
         assert_eq!(trial_minutes_left(true, start, 14, start + chrono::Duration::days(14) - chrono::Duration::seconds(10)), 1);
+        assert_eq!(trial_minutes_left(true, start, 14, start + chrono::Duration::seconds(5)), 14 * 1440);
     }
 
     #[test]

@@ -66,3 +66,78 @@ impl Extension for AccessGateExtension {
         next.run(ctx, info).await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        auth::{Identity, Role, Viewer},
+        users::User,
+    };
+
+    fn signed(role: Option<Role>, trial: TrialState) -> Auth {
+        let identity = Identity {
+            subject: "dev|1".into(),
+            email: "a@b.c".into(),
+            name: "A".into(),
+            first_name: None,
+            last_name: None,
+            company: None,
+            phone: None,
+            scopes: vec![],
+        };
+        let user = User {
+            user_id: crate::ids::new_id(),
+            subject: "dev|1".into(),
+            email: "a@b.c".into(),
+            name: "A".into(),
+            first_name: None,
+            last_name: None,
+            company: None,
+            phone: None,
+            position: None,
+            scopes: vec![],
+            is_internal: false,
+            display_avatar: false,
+            tableau_access: false,
+            first_login: chrono::Utc::now(),
+            last_login: None,
+            version: 1,
+        };
+        Auth::Signed(Box::new(Viewer { identity, user, role, trial, trial_minutes_left: 0 }))
+    }
+
+    fn code(auth: &Auth, field: &str) -> Option<&'static str> {
+        refusal(auth, field).map(|e| e.code())
+    }
+
+    #[test]
+    fn anonymous_callers_reach_only_public_fields() {
+        assert_eq!(code(&Auth::Anonymous, "config"), None);
+        assert_eq!(code(&Auth::Anonymous, "__schema"), None);
+        assert_eq!(code(&Auth::Anonymous, "me"), Some("UNAUTHENTICATED"));
+        assert_eq!(code(&Auth::Invalid, "categoriesAsTree"), Some("UNAUTHENTICATED"));
+    }
+
+    #[test]
+    fn callers_without_a_role_reach_only_identity_fields() {
+        let outsider = signed(None, TrialState::NoTrial);
+        assert_eq!(code(&outsider, "me"), None);
+        assert_eq!(code(&outsider, "updateUserFromToken"), None);
+        assert_eq!(code(&outsider, "categoriesAsTree"), Some("FORBIDDEN"));
+    }
+
+    #[test]
+    fn an_expired_trial_reaches_only_identity_and_public_fields() {
+        let expired = signed(Some(Role::Subscriber), TrialState::TrialExpired);
+        assert_eq!(code(&expired, "searchArticles"), Some("TRIAL_EXPIRED"));
+        assert_eq!(code(&expired, "categoriesAsTree"), Some("TRIAL_EXPIRED"));
+        assert_eq!(code(&expired, "me"), None);
+        assert_eq!(code(&expired, "isUserProfileComplete"), None);
+        assert_eq!(code(&expired, "config"), None);
+        assert!(refusal(&expired, "anything").unwrap().message().contains("Trial period has expired"));
+
+        let running = signed(Some(Role::Subscriber), TrialState::TrialContinues);
+        assert_eq!(code(&running, "searchArticles"), None);
+    }
+}

@@ -3,6 +3,7 @@
 
 mod access;
 mod client_config;
+mod request_errors;
 
 use async_graphql::{Context, EmptySubscription, MergedObject, Schema, SchemaBuilder};
 
@@ -14,6 +15,7 @@ use crate::{
 };
 
 pub use access::AccessGate;
+pub use request_errors::{PARSE_FAILED, VALIDATION_FAILED};
 pub use client_config::LOG_BATCH_MAX;
 use client_config::ConfigQuery;
 
@@ -36,6 +38,7 @@ pub fn build_schema(state: AppState) -> AppSchema {
     let limits = state.config.limits.clone();
     builder()
         .data(state)
+        .extension(request_errors::RequestErrorCodes)
         .extension(AccessGate)
         .limit_depth(limits.graphql_max_depth)
         .limit_complexity(limits.graphql_max_complexity)

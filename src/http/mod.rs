@@ -7,7 +7,7 @@ mod web_app;
 
 use std::time::Duration;
 
-use async_graphql_axum::{GraphQLRequest, GraphQLResponse};
+use async_graphql_axum::{GraphQLRequest, GraphQLResponse, rejection::GraphQLRejection};
 use axum::{
     Extension, Json, Router,
     extract::{DefaultBodyLimit, State},
@@ -55,11 +55,29 @@ async fn graphql(
     State(state): State<AppState>,
     Extension(schema): Extension<AppSchema>,
     headers: HeaderMap,
-    request: GraphQLRequest,
-) -> Result<GraphQLResponse, HttpError> {
+    request: Result<GraphQLRequest, GraphQLRejection>,
+) -> Result<Response, HttpError> {
+    let request = match request {
+        Ok(request) => request,
+        Err(rejection) => return Ok(graphql_rejection(rejection)),
+    };
     let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
     let auth = session::authenticate(&state, authorization).await?;
-    Ok(schema.execute(request.into_inner().data(auth)).await.into())
+    Ok(GraphQLResponse::from(schema.execute(request.into_inner().data(auth)).await).into_response())
+}
+
+/// A body that is not a GraphQL request gets a GraphQL-shaped error, so the client's error
+/// handling has one format to read.
+fn graphql_rejection(rejection: GraphQLRejection) -> Response {
+    use async_graphql::ParseRequestError;
+    let (status, message) = match rejection.0 {
+        ParseRequestError::PayloadTooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "Request body is too large".to_owned()),
+        other => (StatusCode::BAD_REQUEST, format!("Invalid GraphQL request: {other}")),
+    };
+    let body = serde_json::json!({
+        "errors": [{ "message": message, "extensions": { "code": crate::graphql::PARSE_FAILED } }]
+    });
+    (status, Json(body)).into_response()
 }
 
 async fn version() -> Json<serde_json::Value> {

@@ -31,8 +31,14 @@ export interface AnchorButtonProps extends SharedProps {
   rel?: string;
 }
 
+/** A link that looks like a button: it navigates, so it keeps the link role (Blueprint's default is 'button'). */
 export function AnchorButton({ label, ...props }: AnchorButtonProps) {
-  return <BpAnchorButton {...props} aria-label={label} title={label} />;
+  return <BpAnchorButton {...props} role="link" aria-label={label} title={label} />;
 }
 
 export type { IconName, Intent };
+
+/** Buttons side by side with a gap. */
+export function ButtonRow({ children }: { children: ReactNode }) {
+  return <div style={{ display: 'flex', gap: 8, justifyContent: 'center', flexWrap: 'wrap' }}>{children}</div>;
+}

@@ -1,6 +1,6 @@
 //! A button that opens a menu (account menu, mobile menu). Menu items that go somewhere inside
 //! the app are real links (`MenuLink`), so Enter and middle-click work.
-import { Button, Menu, MenuDivider, MenuItem, Popover, type IconName } from '@blueprintjs/core';
+import { Button, Menu, MenuDivider, MenuItem, PopoverNext, type IconName } from '@blueprintjs/core';
 import type { MouseEvent, ReactNode } from 'react';
 import { useHref, useNavigate } from 'react-router';
 
@@ -14,9 +14,11 @@ export interface DropdownMenuProps {
 
 export function DropdownMenu({ label, text, icon, children }: DropdownMenuProps) {
   return (
-    <Popover content={<Menu aria-label={label}>{children}</Menu>} placement="bottom-end">
+    // PopoverNext (floating-ui) is what Blueprint's MenuItem already uses, so the older
+    // popper.js-based Popover stays out of the bundle.
+    <PopoverNext content={<Menu aria-label={label}>{children}</Menu>} placement="bottom-end" arrow={false} shouldReturnFocusOnClose>
       <Button variant="minimal" icon={icon} endIcon="caret-down" text={text} aria-label={label} aria-haspopup="menu" />
-    </Popover>
+    </PopoverNext>
   );
 }
 

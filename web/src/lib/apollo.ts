@@ -10,6 +10,8 @@ import { getSessionId, newRequestId } from './requestIds';
 export interface ApolloOptions extends ErrorReporterDeps {
   getAccessToken: () => Promise<string | null>;
   uri?: string;
+  /** Replaces the browser's fetch (tests). */
+  fetch?: typeof fetch;
 }
 
 export function createCache(): InMemoryCache {
@@ -18,7 +20,7 @@ export function createCache(): InMemoryCache {
   return new InMemoryCache();
 }
 
-export function createLinks({ getAccessToken, uri = GRAPHQL_ENDPOINT, ...deps }: ApolloOptions): ApolloLink {
+export function createLinks({ getAccessToken, uri = GRAPHQL_ENDPOINT, fetch: fetchImpl, ...deps }: ApolloOptions): ApolloLink {
   const correlation = new SetContextLink((prev) => {
     const requestId = newRequestId();
     return {
@@ -40,7 +42,7 @@ export function createLinks({ getAccessToken, uri = GRAPHQL_ENDPOINT, ...deps }:
     return token ? { headers: { ...prev.headers, authorization: `Bearer ${token}` } } : {};
   });
 
-  return ApolloLink.from([correlation, errors, bearer, new HttpLink({ uri })]);
+  return ApolloLink.from([correlation, errors, bearer, new HttpLink({ uri, fetch: fetchImpl })]);
 }
 
 export function createApolloClient(options: ApolloOptions): ApolloClient {

@@ -3,6 +3,7 @@
 //! Tokens are renewed with the refresh token (scope includes offline_access) before they expire.
 import { ErrorResponse, UserManager, WebStorageStateStore, type User } from 'oidc-client-ts';
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { browser } from './browser';
 import type { ClientConfig } from './config';
 
 /** The app's base path (Vite `base`, react-router `basename`). */
@@ -109,7 +110,7 @@ export function AuthProvider({ manager, children }: { manager: UserManager; chil
         } catch {
           // The issuer has no end-session endpoint (or cannot be reached): forget the tokens here.
           await manager.removeUser();
-          window.location.assign(`${APP_BASE}/loggedout`);
+          browser.assign(`${APP_BASE}/loggedout`);
         }
       },
     }),

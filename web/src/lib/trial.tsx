@@ -1,6 +1,7 @@
 //! Trial state of the signed-in reader (spec 1 §4, spec 3 §4 "Trial state"):
 //! NoTrial, TrialContinues or TrialExpired, and once expired it never changes back.
-import { useSyncExternalStore } from 'react';
+import { createContext, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import { useSession } from './session';
 
 export type TrialState = 'NoTrial' | 'TrialContinues' | 'TrialExpired';
 
@@ -67,6 +68,29 @@ export class TrialStore {
   markExpired = (): void => this.update(EXPIRED);
 }
 
-export function useTrialStatus(store: TrialStore): TrialStatus {
-  return useSyncExternalStore(store.subscribe, store.get, store.get);
+const TrialStoreContext = createContext<TrialStore | null>(null);
+
+export function TrialStoreProvider({ store, children }: { store: TrialStore; children: ReactNode }) {
+  return <TrialStoreContext.Provider value={store}>{children}</TrialStoreContext.Provider>;
+}
+
+export function useTrialStore(): TrialStore {
+  const store = useContext(TrialStoreContext);
+  if (!store) throw new Error('useTrialStore outside TrialStoreProvider');
+  return store;
+}
+
+/**
+ * The signed-in user's trial state: what `me` says, unless the trial has expired at any point
+ * (in `me` or in an error), which wins for good. Reading `me` directly (not only through the
+ * store) means the first render after sign-in already shows the right screen.
+ */
+export function useTrial(): TrialStatus {
+  const store = useTrialStore();
+  const user = useSession();
+  const stored = useSyncExternalStore(store.subscribe, store.get, store.get);
+  const fromServer = trialFromUser(user);
+  useEffect(() => store.update(fromServer), [store, fromServer.state, fromServer.minutesLeft]); // eslint-disable-line react-hooks/exhaustive-deps
+  if (stored.state === 'TrialExpired' || fromServer.state === 'TrialExpired') return EXPIRED;
+  return fromServer;
 }

@@ -1,0 +1,10 @@
+//! Integration tests: each test gets its own fresh database (`#[sqlx::test]`) and the real router on
+//! a free port, and talks to it over HTTP.
+
+mod api_conventions;
+mod auth;
+mod jobs;
+mod oidc_provider;
+mod schema;
+mod support;
+mod users;

@@ -1,0 +1,12 @@
+//! The checked-in `web/schema.graphql` (the web app's types are generated from it) must match the
+//! server's schema: run `insights-cli schema` after changing the API.
+
+#[test]
+fn the_checked_in_schema_is_up_to_date() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/web/schema.graphql");
+    let checked_in = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        checked_in == insights::graphql::sdl(),
+        "web/schema.graphql is out of date: run `make schema` (insights-cli schema) and commit it"
+    );
+}

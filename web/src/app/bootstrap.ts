@@ -1,0 +1,36 @@
+//! Start-up: load the client config anonymously, then build every service from it
+//! (logger settings, OIDC client, Apollo client, trial state, router). Runs once per page load.
+import type { ApolloClient } from '@apollo/client';
+import type { UserManager } from 'oidc-client-ts';
+import { createApolloClient } from '../lib/apollo';
+import { browser } from '../lib/browser';
+import { accessTokenGetter, createUserManager } from '../lib/auth';
+import { fetchClientConfig, type ClientConfig } from '../lib/config';
+import { logger } from '../lib/logger';
+import { TrialStore } from '../lib/trial';
+import { createAppRouter } from './router';
+
+export interface AppServices {
+  config: ClientConfig;
+  manager: UserManager;
+  client: ApolloClient;
+  trialStore: TrialStore;
+  router: ReturnType<typeof createAppRouter>;
+}
+
+export async function bootstrap(): Promise<AppServices> {
+  const config = await fetchClientConfig();
+  const { logBatchSize, logBatchMax, logBatchTimeoutMs } = config.constants;
+  logger.configure({ batchSize: logBatchSize, batchMax: logBatchMax, batchTimeoutMs: logBatchTimeoutMs });
+  window.addEventListener('pagehide', () => void logger.flush());
+
+  const manager = createUserManager(config);
+  const trialStore = new TrialStore();
+  const client = createApolloClient({
+    getAccessToken: accessTokenGetter(manager),
+    logger,
+    onTrialExpired: trialStore.markExpired,
+    reload: () => browser.reload(),
+  });
+  return { config, manager, client, trialStore, router: createAppRouter() };
+}

@@ -1,0 +1,120 @@
+//! The route map of spec 1 §2 with the access rules of spec 1 §6. Screens are lazy-loaded so the
+//! first load carries only the shell; publisher sections not built yet show a placeholder.
+import { lazy, type ReactNode } from 'react';
+import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import { AppShell } from '../features/shell/AppShell';
+import { RequireRole } from '../features/shell/RequireRole';
+import { RootRedirect } from '../features/shell/RootRedirect';
+import { ACCESS, type Role } from '../lib/access';
+import { APP_BASE } from '../lib/auth';
+import { RequireAuth } from './RequireAuth';
+import { SessionGate } from './SessionGate';
+
+const Callback = lazy(() => import('../features/account/Callback'));
+const LoggedOut = lazy(() => import('../features/account/LoggedOut'));
+const PublisherLayout = lazy(() => import('../features/publisher/PublisherLayout'));
+const SectionPlaceholder = lazy(() => import('../features/publisher/SectionPlaceholder'));
+const ForYou = lazy(() => import('../features/reader/ForYou'));
+const Channels = lazy(() => import('../features/reader/Channels'));
+const Subscriptions = lazy(() => import('../features/reader/Subscriptions'));
+const Search = lazy(() => import('../features/reader/Search'));
+const EmailNotifications = lazy(() => import('../features/reader/EmailNotifications'));
+
+function guarded(roles: readonly Role[], element: ReactNode): ReactNode {
+  return <RequireRole roles={roles}>{element}</RequireRole>;
+}
+
+/** A publisher screen from a later issue, behind its access rule. */
+function section(path: string | undefined, title: string, roles: readonly Role[]): RouteObject {
+  const element = guarded(roles, <SectionPlaceholder title={title} />);
+  return path === undefined ? { index: true, element } : { path, element };
+}
+
+/** The list, add and edit screens most publisher sections have. */
+function crud(path: string, list: string, item: string, listRoles: readonly Role[], editRoles: readonly Role[] = listRoles): RouteObject {
+  return {
+    path,
+    children: [section(undefined, list, listRoles), section('add', `Add ${item}`, editRoles), section('edit/:id', `Edit ${item}`, editRoles)],
+  };
+}
+
+function taxonomy(path: string, list: string, item: string): RouteObject {
+  const routes = crud(path, list, item, ACCESS.taxonomy);
+  routes.children!.push(section('subscriber-stats/:id', `${item[0].toUpperCase()}${item.slice(1)} subscriber stats`, ACCESS.channelSubscribers));
+  return routes;
+}
+
+const publisherRoutes: RouteObject[] = [
+  { index: true, element: <Navigate to="/publisher/articles" replace /> },
+  {
+    path: 'articles',
+    children: [
+      section(undefined, 'Articles', ACCESS.articleList),
+      section('add', 'Add article', ACCESS.articleEdit),
+      section('edit/:id', 'Edit article', ACCESS.articleEdit),
+      section('add-from-template', 'Add article from a template', ACCESS.articleEdit),
+      section('add-from-template/:templateId', 'Add article from a template', ACCESS.articleEdit),
+      section('stats/:id', 'Article stats', ACCESS.articleStats),
+    ],
+  },
+  crud('templates', 'Templates', 'template', ACCESS.templateList, ACCESS.templateEdit),
+  crud('promotional-content', 'Promotional Content', 'promotional content', ACCESS.promotions),
+  crud('promotional-page', 'Promotion pages', 'promotion page', ACCESS.promotions),
+  crud('tags', 'Tags', 'tag', ACCESS.tags),
+  { path: 'users', children: [section(undefined, 'Users', ACCESS.users), section('edit/:id', 'Edit user', ACCESS.users)] },
+  crud('desks', 'Desks', 'desk', ACCESS.desks),
+  {
+    path: 'premium-channels',
+    children: [
+      section(undefined, 'Channels', ACCESS.channelList),
+      section('add', 'Add channel', ACCESS.channelEdit),
+      section('edit/:id', 'Edit channel', ACCESS.channelEdit),
+      section('subscriber-stats', 'Subscriber stats', ACCESS.channelSubscribers),
+      section('subscriber-stats/:id', 'Subscriber stats', ACCESS.channelSubscribers),
+      section('subscribers', 'Subscribers', ACCESS.channelSubscribers),
+      section('subscribers/:id/add', 'Add subscriber', ACCESS.channelSubscribers),
+      section('subscribers/:id/edit/:productUserId', 'Edit subscriber', ACCESS.channelSubscribers),
+      section('subscribers/:id/add-bulk', 'Add subscribers in bulk', ACCESS.channelSubscribers),
+    ],
+  },
+  taxonomy('topics', 'Topics', 'topic'),
+  taxonomy('categories', 'Categories', 'category'),
+];
+
+const reader = (element: ReactNode) => guarded(ACCESS.readerPages, element);
+
+export const routes: RouteObject[] = [
+  { path: 'callback', element: <Callback /> },
+  { path: 'loggedout', element: <LoggedOut /> },
+  {
+    element: (
+      <RequireAuth>
+        <SessionGate>
+          <AppShell />
+        </SessionGate>
+      </RequireAuth>
+    ),
+    children: [
+      { index: true, element: <RootRedirect /> },
+      {
+        path: 'publisher',
+        // Staff only; each section narrows further. The layout shows 'Please resize your browser' on narrow screens.
+        element: guarded(ACCESS.articleList, <Outlet />),
+        children: [{ element: <PublisherLayout />, children: publisherRoutes }],
+      },
+      { path: 'for-you', element: reader(<ForYou />) },
+      { path: 'channels', element: reader(<Channels />) },
+      { path: 'subscriptions', element: reader(<Subscriptions />) },
+      { path: 'search', element: reader(<Search />) },
+      { path: 'email-notifications', element: reader(<EmailNotifications />) },
+      // Browse root and topics root go to the channels page; deeper /browse pages come later.
+      { path: 'browse', children: [{ index: true, element: <Navigate to="/channels" replace /> }] },
+      { path: 'topics-page', element: <Navigate to="/channels" replace /> },
+      { path: '*', element: <Navigate to="/for-you" replace /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes, { basename: APP_BASE });
+}

@@ -1,0 +1,51 @@
+//! The publisher area's frame: the sidebar and the section's screen, on wide screens only.
+import { Suspense } from 'react';
+import { Outlet } from 'react-router';
+import { EmptyState } from '../../components/EmptyState';
+import { LoadingBlock } from '../../components/LoadingScreen';
+import { NavButton } from '../../components/NavButton';
+import { Sidebar, SidebarItem } from '../../components/Sidebar';
+import { BREAKPOINTS, useIsWide } from '../../lib/breakpoints';
+import { useConfig } from '../../lib/config';
+import { useSession } from '../../lib/session';
+import { publisherSidebarItems } from './sidebar';
+import './PublisherLayout.css';
+
+export const RESIZE_TITLE = 'Please resize your browser';
+
+export default function PublisherLayout() {
+  const wide = useIsWide();
+  const user = useSession();
+  const { features } = useConfig();
+
+  if (!wide) {
+    return (
+      <EmptyState
+        icon="mobile-phone"
+        title={RESIZE_TITLE}
+        description={
+          <p>
+            The publisher area cannot work on small devices. Use a screen or window at least {BREAKPOINTS.large} pixels wide.
+          </p>
+        }
+      />
+    );
+  }
+
+  return (
+    <div className="insights-publisher">
+      <Sidebar label="Publisher">
+        {publisherSidebarItems(user.role, features).map((item) => (
+          <SidebarItem key={item.to}>
+            <NavButton to={item.to} text={item.text} icon={item.icon} fill />
+          </SidebarItem>
+        ))}
+      </Sidebar>
+      <div className="insights-publisher-content">
+        <Suspense fallback={<LoadingBlock />}>
+          <Outlet />
+        </Suspense>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,5 @@
+import { ReaderPlaceholder } from './ReaderPlaceholder';
+
+export default function Subscriptions() {
+  return <ReaderPlaceholder title="Your subscriptions">Your channel subscriptions will appear here.</ReaderPlaceholder>;
+}

@@ -1,0 +1,60 @@
+//! The header (spec 1 §2 "Top navigation"): For you, Channels, Subscriptions for everyone,
+//! Publisher's Dashboard for staff on wide screens, a search button, the account menu, and
+//! below the small breakpoint a mobile menu.
+import { Link } from 'react-router';
+import { DropdownMenu, MenuAction, MenuDivider, MenuExternalLink, MenuLink } from '../../components/DropdownMenu';
+import { NavButton } from '../../components/NavButton';
+import { TopBar, TopBarDivider, TopBarGroup, TopBarHeading } from '../../components/TopBar';
+import { isStaff } from '../../lib/access';
+import { useAuth } from '../../lib/auth';
+import { useIsMobile, useIsWide } from '../../lib/breakpoints';
+import { useConfig } from '../../lib/config';
+import { useSession } from '../../lib/session';
+import './TopNav.css';
+
+export function TopNav() {
+  const user = useSession();
+  const config = useConfig();
+  const auth = useAuth();
+  const wide = useIsWide();
+  const mobile = useIsMobile();
+  const signOut = () => void auth.signOut();
+
+  return (
+    <TopBar>
+      <TopBarGroup align="left">
+        <TopBarHeading>
+          <Link to="/" className="insights-brand">
+            Insights
+          </Link>
+        </TopBarHeading>
+        <TopBarDivider />
+        <NavButton to="/for-you" text="For you" />
+        <NavButton to="/channels" text="Channels" />
+        <NavButton to="/subscriptions" text="Subscriptions" />
+        {isStaff(user.role) && wide && <NavButton to="/publisher" text="Publisher's Dashboard" />}
+      </TopBarGroup>
+      <TopBarGroup align="right">
+        {mobile ? (
+          <DropdownMenu label="Menu" icon="menu">
+            <MenuLink to="/email-notifications" text="Manage email notifications" icon="notifications" />
+            <MenuLink to="/search" text="Search" icon="search" />
+            <MenuDivider />
+            <MenuAction text="Log out" icon="log-out" onClick={signOut} />
+          </DropdownMenu>
+        ) : (
+          <>
+            <NavButton to="/search" icon="search" label="Search" />
+            <DropdownMenu label="Account menu" icon="user" text={user.name}>
+              {config.profileLandingUrl && <MenuExternalLink href={config.profileLandingUrl} text="Manage account" icon="cog" newTab />}
+              <MenuLink to="/email-notifications" text="Manage email notifications" icon="notifications" />
+              <MenuExternalLink href={`mailto:${config.supportEmail}`} text="Contact support" icon="envelope" />
+              <MenuDivider />
+              <MenuAction text="Log out" icon="log-out" onClick={signOut} />
+            </DropdownMenu>
+          </>
+        )}
+      </TopBarGroup>
+    </TopBar>
+  );
+}
