@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { SessionDocument } from '../lib/__generated__/session.generated';
 import { browser } from '../lib/browser';
 import { testConfig, testUser } from '../testing/fixtures';
 import { fakeAuth, fakeOidcUser, renderApp } from '../testing/renderApp';
@@ -41,14 +42,20 @@ describe('SessionGate', () => {
 
   it('lets an incomplete profile in when no profile page is configured', async () => {
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
-    renderApp({ path: '/for-you', user: testUser('Subscriber'), isProfileComplete: false, config: testConfig({ profileLandingUrl: null }) });
+    renderApp({
+      path: '/for-you',
+      user: testUser('Subscriber'),
+      isProfileComplete: false,
+      config: testConfig({ profileLandingUrl: null }),
+    });
     expect(await screen.findByRole('navigation', { name: 'Main' })).toBeInTheDocument();
     expect(assign).not.toHaveBeenCalled();
   });
 
   it('shows the Authentication Error page with Logout when me cannot be loaded', async () => {
-    renderApp({ path: '/for-you', mocks: [] });
+    renderApp({ path: '/for-you', mocks: [{ request: { query: SessionDocument }, error: new TypeError('Failed to fetch') }] });
     expect(await screen.findByRole('heading', { name: 'Authentication Error' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Cannot connect to server');
     expect(screen.getByRole('button', { name: 'Logout' })).toBeInTheDocument();
   });
 });

@@ -34,13 +34,19 @@ function section(path: string | undefined, title: string, roles: readonly Role[]
 function crud(path: string, list: string, item: string, listRoles: readonly Role[], editRoles: readonly Role[] = listRoles): RouteObject {
   return {
     path,
-    children: [section(undefined, list, listRoles), section('add', `Add ${item}`, editRoles), section('edit/:id', `Edit ${item}`, editRoles)],
+    children: [
+      section(undefined, list, listRoles),
+      section('add', `Add ${item}`, editRoles),
+      section('edit/:id', `Edit ${item}`, editRoles),
+    ],
   };
 }
 
 function taxonomy(path: string, list: string, item: string): RouteObject {
   const routes = crud(path, list, item, ACCESS.taxonomy);
-  routes.children!.push(section('subscriber-stats/:id', `${item[0].toUpperCase()}${item.slice(1)} subscriber stats`, ACCESS.channelSubscribers));
+  routes.children!.push(
+    section('subscriber-stats/:id', `${item[0].toUpperCase()}${item.slice(1)} subscriber stats`, ACCESS.channelSubscribers),
+  );
   return routes;
 }
 

@@ -58,7 +58,9 @@ export interface MenuExternalLinkProps {
 }
 
 export function MenuExternalLink({ text, icon, href, newTab }: MenuExternalLinkProps) {
-  return <MenuItem text={text} icon={icon} href={href} target={newTab ? '_blank' : undefined} rel={newTab ? 'noopener noreferrer' : undefined} />;
+  return (
+    <MenuItem text={text} icon={icon} href={href} target={newTab ? '_blank' : undefined} rel={newTab ? 'noopener noreferrer' : undefined} />
+  );
 }
 
 export { MenuDivider };

@@ -12,7 +12,10 @@ const QUERY = gql`
 `;
 
 function respond(body: unknown) {
-  return vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) => new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } }));
+  return vi.fn(
+    async (_url: RequestInfo | URL, _init?: RequestInit) =>
+      new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } }),
+  );
 }
 
 function headersOf(call: [RequestInfo | URL, RequestInit?]): Record<string, string> {
@@ -58,7 +61,10 @@ describe('Apollo links', () => {
     const logger = { warn: vi.fn(), error: vi.fn() };
     const expired = createApolloClient({
       getAccessToken: async () => 't',
-      fetch: respond({ data: null, errors: [{ message: 'Trial period has expired', extensions: { code: 'TRIAL_EXPIRED' } }] }) as unknown as typeof fetch,
+      fetch: respond({
+        data: null,
+        errors: [{ message: 'Trial period has expired', extensions: { code: 'TRIAL_EXPIRED' } }],
+      }) as unknown as typeof fetch,
       logger,
       onTrialExpired: trial.markExpired,
       reload: vi.fn(),

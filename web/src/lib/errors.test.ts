@@ -17,15 +17,19 @@ describe('cleanMessage', () => {
     expect(cleanMessage('GraphQL error: GraphQL error: twice')).toBe('twice');
   });
 
-  it.each(['connect ECONNREFUSED 127.0.0.1:5432', 'Connection refused (os error 111)', 'getaddrinfo ENOTFOUND db.internal', 'could not translate: host not found'])(
-    "maps '%s' to 'Cannot connect to database'",
-    (message) => {
-      expect(cleanMessage(message)).toBe(MESSAGES.database);
-    },
-  );
+  it.each([
+    'connect ECONNREFUSED 127.0.0.1:5432',
+    'Connection refused (os error 111)',
+    'getaddrinfo ENOTFOUND db.internal',
+    'could not translate: host not found',
+  ])("maps '%s' to 'Cannot connect to database'", (message) => {
+    expect(cleanMessage(message)).toBe(MESSAGES.database);
+  });
 
   it('maps a duplicate key violation to the name duplication message', () => {
-    expect(cleanMessage('duplicate key value violates unique constraint "tag_name_key"')).toBe('Cannot insert item due to name duplication');
+    expect(cleanMessage('duplicate key value violates unique constraint "tag_name_key"')).toBe(
+      'Cannot insert item due to name duplication',
+    );
   });
 
   it('keeps other messages', () => {
@@ -71,7 +75,10 @@ describe('formatError', () => {
 
 describe('fieldErrors', () => {
   it('reads the field messages of BAD_USER_INPUT', () => {
-    const error = graphQLErrors({ message: 'Invalid input', extensions: { code: 'BAD_USER_INPUT', fields: { name: 'This field is required' } } });
+    const error = graphQLErrors({
+      message: 'Invalid input',
+      extensions: { code: 'BAD_USER_INPUT', fields: { name: 'This field is required' } },
+    });
     expect(fieldErrors(error)).toEqual({ name: 'This field is required' });
     expect(fieldErrors(new Error('x'))).toEqual({});
   });
@@ -104,7 +111,10 @@ describe('reportOperationError', () => {
   it('logs other GraphQL errors as errors with the request id', () => {
     const d = deps();
     reportOperationError(graphQLErrors({ message: 'Boom', extensions: { code: 'INTERNAL' } }), operation, d);
-    expect(d.logger.error).toHaveBeenCalledWith('INTERNAL::Boom', expect.objectContaining({ requestId: 'req-1', operationName: 'TagList', code: 'INTERNAL' }));
+    expect(d.logger.error).toHaveBeenCalledWith(
+      'INTERNAL::Boom',
+      expect.objectContaining({ requestId: 'req-1', operationName: 'TagList', code: 'INTERNAL' }),
+    );
     expect(d.onTrialExpired).not.toHaveBeenCalled();
     expect(d.reload).not.toHaveBeenCalled();
   });

@@ -5,14 +5,7 @@ import type { GraphQLFormattedError } from 'graphql';
 
 /** Error codes of the API contract (`errors[].extensions.code`). */
 export type ErrorCode =
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'BAD_USER_INPUT'
-  | 'CONFLICT'
-  | 'DUPLICATE'
-  | 'TRIAL_EXPIRED'
-  | 'INTERNAL';
+  'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'BAD_USER_INPUT' | 'CONFLICT' | 'DUPLICATE' | 'TRIAL_EXPIRED' | 'INTERNAL';
 
 export const MESSAGES = {
   network: 'Cannot connect to server',
@@ -102,7 +95,10 @@ export function isWarning(error: GraphQLFormattedError): boolean {
 }
 
 export interface ErrorReporterDeps {
-  logger: { warn(message: string, context?: Record<string, unknown>): void; error(message: string, context?: Record<string, unknown>): void };
+  logger: {
+    warn(message: string, context?: Record<string, unknown>): void;
+    error(message: string, context?: Record<string, unknown>): void;
+  };
   /** Moves the trial state to TrialExpired (spec 1 §4). */
   onTrialExpired: () => void;
   /** Reloads the page, so the sign-in starts again (login_required). */

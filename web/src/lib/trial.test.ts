@@ -6,7 +6,10 @@ const DAY = 1440;
 describe('trialFromUser', () => {
   it('reads the state and minutes left from me', () => {
     expect(trialFromUser({ trialState: 'NoTrial', trialMinLeft: -1 })).toEqual({ state: 'NoTrial', minutesLeft: null });
-    expect(trialFromUser({ trialState: 'TrialContinues', trialMinLeft: 3 * DAY })).toEqual({ state: 'TrialContinues', minutesLeft: 3 * DAY });
+    expect(trialFromUser({ trialState: 'TrialContinues', trialMinLeft: 3 * DAY })).toEqual({
+      state: 'TrialContinues',
+      minutesLeft: 3 * DAY,
+    });
     expect(trialFromUser({ trialState: 'TrialExpired', trialMinLeft: 0 }).state).toBe('TrialExpired');
     expect(trialFromUser({ trialState: 'TrialContinues', trialMinLeft: 0 }).state).toBe('TrialExpired');
   });

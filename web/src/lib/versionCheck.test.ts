@@ -22,18 +22,26 @@ describe('VersionWatcher', () => {
   const IDLE = 1_200_000;
   const POLL = 300_000;
   let path: string;
-  let reload: ReturnType<typeof vi.fn>;
-  let notify: ReturnType<typeof vi.fn>;
+  let reload: ReturnType<typeof vi.fn<() => void>>;
+  let notify: ReturnType<typeof vi.fn<() => void>>;
   let fetchVersion: ReturnType<typeof vi.fn<() => Promise<string>>>;
   let watcher: VersionWatcher;
 
   beforeEach(() => {
     vi.useFakeTimers();
     path = '/for-you';
-    reload = vi.fn();
-    notify = vi.fn();
+    reload = vi.fn<() => void>();
+    notify = vi.fn<() => void>();
     fetchVersion = vi.fn(async () => 'v1');
-    watcher = new VersionWatcher({ loadedVersion: 'v1', idleTimeoutMs: IDLE, pollMs: POLL, fetchVersion, getPath: () => path, reload, notify });
+    watcher = new VersionWatcher({
+      loadedVersion: 'v1',
+      idleTimeoutMs: IDLE,
+      pollMs: POLL,
+      fetchVersion,
+      getPath: () => path,
+      reload,
+      notify,
+    });
     watcher.start();
   });
   afterEach(() => {

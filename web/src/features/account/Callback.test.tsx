@@ -25,7 +25,8 @@ function updateUserMock(role: 'Administrator' | 'Subscriber', isNewUser = false)
 
 function signedInWith(returnTo?: string, sub = 'user-1') {
   const user = { ...fakeOidcUser(sub), state: returnTo ? { returnTo } : undefined, profile: sub ? { sub } : {} };
-  return fakeAuth({ user: null, completeSignIn: vi.fn(async () => user as never) });
+  // auth.user is what completeSignIn stores in the real AuthProvider.
+  return fakeAuth({ user: fakeOidcUser(), completeSignIn: vi.fn(async () => user as never) });
 }
 
 describe('afterSignInPath', () => {
@@ -37,7 +38,9 @@ describe('afterSignInPath', () => {
 
   it('sends a new reader to For You unless they came for an article', () => {
     expect(afterSignInPath('/channels', true, 'Subscriber')).toBe('/for-you');
-    expect(afterSignInPath('/browse/article/65a1b2c3d4e5f60718293a4b', true, 'Subscriber')).toBe('/browse/article/65a1b2c3d4e5f60718293a4b');
+    expect(afterSignInPath('/browse/article/65a1b2c3d4e5f60718293a4b', true, 'Subscriber')).toBe(
+      '/browse/article/65a1b2c3d4e5f60718293a4b',
+    );
     expect(afterSignInPath('/', true, 'Administrator')).toBe('/');
   });
 });
@@ -47,19 +50,29 @@ describe('Callback', () => {
     const auth = signedInWith('/subscriptions');
     const { router } = renderApp({ path: '/callback', auth, user: testUser('Subscriber'), mocks: [updateUserMock('Subscriber')] });
     await waitFor(() => expect(router.state.location.pathname).toBe('/subscriptions'));
+    expect(await screen.findByRole('heading', { name: 'Your subscriptions' })).toBeInTheDocument();
     expect(auth.completeSignIn).toHaveBeenCalledTimes(1);
   });
 
   it("goes to the role's landing page when no page was asked for", async () => {
     const auth = signedInWith(undefined);
-    const { router } = renderApp({ path: '/callback', auth, user: testUser('Administrator'), mocks: [updateUserMock('Administrator')], width: 1400 });
+    const { router } = renderApp({
+      path: '/callback',
+      auth,
+      user: testUser('Administrator'),
+      mocks: [updateUserMock('Administrator')],
+      width: 1400,
+    });
     // The session query is answered after the callback: the root then redirects by role and width.
     await waitFor(() => expect(router.state.location.pathname).toBe('/publisher/articles'));
   });
 
   it('sends the user to the landing page when the sign-in yields no token', async () => {
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
-    const auth = fakeAuth({ user: null, completeSignIn: vi.fn(async () => Promise.reject(new Error('No matching state found in storage'))) });
+    const auth = fakeAuth({
+      user: null,
+      completeSignIn: vi.fn(async () => Promise.reject(new Error('No matching state found in storage'))),
+    });
     renderApp({ path: '/callback', auth });
     await waitFor(() => expect(assign).toHaveBeenCalledWith('https://landing.example.com/'));
   });
@@ -85,7 +98,12 @@ describe('Callback', () => {
     renderApp({
       path: '/callback',
       auth,
-      mocks: [{ request: { query: UpdateUserFromTokenDocument, variables: { idToken: 'test-id-token' } }, result: { errors: [{ message: 'Token rejected', extensions: { code: 'UNAUTHENTICATED' } }] } }],
+      mocks: [
+        {
+          request: { query: UpdateUserFromTokenDocument, variables: { idToken: 'test-id-token' } },
+          result: { errors: [{ message: 'Token rejected', extensions: { code: 'UNAUTHENTICATED' } }] },
+        },
+      ],
     });
     expect(await screen.findByRole('alert')).toHaveTextContent('UNAUTHENTICATED::Token rejected');
   });

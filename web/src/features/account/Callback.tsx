@@ -69,7 +69,8 @@ export default function Callback() {
     })();
   }, [auth, config.landingUrl, navigate, updateUser]);
 
-  if (failure) return <AuthErrorPage title={failure.title} message={failure.message} onLogout={auth.user ? () => void auth.signOut() : undefined} />;
+  if (failure)
+    return <AuthErrorPage title={failure.title} message={failure.message} onLogout={auth.user ? () => void auth.signOut() : undefined} />;
   return <LoadingScreen label="Signing you in" />;
 }
 

@@ -9,12 +9,23 @@ const texts = (role: Role, premiumChannels: boolean) => publisherSidebarItems(ro
 
 describe('publisherSidebarItems', () => {
   it('gives administrators every section, with Channels and Topics when premium channels are on', () => {
-    expect(texts('Administrator', true)).toEqual(['Articles', 'Templates', 'Channels', 'Topics', 'Tags', 'Users', 'Desks', 'Promotional Content']);
+    expect(texts('Administrator', true)).toEqual([
+      'Articles',
+      'Templates',
+      'Channels',
+      'Topics',
+      'Tags',
+      'Users',
+      'Desks',
+      'Promotional Content',
+    ]);
   });
 
   it('says Categories and hides Channels when premium channels are off', () => {
     expect(texts('Administrator', false)).toEqual(['Articles', 'Templates', 'Categories', 'Tags', 'Users', 'Desks', 'Promotional Content']);
-    expect(publisherSidebarItems('Editor', { premiumChannels: false }).find((i) => i.text === 'Categories')?.to).toBe('/publisher/categories');
+    expect(publisherSidebarItems('Editor', { premiumChannels: false }).find((i) => i.text === 'Categories')?.to).toBe(
+      '/publisher/categories',
+    );
   });
 
   it.each<Role>(['Editor', 'Contributor'])('leaves Promotional Content out for %s', (role) => {
@@ -39,7 +50,9 @@ describe('PublisherLayout', () => {
   it('renders the sidebar as links and the section placeholder', async () => {
     renderApp({ path: '/publisher/articles', user: testUser('Editor') });
     const sidebar = await screen.findByRole('navigation', { name: 'Publisher' });
-    const links = within(sidebar).getAllByRole('link').map((l) => l.textContent);
+    const links = within(sidebar)
+      .getAllByRole('link')
+      .map((l) => l.textContent);
     expect(links).toEqual(['Articles', 'Templates', 'Channels', 'Topics', 'Tags', 'Users', 'Desks']);
     expect(within(sidebar).getByRole('link', { name: 'Articles' })).toHaveAttribute('aria-current', 'page');
     expect(await screen.findByRole('heading', { name: 'Articles', level: 1 })).toBeInTheDocument();
@@ -50,7 +63,9 @@ describe('PublisherLayout', () => {
     renderApp({
       path: '/publisher/articles',
       user: testUser('Administrator'),
-      config: testConfig({ features: { __typename: 'FeatureFlags', premiumChannels: false, premiumFeatures: true, cardPayments: false, intelligence: false } }),
+      config: testConfig({
+        features: { ...testConfig().features, premiumChannels: false, premiumFeatures: true, cardPayments: false, intelligence: false },
+      }),
     });
     const sidebar = await screen.findByRole('navigation', { name: 'Publisher' });
     expect(within(sidebar).getByRole('link', { name: 'Categories' })).toBeInTheDocument();
@@ -58,7 +73,7 @@ describe('PublisherLayout', () => {
     expect(within(sidebar).getByRole('link', { name: 'Promotional Content' })).toBeInTheDocument();
   });
 
-  it("asks to resize the browser below the large breakpoint", async () => {
+  it('asks to resize the browser below the large breakpoint', async () => {
     renderApp({ path: '/publisher/articles', user: testUser('Administrator'), width: 800 });
     expect(await screen.findByText('Please resize your browser')).toBeInTheDocument();
     expect(screen.getByText(/cannot work on small devices/)).toBeInTheDocument();

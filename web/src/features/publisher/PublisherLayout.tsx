@@ -24,9 +24,7 @@ export default function PublisherLayout() {
         icon="mobile-phone"
         title={RESIZE_TITLE}
         description={
-          <p>
-            The publisher area cannot work on small devices. Use a screen or window at least {BREAKPOINTS.large} pixels wide.
-          </p>
+          <p>The publisher area cannot work on small devices. Use a screen or window at least {BREAKPOINTS.large} pixels wide.</p>
         }
       />
     );

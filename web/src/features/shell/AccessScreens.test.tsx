@@ -8,7 +8,9 @@ import { renderApp } from '../../testing/renderApp';
 describe('protected-route screens', () => {
   it('shows Access Denied to a subscriber in the publisher area', async () => {
     renderApp({ path: '/publisher/articles', user: testUser('Subscriber') });
-    expect(await screen.findByText("Access Denied: You don't have sufficient permissions to access this area of the product")).toBeInTheDocument();
+    expect(
+      await screen.findByText("Access Denied: You don't have sufficient permissions to access this area of the product"),
+    ).toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: 'Publisher' })).not.toBeInTheDocument();
   });
 
@@ -36,7 +38,11 @@ describe('protected-route screens', () => {
   });
 
   it('shows Trial ended to an expired trial reader, with the way back and the support contact', async () => {
-    renderApp({ path: '/for-you', user: testUser('Subscriber', { trialState: 'TrialExpired', trialMinLeft: 0 }), config: testConfig({ landingUrl: 'https://portal.example.com/' }) });
+    renderApp({
+      path: '/for-you',
+      user: testUser('Subscriber', { trialState: 'TrialExpired', trialMinLeft: 0 }),
+      config: testConfig({ landingUrl: 'https://portal.example.com/' }),
+    });
     expect(await screen.findByText('Your trial has now ended')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to dashboard' })).toHaveAttribute('href', 'https://portal.example.com/');
     expect(screen.getByRole('link', { name: 'support@example.com' })).toHaveAttribute('href', 'mailto:support@example.com');

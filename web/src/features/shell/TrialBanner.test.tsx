@@ -24,7 +24,11 @@ describe('TrialBanner', () => {
 
   it('follows the configured expiryBannerDays', async () => {
     const config = testConfig();
-    renderApp({ path: '/for-you', user: trialUser(10 * 1440), config: { ...config, constants: { ...config.constants, expiryBannerDays: 14 } } });
+    renderApp({
+      path: '/for-you',
+      user: trialUser(10 * 1440),
+      config: { ...config, constants: { ...config.constants, expiryBannerDays: 14 } },
+    });
     expect(await screen.findByText('You are on a free trial: 10 days remaining.')).toBeInTheDocument();
   });
 

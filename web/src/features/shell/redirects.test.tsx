@@ -11,9 +11,12 @@ async function landOn(path: string, role: Role, width: number) {
 }
 
 describe('redirects', () => {
-  it.each<Role>(['Administrator', 'Editor', 'Contributor'])('sends %s on a wide screen from the root to the articles list', async (role) => {
-    expect(await landOn('/', role, 1200)).toBe('/publisher/articles');
-  });
+  it.each<Role>(['Administrator', 'Editor', 'Contributor'])(
+    'sends %s on a wide screen from the root to the articles list',
+    async (role) => {
+      expect(await landOn('/', role, 1200)).toBe('/publisher/articles');
+    },
+  );
 
   it.each<Role>(['Administrator', 'Editor', 'Contributor'])('sends %s on a narrower screen from the root to For You', async (role) => {
     expect(await landOn('/', role, 1199)).toBe('/for-you');

@@ -1,0 +1,65 @@
+# Insights: `make run` serves the whole product; `make test` runs every test suite.
+# Both work on a fresh machine: they install the web dependencies, find or start PostgreSQL,
+# and (for the browser tests) install Chromium from Debian when it is missing.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+# One build cache outside the clone, so later runs (and CI on the same machine) reuse it.
+export CARGO_TARGET_DIR ?= $(HOME)/.cache/insights/target
+# Queries are checked against the committed .sqlx data: building needs no database.
+export SQLX_OFFLINE ?= true
+# The version reported by /version and --version: package version + commit.
+export INSIGHTS_BUILD_ID ?= $(shell git rev-parse --short HEAD 2>/dev/null)
+
+BIN := $(CARGO_TARGET_DIR)/debug/insights-cli
+BIN_RELEASE := $(CARGO_TARGET_DIR)/release/insights-cli
+
+.PHONY: help run build test e2e web web-deps rust rust-release schema sqlx-prepare clean-data
+
+help:
+	@echo "make run      build the web app and the binary, then serve http://127.0.0.1:8080/insights"
+	@echo "make test     Rust unit and integration tests, web unit tests, browser end-to-end tests"
+	@echo "make build    release binary and production web build"
+	@echo "make e2e      the browser end-to-end tests alone"
+	@echo "make schema   regenerate web/schema.graphql and the web app's GraphQL types"
+	@echo "make sqlx-prepare  refresh .sqlx (offline query data) after changing SQL"
+
+run: web rust
+	@DATABASE_URL=$$(scripts/postgres.sh url) && export DATABASE_URL && \
+	  echo "Serving http://127.0.0.1:8080/insights (database $${DATABASE_URL})" && \
+	  exec $(BIN) serve --log-format pretty
+
+build: web rust-release
+	@ls -l $(BIN_RELEASE) && echo "Web app: web/dist"
+
+test:
+	@scripts/test.sh all
+
+e2e:
+	@scripts/test.sh e2e
+
+web-deps: web/node_modules/.package-lock.json
+
+web/node_modules/.package-lock.json: web/package-lock.json web/package.json
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+
+web: web-deps
+	cd web && npm run build
+
+rust:
+	cargo build -p insights-cli
+
+rust-release:
+	cargo build --release -p insights-cli
+
+schema: rust web-deps
+	$(BIN) schema
+	cd web && npm run codegen
+
+sqlx-prepare:
+	@scripts/sqlx-prepare.sh
+
+clean-data:
+	scripts/postgres.sh stop
+	rm -rf data

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The one test command behind `make test`: builds once, then runs the Rust tests (against a real
+# PostgreSQL, one fresh database per test), the web unit tests, and the browser end-to-end tests
+# (headless Chromium against a real `insights-cli serve`). Starts what it needs, stops what it started.
+#
+#   scripts/test.sh all | rust | web | e2e
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+what=${1:-all}
+
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/insights/target}
+export SQLX_OFFLINE=true
+bin=$CARGO_TARGET_DIR/debug/insights-cli
+server_pid=""
+e2e_db=""
+
+stage() { printf '\n==> %s\n' "$*"; }
+elapsed() { local s=$SECONDS; printf '    (%dm%02ds so far)\n' $((s / 60)) $((s % 60)); }
+
+cleanup() {
+  local status=$?
+  if [[ -n "$server_pid" ]]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  if [[ -n "$e2e_db" ]]; then psql "$admin_url" -q -c "drop database if exists $e2e_db with (force)" >/dev/null 2>&1 || true; fi
+  scripts/postgres.sh stop || true
+  exit $status
+}
+trap cleanup EXIT
+
+# sqlx::test creates a database per test on this server, reaching it through its `postgres` db.
+admin_url=$(scripts/postgres.sh url postgres)
+export DATABASE_URL=$admin_url
+
+need_web() {
+  stage "web: dependencies and production build"
+  make -s web-deps
+  (cd web && npm run -s build)
+  elapsed
+}
+
+need_rust() {
+  stage "rust: build the binary and the test binaries"
+  cargo build -p insights-cli
+  cargo test --workspace --no-run -q 2>&1 | grep -v '^\s*Executable' || true
+  elapsed
+}
+
+run_rust() {
+  stage "rust: unit and integration tests"
+  cargo test --workspace -q
+  elapsed
+}
+
+run_web() {
+  stage "web: unit tests"
+  (cd web && npm test --silent)
+  elapsed
+}
+
+ensure_chromium() {
+  local chromium=${CHROMIUM:-/usr/bin/chromium}
+  [[ -x "$chromium" ]] && return
+  stage "installing Chromium from Debian"
+  if [[ $(id -u) != 0 ]]; then echo "Chromium is missing and installing it needs root (apt-get install chromium)" >&2; exit 1; fi
+  export TMPDIR=${TMPDIR:-$root/data/tmp}; mkdir -p "$TMPDIR"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1 \
+    || { apt-get update -q >/dev/null && dpkg --configure -a && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null; }
+}
+
+run_e2e() {
+  ensure_chromium
+  stage "e2e: headless Chromium against insights-cli serve"
+  e2e_db="insights_e2e_$$"
+  local port url
+  port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+  url="http://127.0.0.1:$port"
+  mkdir -p web/e2e/artifacts
+  DATABASE_URL="${admin_url%/*}/$e2e_db" INSIGHTS_LISTEN="127.0.0.1:$port" INSIGHTS_PUBLIC_URL="$url" \
+    INSIGHTS_WEB_DIR="$root/web/dist" INSIGHTS_LOG_FORMAT=json \
+    "$bin" serve >web/e2e/artifacts/server.log 2>&1 &
+  server_pid=$!
+  for _ in $(seq 1 100); do
+    curl -fsS "$url/healthz" >/dev/null 2>&1 && break
+    kill -0 "$server_pid" 2>/dev/null || { cat web/e2e/artifacts/server.log >&2; exit 1; }
+    sleep 0.2
+  done
+  (cd web && E2E_BASE_URL="$url" npm run -s e2e)
+  elapsed
+}
+
+case "$what" in
+  all) need_web; need_rust; run_rust; run_web; run_e2e ;;
+  rust) need_rust; run_rust ;;
+  web) make -s web-deps; run_web ;;
+  e2e) need_web; stage "rust: build the binary"; cargo build -p insights-cli; run_e2e ;;
+  *) echo "usage: $0 all|rust|web|e2e" >&2; exit 2 ;;
+esac
+stage "all passed in $((SECONDS / 60))m$((SECONDS % 60))s"
