@@ -15,7 +15,7 @@ export INSIGHTS_BUILD_ID ?= $(shell git rev-parse --short HEAD 2>/dev/null)
 BIN := $(CARGO_TARGET_DIR)/debug/insights-cli
 BIN_RELEASE := $(CARGO_TARGET_DIR)/release/insights-cli
 
-.PHONY: help run build test e2e web web-deps rust rust-release schema sqlx-prepare clean-data
+.PHONY: help run build test e2e web web-deps rust rust-release schema sqlx-prepare clean-data readme-config
 
 help:
 	@echo "make run      build the web app and the binary, then serve http://127.0.0.1:8080/insights"
@@ -63,3 +63,6 @@ sqlx-prepare:
 clean-data:
 	scripts/postgres.sh stop
 	rm -rf data
+
+readme-config: rust
+	@$(BIN) serve --help | python3 scripts/config-table.py

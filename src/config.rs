@@ -227,6 +227,12 @@ impl Config {
         Ok(ConfigOnly::try_parse_from(args)?.config)
     }
 
+    /// The environment variables of every setting (the README's configuration table lists them).
+    pub fn env_vars() -> Vec<String> {
+        use clap::CommandFactory;
+        ConfigOnly::command().get_arguments().filter_map(|arg| arg.get_env()).map(|env| env.to_string_lossy().into_owned()).collect()
+    }
+
     pub fn issuer(&self) -> String {
         self.auth.issuer(&self.public_url)
     }
