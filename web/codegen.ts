@@ -23,7 +23,6 @@ const config: CodegenConfig = {
       },
     },
   },
-  hooks: { afterAllFileWrite: [] },
 };
 
 export default config;

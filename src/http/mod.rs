@@ -35,7 +35,7 @@ pub fn build_app(state: AppState) -> Router {
         .route("/log", post(client_log::receive))
         .route("/healthz", get(healthz))
         .route("/", get(|| async { Redirect::permanent("/insights/") }))
-        .nest("/insights", web_app::router(&state.config.web_dir));
+        .merge(web_app::router(&state.config.web_dir));
     if state.config.auth.uses_builtin_provider() {
         router = router.nest("/oidc", provider::router());
     }

@@ -8,8 +8,7 @@ use axum::{
     extract::Request,
     http::{HeaderValue, header},
     middleware::{self, Next},
-    response::{Redirect, Response},
-    routing::get,
+    response::Response,
 };
 use tower_http::services::{ServeDir, ServeFile};
 
@@ -20,17 +19,18 @@ pub fn router(web_dir: &Path) -> Router<AppState> {
     if !index.exists() {
         tracing::warn!(path = %index.display(), "the web app is not built: run `make build`");
     }
-    let files = ServeDir::new(web_dir).append_index_html_on_directories(false).fallback(ServeFile::new(index));
+    let files = ServeDir::new(web_dir).fallback(ServeFile::new(&index));
     Router::new()
-        .route("/", get(|| async { Redirect::permanent("/insights/") }))
-        .fallback_service(files)
+        .nest_service("/insights", files)
         .layer(middleware::from_fn(cache_control))
 }
 
 async fn cache_control(request: Request, next: Next) -> Response {
-    let hashed_asset = request.uri().path().starts_with("/assets/");
+    let hashed_asset = request.uri().path().starts_with("/insights/assets/");
     let mut response = next.run(request).await;
-    let value = if hashed_asset { "public, max-age=31536000, immutable" } else { "no-cache" };
+    // A missing asset falls back to index.html, which must never be cached for a year.
+    let is_html = response.headers().get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"text/html"));
+    let value = if hashed_asset && !is_html { "public, max-age=31536000, immutable" } else { "no-cache" };
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
     response
 }

@@ -84,11 +84,12 @@ async fn request_and_session_ids_are_echoed_or_generated(pool: PgPool) {
 
 #[sqlx::test(migrations = "./migrations")]
 async fn config_needs_no_sign_in_and_describes_the_client_settings(pool: PgPool) {
-    let app = TestApp::spawn_with(pool, &["--feature-intelligence", "true", "--trial-days", "10"]).await;
-    let query = "{ config { version auth { authority clientId scope builtInProvider } features { premiumChannels premiumFeatures cardPayments intelligence } constants { trialLengthDays trialMinDays trialMaxDays expiryBannerDays autosaveIntervalMs idleTimeoutMs versionPollMs logBatchSize logBatchMax logBatchTimeoutMs pageSizes defaultPageSize treePageSize } } }";
+    let app = TestApp::spawn_with(pool, &["--feature-intelligence", "true", "--trial-days", "10", "--profile-landing-url", ""]).await;
+    let query = "{ config { version profileLandingUrl auth { authority clientId scope builtInProvider } features { premiumChannels premiumFeatures cardPayments intelligence } constants { trialLengthDays trialMinDays trialMaxDays expiryBannerDays autosaveIntervalMs idleTimeoutMs versionPollMs logBatchSize logBatchMax logBatchTimeoutMs pageSizes defaultPageSize treePageSize } } }";
     let response = app.gql(None, query, json!({})).await;
     let config = &response["data"]["config"];
     assert_eq!(config["auth"]["authority"], app.url("/oidc"));
+    assert_eq!(config["profileLandingUrl"], Value::Null, "an empty setting means no redirect");
     assert_eq!(config["auth"]["builtInProvider"], true);
     assert_eq!(config["features"]["intelligence"], true);
     assert_eq!(config["features"]["premiumChannels"], true);
@@ -164,6 +165,11 @@ async fn the_web_app_routes_fall_back_to_index_html(pool: PgPool) {
     std::fs::write(dir.join("assets/app-abc123.js"), "console.log(1)").unwrap();
     let app = TestApp::spawn_with(pool, &["--web-dir", dir.to_str().unwrap()]).await;
 
+    for path in ["/insights/", "/insights/for-you"] {
+        let page = app.client.get(app.url(path)).send().await.unwrap();
+        assert_eq!(page.status(), 200, "{path}");
+        assert!(page.text().await.unwrap().contains("<title>Insights</title>"), "{path}");
+    }
     let page = app.client.get(app.url("/insights/publisher/articles")).send().await.unwrap();
     assert_eq!(page.status(), 200);
     assert_eq!(page.headers()["cache-control"], "no-cache");
@@ -173,6 +179,9 @@ async fn the_web_app_routes_fall_back_to_index_html(pool: PgPool) {
     assert_eq!(asset.headers()["cache-control"], "public, max-age=31536000, immutable");
     assert_eq!(asset.headers()["x-content-type-options"], "nosniff");
     assert!(asset.headers()["content-type"].to_str().unwrap().contains("javascript"));
+
+    let missing = app.client.get(app.url("/insights/assets/gone-123.js")).send().await.unwrap();
+    assert_eq!(missing.headers()["cache-control"], "no-cache");
 
     let root = app.client.get(app.url("/")).send().await.unwrap();
     assert_eq!(root.headers()["location"], "/insights/");

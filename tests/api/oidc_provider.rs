@@ -195,3 +195,21 @@ async fn the_signing_key_is_generated_once_and_stored(pool: PgPool) {
     let stored: i64 = sqlx::query_scalar("select count(*) from oidc_signing_key").fetch_one(&app.pool).await.unwrap();
     assert_eq!(stored, 1);
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_web_app_on_another_origin_may_read_discovery_and_exchange_codes(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let preflight = app
+        .client
+        .request(reqwest::Method::OPTIONS, app.url("/oidc/token"))
+        .header("origin", "http://localhost:5173")
+        .header("access-control-request-method", "POST")
+        .header("access-control-request-headers", "content-type")
+        .send()
+        .await
+        .unwrap();
+    assert!(preflight.status().is_success());
+    assert_eq!(preflight.headers()["access-control-allow-origin"], "*");
+    let discovery = app.client.get(app.url("/oidc/.well-known/openid-configuration")).header("origin", "http://localhost:5173").send().await.unwrap();
+    assert_eq!(discovery.headers()["access-control-allow-origin"], "*");
+}

@@ -10,7 +10,7 @@ pub mod queries;
 use axum::{
     Form, Json, Router,
     extract::{Query, State},
-    http::{StatusCode, header},
+    http::{Method, StatusCode, header},
     response::{Html, IntoResponse, Redirect, Response},
     routing::get,
 };
@@ -19,6 +19,7 @@ use chrono::Utc;
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use tower_http::cors::CorsLayer;
 
 use crate::{auth::scopes, config::Config, state::AppState};
 
@@ -28,12 +29,22 @@ const CODE_TTL_SECS: i64 = 300;
 const OIDC_SCOPES: &[&str] = &["openid", "profile", "email", "offline_access"];
 
 pub fn router() -> Router<AppState> {
-    Router::new()
+    // The web app may run on another origin than the issuer (the Vite dev server, `localhost`
+    // for `127.0.0.1`): its OIDC client reads these with fetch. The token endpoint is safe to
+    // open this way: codes are bound to a registered redirect URI and a PKCE verifier.
+    let cors = CorsLayer::new()
+        .allow_origin(tower_http::cors::Any)
+        .allow_methods([Method::GET, Method::POST])
+        .allow_headers([header::CONTENT_TYPE, header::AUTHORIZATION]);
+    let api = Router::new()
         .route("/.well-known/openid-configuration", get(discovery))
         .route("/jwks", get(jwks))
-        .route("/authorize", get(authorize_page).post(authorize))
         .route("/token", axum::routing::post(token))
+        .layer(cors);
+    Router::new()
+        .route("/authorize", get(authorize_page).post(authorize))
         .route("/logout", get(logout))
+        .merge(api)
 }
 
 async fn discovery(State(state): State<AppState>) -> Json<serde_json::Value> {

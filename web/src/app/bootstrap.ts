@@ -23,6 +23,15 @@ export async function bootstrap(): Promise<AppServices> {
   const { logBatchSize, logBatchMax, logBatchTimeoutMs } = config.constants;
   logger.configure({ batchSize: logBatchSize, batchMax: logBatchMax, batchTimeoutMs: logBatchTimeoutMs });
   window.addEventListener('pagehide', () => void logger.flush());
+  // Uncaught failures reach the server's log too, with where they happened.
+  window.addEventListener('error', (event) =>
+    logger.error(`Uncaught: ${event.message}`, { source: event.filename, line: event.lineno, path: location.pathname }),
+  );
+  window.addEventListener('unhandledrejection', (event) =>
+    logger.error(`Unhandled rejection: ${event.reason instanceof Error ? event.reason.message : String(event.reason)}`, {
+      path: location.pathname,
+    }),
+  );
 
   const manager = createUserManager(config);
   const trialStore = new TrialStore();

@@ -14,9 +14,30 @@ export interface SignInState {
   returnTo?: string;
 }
 
+/**
+ * Development only: the Vite dev server runs on another port than the Rust server, and the
+ * built-in provider sends no CORS headers. Its token endpoint is then reached through the dev
+ * server's /oidc proxy (vite.config.ts); the sign-in page itself is a plain navigation.
+ */
+export function devProviderMetadata(config: ClientConfig, origin: string, dev: boolean = import.meta.env.DEV) {
+  if (!dev || !config.auth.builtInProvider) return undefined;
+  const authority = new URL(config.auth.authority);
+  if (authority.origin === origin) return undefined;
+  const issuer = config.auth.authority.replace(/\/$/, '');
+  const proxied = `${origin}${authority.pathname.replace(/\/$/, '')}`;
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/authorize`,
+    token_endpoint: `${proxied}/token`,
+    end_session_endpoint: `${issuer}/logout`,
+    jwks_uri: `${proxied}/jwks`,
+  };
+}
+
 export function createUserManager(config: ClientConfig, origin = window.location.origin): UserManager {
   const { auth } = config;
   return new UserManager({
+    metadata: devProviderMetadata(config, origin),
     authority: auth.authority,
     client_id: auth.clientId,
     scope: auth.scope,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { trialBannerText, trialFromUser, TrialStore } from './trial';
+import { trialBannerIsWarning, trialBannerText, trialFromUser, TrialStore } from './trial';
 
 const DAY = 1440;
 
@@ -16,31 +16,31 @@ describe('trialFromUser', () => {
 });
 
 describe('trialBannerText', () => {
-  it('shows nothing while more than expiryBannerDays days remain', () => {
-    expect(trialBannerText(7 * DAY + 1, 7)).toBeNull();
-    expect(trialBannerText(13 * DAY, 7)).toBeNull();
-  });
-
-  it('shows the remaining whole days from expiryBannerDays days before expiry', () => {
-    expect(trialBannerText(7 * DAY, 7)).toBe('You are on a free trial: 7 days remaining.');
-    expect(trialBannerText(2 * DAY + 600, 7)).toBe('You are on a free trial: 2 days remaining.');
-    expect(trialBannerText(DAY + 360, 7)).toBe('You are on a free trial: 1 day remaining.');
-    expect(trialBannerText(DAY, 7)).toBe('You are on a free trial: 1 day remaining.');
+  it('shows the remaining whole days for the whole trial', () => {
+    expect(trialBannerText(14 * DAY)).toBe('You are on a free trial: 14 days remaining.');
+    expect(trialBannerText(7 * DAY)).toBe('You are on a free trial: 7 days remaining.');
+    expect(trialBannerText(2 * DAY + 600)).toBe('You are on a free trial: 2 days remaining.');
+    expect(trialBannerText(DAY + 360)).toBe('You are on a free trial: 1 day remaining.');
+    expect(trialBannerText(DAY)).toBe('You are on a free trial: 1 day remaining.');
   });
 
   it("says 'your trial expires today' under 1440 minutes", () => {
-    expect(trialBannerText(DAY - 1, 7)).toBe('You are on a free trial: your trial expires today.');
-    expect(trialBannerText(1, 7)).toContain('your trial expires today');
-  });
-
-  it('follows the configured number of days', () => {
-    expect(trialBannerText(10 * DAY, 14)).toContain('10 days');
-    expect(trialBannerText(3 * DAY, 2)).toBeNull();
+    expect(trialBannerText(DAY - 1)).toBe('You are on a free trial: your trial expires today.');
+    expect(trialBannerText(1)).toContain('your trial expires today');
   });
 
   it('shows nothing for unknown or used-up minutes', () => {
-    expect(trialBannerText(null, 7)).toBeNull();
-    expect(trialBannerText(0, 7)).toBeNull();
+    expect(trialBannerText(null)).toBeNull();
+    expect(trialBannerText(0)).toBeNull();
+  });
+});
+
+describe('trialBannerIsWarning', () => {
+  it('warns when fewer than expiryBannerDays remain', () => {
+    expect(trialBannerIsWarning(7 * DAY, 7)).toBe(false);
+    expect(trialBannerIsWarning(7 * DAY - 1, 7)).toBe(true);
+    expect(trialBannerIsWarning(10 * DAY, 14)).toBe(true);
+    expect(trialBannerIsWarning(10 * DAY, 2)).toBe(false);
   });
 });
 

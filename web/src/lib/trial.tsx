@@ -27,19 +27,20 @@ export function trialFromUser(user: { trialState: TrialState; trialMinLeft: numb
 }
 
 /**
- * The banner text for a continuing trial, or null when no banner is due.
- *
- * The spec says both "shown 7 days before expiry" and "shown when fewer than a configured number
- * of days remain": the banner appears from the moment `expiryBannerDays` days are left
- * (minutesLeft <= days × 1440), and whole days are counted down (30 hours left reads '1 day'),
- * so under 1440 minutes it reads 'your trial expires today'.
+ * The banner text for a continuing trial (spec 3 §4: "an info banner with remaining time, or
+ * 'your trial expires today' under 1440 minutes"), or null when there is no time to show.
+ * Whole days are counted down (30 hours left reads '1 day').
  */
-export function trialBannerText(minutesLeft: number | null, expiryBannerDays: number): string | null {
+export function trialBannerText(minutesLeft: number | null): string | null {
   if (minutesLeft === null || minutesLeft <= 0) return null;
-  if (minutesLeft > expiryBannerDays * MINUTES_PER_DAY) return null;
   if (minutesLeft < MINUTES_PER_DAY) return 'You are on a free trial: your trial expires today.';
   const days = Math.floor(minutesLeft / MINUTES_PER_DAY);
   return `You are on a free trial: ${days} ${days === 1 ? 'day' : 'days'} remaining.`;
+}
+
+/** The banner turns from information into a warning when fewer than `expiryBannerDays` remain. */
+export function trialBannerIsWarning(minutesLeft: number, expiryBannerDays: number): boolean {
+  return minutesLeft < expiryBannerDays * MINUTES_PER_DAY;
 }
 
 /**

@@ -16,20 +16,23 @@ describe('TrialBanner', () => {
     expect(await screen.findByText(/your trial expires today/)).toBeInTheDocument();
   });
 
-  it('stays hidden while more than expiryBannerDays remain', async () => {
-    renderApp({ path: '/for-you', user: trialUser(10 * 1440) });
-    await screen.findByRole('heading', { name: 'All the latest market insights, tailored for you.' });
-    expect(screen.queryByText(/free trial/)).not.toBeInTheDocument();
+  it('shows the remaining days from the start of the trial as information', async () => {
+    renderApp({ path: '/for-you', user: trialUser(14 * 1440) });
+    const text = await screen.findByText('You are on a free trial: 14 days remaining.');
+    const banner = text.closest('.bp6-callout');
+    expect(banner).not.toHaveClass('bp6-intent-warning');
   });
 
-  it('follows the configured expiryBannerDays', async () => {
+  it('turns into a warning when fewer than expiryBannerDays remain', async () => {
     const config = testConfig();
     renderApp({
       path: '/for-you',
       user: trialUser(10 * 1440),
       config: { ...config, constants: { ...config.constants, expiryBannerDays: 14 } },
     });
-    expect(await screen.findByText('You are on a free trial: 10 days remaining.')).toBeInTheDocument();
+    const text = await screen.findByText('You are on a free trial: 10 days remaining.');
+    const banner = text.closest('.bp6-callout');
+    expect(banner).toHaveClass('bp6-intent-warning');
   });
 
   it('is not shown outside a trial', async () => {

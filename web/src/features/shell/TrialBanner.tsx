@@ -1,13 +1,14 @@
 import { Banner } from '../../components/Banner';
 import { useConfig } from '../../lib/config';
-import { trialBannerText, useTrial } from '../../lib/trial';
+import { trialBannerIsWarning, trialBannerText, useTrial } from '../../lib/trial';
 
-/** Remaining trial time for a reader in a continuing trial, near its end (spec 3 §4). */
+/** Remaining trial time for a reader in a continuing trial (spec 3 §4); a warning near the end. */
 export function TrialBanner() {
   const trial = useTrial();
   const { constants } = useConfig();
-  if (trial.state !== 'TrialContinues') return null;
-  const text = trialBannerText(trial.minutesLeft, constants.expiryBannerDays);
+  if (trial.state !== 'TrialContinues' || trial.minutesLeft === null) return null;
+  const text = trialBannerText(trial.minutesLeft);
   if (!text) return null;
-  return <Banner intent="primary">{text}</Banner>;
+  const warning = trialBannerIsWarning(trial.minutesLeft, constants.expiryBannerDays);
+  return <Banner intent={warning ? 'warning' : 'primary'}>{text}</Banner>;
 }

@@ -1,0 +1,38 @@
+// End-to-end tests: headless Chromium (Debian's, never a downloaded one) against a running
+// `insights-cli serve` at E2E_BASE_URL (scripts/test.sh starts it on a free port).
+import { defineConfig } from '@playwright/test';
+
+const baseURL = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  outputDir: './artifacts/test-results',
+  fullyParallel: false,
+  // Two cores shared with the server: one browser at a time keeps timings stable.
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: `${baseURL.replace(/\/$/, '')}/insights/`,
+    viewport: { width: 1400, height: 900 },
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+});
