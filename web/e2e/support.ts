@@ -2,7 +2,7 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** Ready users of the built-in identity provider (docs/api-contract-foundation.md). */
+/** Ready users of the built-in identity provider's sign-in page (src/auth/provider/page.rs). */
 export type ReadyUser = 'Administrator' | 'Editor' | 'Contributor' | 'Subscriber' | 'Trial subscriber' | 'No Insights access';
 
 export const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));

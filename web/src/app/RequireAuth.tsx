@@ -20,7 +20,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
       started.current = false;
       return;
     }
-    if (!auth.ready || started.current) return;
+    if (!auth.ready || auth.signingOut || started.current) return;
     started.current = true;
     void (async () => {
       if (auth.user?.refresh_token && (await auth.renew())) return;
@@ -28,6 +28,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
     })().catch((error: unknown) => setFailure(formatError(error)));
   }, [auth, signedIn, returnTo]);
 
+  if (auth.signingOut) return <LoadingScreen label="Signing you out" />;
   if (signedIn) return <>{children}</>;
   if (failure) return <AuthErrorPage message={failure} />;
   return <LoadingScreen label="Signing you in" />;

@@ -22,6 +22,13 @@ describe('RequireAuth', () => {
     expect(auth.renew).toHaveBeenCalled();
   });
 
+  it('starts no new sign-in while signing out, even once the user is gone', async () => {
+    const auth = fakeAuth({ user: null, signingOut: true });
+    renderApp({ path: '/for-you', auth });
+    expect(await screen.findByLabelText('Signing you out')).toBeInTheDocument();
+    expect(auth.signIn).not.toHaveBeenCalled();
+  });
+
   it('does not start a sign-in on /loggedout, and offers to sign in again', async () => {
     const auth = fakeAuth({ user: null });
     renderApp({ path: '/loggedout', auth });

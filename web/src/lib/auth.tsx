@@ -70,6 +70,8 @@ export interface AuthApi {
   /** Tries a refresh-token renewal; null when it is not possible. */
   renew(): Promise<User | null>;
   signOut(): Promise<void>;
+  /** True from the moment sign-out starts: no new sign-in may start while the browser leaves. */
+  signingOut: boolean;
 }
 
 const AuthContext = createContext<AuthApi | null>(null);
@@ -88,6 +90,7 @@ export function AuthContextProvider({ value, children }: { value: AuthApi; child
 export function AuthProvider({ manager, children }: { manager: UserManager; children: ReactNode }) {
   const [user, setUser] = useState<User | null>(null);
   const [ready, setReady] = useState(false);
+  const [signingOut, setSigningOut] = useState(false);
 
   useEffect(() => {
     let active = true;
@@ -124,7 +127,11 @@ export function AuthProvider({ manager, children }: { manager: UserManager; chil
           return null;
         }
       },
+      signingOut,
       signOut: async () => {
+        // oidc-client-ts forgets the user before it navigates away; without this flag the
+        // route guard would see no user and race the logout with a new sign-in.
+        setSigningOut(true);
         const current = await manager.getUser();
         try {
           await manager.signoutRedirect({ id_token_hint: current?.id_token });
@@ -135,7 +142,7 @@ export function AuthProvider({ manager, children }: { manager: UserManager; chil
         }
       },
     }),
-    [manager, user, ready],
+    [manager, user, ready, signingOut],
   );
 
   return <AuthContext.Provider value={api}>{children}</AuthContext.Provider>;

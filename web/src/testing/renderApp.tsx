@@ -39,6 +39,7 @@ export function fakeAuth(overrides: Partial<AuthApi> = {}): AuthApi {
     signIn: vi.fn(async () => {}),
     completeSignIn: vi.fn(async () => fakeOidcUser()),
     renew: vi.fn(async () => null),
+    signingOut: false,
     signOut: vi.fn(async () => {}),
     ...overrides,
   };
