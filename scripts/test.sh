@@ -51,7 +51,17 @@ run_rust() {
   elapsed
 }
 
+generated_hash() { find web/src -path '*__generated__*' -type f | sort | xargs cat | sha256sum; }
+
 run_web() {
+  stage "web: generated GraphQL types match web/schema.graphql and the operations"
+  local before
+  before=$(generated_hash)
+  (cd web && npm run -s codegen >/dev/null)
+  if [[ "$(generated_hash)" != "$before" ]]; then
+    echo "The generated GraphQL types were stale (now regenerated): review and commit web/src/**/__generated__" >&2
+    exit 1
+  fi
   stage "web: unit tests"
   (cd web && npm test --silent)
   elapsed

@@ -150,25 +150,10 @@ impl TokenValidator {
         let set: JwkSet = match &self.source {
             KeySource::BuiltIn(pool) => provider::keys::jwks(pool).await?,
             KeySource::Http { issuer, client } => {
-                let discovery: serde_json::Value = client
-                    .get(format!("{issuer}/.well-known/openid-configuration"))
-                    .send()
-                    .await
-                    .and_then(|r| r.error_for_status())
-                    .context("fetch the issuer's discovery document")?
-                    .json()
-                    .await
-                    .context("parse the issuer's discovery document")?;
+                let discovery: serde_json::Value =
+                    get_json(client, &format!("{issuer}/.well-known/openid-configuration"), "the issuer's discovery document").await?;
                 let jwks_uri = discovery["jwks_uri"].as_str().context("discovery document has no jwks_uri")?;
-                client
-                    .get(jwks_uri)
-                    .send()
-                    .await
-                    .and_then(|r| r.error_for_status())
-                    .context("fetch the issuer's JWKS")?
-                    .json()
-                    .await
-                    .context("parse the issuer's JWKS")?
+                get_json(client, jwks_uri, "the issuer's JWKS").await?
             }
         };
         let keys = set
@@ -187,4 +172,9 @@ impl TokenValidator {
             .collect();
         Ok(keys)
     }
+}
+
+async fn get_json<T: serde::de::DeserializeOwned>(client: &reqwest::Client, url: &str, what: &str) -> anyhow::Result<T> {
+    let response = client.get(url).send().await.and_then(|r| r.error_for_status()).with_context(|| format!("fetch {what}"))?;
+    response.json().await.with_context(|| format!("parse {what}"))
 }

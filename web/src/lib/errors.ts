@@ -5,7 +5,18 @@ import type { GraphQLFormattedError } from 'graphql';
 
 /** Error codes of the API contract (`errors[].extensions.code`). */
 export type ErrorCode =
-  'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'BAD_USER_INPUT' | 'CONFLICT' | 'DUPLICATE' | 'TRIAL_EXPIRED' | 'INTERNAL';
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'BAD_USER_INPUT'
+  | 'CONFLICT'
+  | 'DUPLICATE'
+  | 'TRIAL_EXPIRED'
+  | 'INTERNAL'
+  // Raised before any resolver runs: a request that is not GraphQL, or one the schema refuses
+  // (unknown field, depth or complexity limit). Shown as CODE::message like the others.
+  | 'GRAPHQL_PARSE_FAILED'
+  | 'GRAPHQL_VALIDATION_FAILED';
 
 export const MESSAGES = {
   network: 'Cannot connect to server',
