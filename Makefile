@@ -24,6 +24,7 @@ help:
 	@echo "make e2e      the browser end-to-end tests alone"
 	@echo "make schema   regenerate web/schema.graphql and the web app's GraphQL types"
 	@echo "make sqlx-prepare  refresh .sqlx (offline query data) after changing SQL"
+	@echo "make readme-config rewrite the README's configuration table from the flags"
 
 run: web rust
 	@DATABASE_URL=$$(scripts/postgres.sh url) && export DATABASE_URL && \
@@ -65,4 +66,4 @@ clean-data:
 	rm -rf data
 
 readme-config: rust
-	@$(BIN) serve --help | python3 scripts/config-table.py
+	@$(BIN) serve --help | python3 scripts/config-table.py README.md && echo "README.md configuration table updated"

@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # Refreshes .sqlx, the offline query data that lets `query!` macros build without a database:
-# re-checks every query against a freshly migrated scratch database.
+# re-checks every query against a scratch database with all migrations applied (by psql, since
+# the crate cannot be built before its queries are).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/insights/target}
-base=$(scripts/postgres.sh url insights_sqlx_prepare)
-export DATABASE_URL=$base
+admin=$(scripts/postgres.sh url postgres)
+db=insights_sqlx_prepare
+psql "$admin" -q -c "set client_min_messages = warning" -c "drop database if exists $db with (force)" -c "create database $db"
+for migration in migrations/*.sql; do
+  psql "${admin%/*}/$db" -q -v ON_ERROR_STOP=1 -f "$migration" >/dev/null
+done
+export DATABASE_URL="${admin%/*}/$db"
 unset SQLX_OFFLINE
-cargo run -q -p insights-cli -- migrate >/dev/null
 rm -rf .sqlx && mkdir .sqlx
 touch src/lib.rs
 SQLX_OFFLINE_DIR=$PWD/.sqlx cargo check -q --workspace --all-targets
+psql "$admin" -q -c "drop database $db with (force)"
 echo "Wrote $(ls .sqlx | wc -l) query files to .sqlx"

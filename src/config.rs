@@ -63,6 +63,9 @@ pub struct Config {
     #[command(flatten)]
     pub jobs: JobSchedules,
 
+    #[command(flatten)]
+    pub uploads: Uploads,
+
     /// Log format: `json` (structured, for production) or `pretty` (for a terminal).
     #[arg(long, env = "INSIGHTS_LOG_FORMAT", default_value = "json", value_parser = ["json", "pretty"])]
     pub log_format: String,
@@ -161,6 +164,17 @@ pub struct Constants {
     /// Version poll interval once idle, in milliseconds.
     #[arg(long, env = "INSIGHTS_VERSION_POLL_MS", default_value_t = 300_000)]
     pub version_poll_ms: u32,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct Uploads {
+    /// Directory where uploaded files are stored, under generated names.
+    #[arg(long = "upload-dir", env = "INSIGHTS_UPLOAD_DIR", default_value = "./data/uploads")]
+    pub dir: PathBuf,
+
+    /// Largest image accepted by `POST /upload`, in bytes.
+    #[arg(long = "upload-max-image-bytes", env = "INSIGHTS_UPLOAD_MAX_IMAGE_BYTES", default_value_t = 5 * 1024 * 1024)]
+    pub max_image_bytes: usize,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -10,7 +10,9 @@ pub mod http;
 pub mod ids;
 pub mod jobs;
 pub mod state;
+pub mod taxonomy;
 pub mod telemetry;
+pub mod uploads;
 pub mod users;
 
 pub use config::Config;

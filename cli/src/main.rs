@@ -35,6 +35,24 @@ enum Command {
     Token(TokenArgs),
     /// Write the GraphQL schema (SDL) used to generate the web app's types.
     Schema(SchemaArgs),
+    /// Load data files from seeds/ (idempotent: a second run changes nothing).
+    #[command(subcommand)]
+    Seed(SeedCommand),
+}
+
+#[derive(Subcommand)]
+enum SeedCommand {
+    /// Upsert a topic tree and tags from a CSV file (columns: type, path, description, sector,
+    /// locked, premium; a topic's path joins its names from the root with " > ").
+    Taxonomy(SeedArgs),
+}
+
+#[derive(Args)]
+struct SeedArgs {
+    #[command(flatten)]
+    config: Config,
+    /// The CSV file, e.g. seeds/taxonomy.csv.
+    file: PathBuf,
 }
 
 #[derive(Args)]
@@ -119,6 +137,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Migrate(args) => migrate(args.config).await,
         Command::Token(args) => token(args).await,
         Command::Schema(args) => schema(args),
+        Command::Seed(SeedCommand::Taxonomy(args)) => seed_taxonomy(args).await,
     }
 }
 
@@ -222,6 +241,47 @@ async fn token(args: TokenArgs) -> anyhow::Result<()> {
     let token = provider::sign_access_token(&state, &subject, &scopes.join(" "), &claims, args.ttl).await?;
     println!("{token}");
     Ok(())
+}
+
+async fn seed_taxonomy(args: SeedArgs) -> anyhow::Result<()> {
+    use insights::taxonomy::seed;
+    let file = std::fs::File::open(&args.file).with_context(|| format!("open {}", args.file.display()))?;
+    let rows = match seed::parse(std::io::BufReader::new(file)) {
+        Ok(rows) => rows,
+        Err(errors) => return Err(report_bad_rows(&args.file, &errors)),
+    };
+    let pool = connect(&args.config).await?;
+    apply_migrations(&pool).await?;
+    let bar = indicatif::ProgressBar::new(rows.len() as u64).with_style(
+        indicatif::ProgressStyle::with_template("{spinner} {msg} [{bar:40}] {pos}/{len} rows ({elapsed})")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    bar.set_message(format!("Seeding {}", args.file.display()));
+    let summary = match seed::apply(&pool, rows, &|done| bar.set_position(done)).await {
+        Ok(summary) => summary,
+        Err(seed::SeedError::Rows(errors)) => {
+            bar.abandon();
+            return Err(report_bad_rows(&args.file, &errors));
+        }
+        Err(seed::SeedError::Other(error)) => {
+            bar.abandon();
+            return Err(error.context("nothing was written"));
+        }
+    };
+    bar.finish();
+    println!(
+        "Topics: {} added, {} updated, {} unchanged. Tags: {} added, {} updated, {} unchanged.",
+        summary.topics_added, summary.topics_updated, summary.topics_unchanged, summary.tags_added, summary.tags_updated, summary.tags_unchanged
+    );
+    Ok(())
+}
+
+fn report_bad_rows(file: &std::path::Path, errors: &[insights::taxonomy::seed::RowError]) -> anyhow::Error {
+    for error in errors {
+        eprintln!("{}:{}: {}", file.display(), error.line, error.message);
+    }
+    anyhow::anyhow!("{} bad row(s) in {}: nothing was written", errors.len(), file.display())
 }
 
 fn schema(args: SchemaArgs) -> anyhow::Result<()> {

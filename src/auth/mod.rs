@@ -11,6 +11,11 @@ pub use roles::{Identity, Role, TrialState, is_trial_reader as roles_is_trial, s
 
 use crate::users::User;
 
+/// Staff roles: they work in the publisher area.
+pub const STAFF: &[Role] = &[Role::Administrator, Role::Editor, Role::Contributor];
+/// Every Insights role.
+pub const ALL_ROLES: &[Role] = &[Role::Administrator, Role::Editor, Role::Contributor, Role::Subscriber];
+
 /// Who is calling, resolved once per request by the HTTP layer.
 #[derive(Debug, Clone)]
 pub enum Auth {

@@ -3,6 +3,7 @@
 
 mod access;
 mod client_config;
+mod pagination;
 mod request_errors;
 
 use async_graphql::{Context, EmptySubscription, MergedObject, Schema, SchemaBuilder};
@@ -11,21 +12,23 @@ use crate::{
     auth::{Auth, Viewer},
     error::Result,
     state::AppState,
+    taxonomy::{TaxonomyMutation, TaxonomyQuery},
     users::{UsersMutation, UsersQuery},
 };
 
 pub use access::AccessGate;
 pub use request_errors::{PARSE_FAILED, VALIDATION_FAILED};
 pub use client_config::LOG_BATCH_MAX;
+pub use pagination::{DEFAULT_PAGE_SIZE, DeleteResult, PAGE_SIZES, Page, PageParams, SortDirection};
 use client_config::ConfigQuery;
 
 #[derive(MergedObject, Default)]
 #[graphql(name = "Query")]
-pub struct QueryRoot(ConfigQuery, UsersQuery);
+pub struct QueryRoot(ConfigQuery, UsersQuery, TaxonomyQuery);
 
 #[derive(MergedObject, Default)]
 #[graphql(name = "Mutation")]
-pub struct MutationRoot(UsersMutation);
+pub struct MutationRoot(UsersMutation, TaxonomyMutation);
 
 pub type AppSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;
 

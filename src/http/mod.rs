@@ -21,6 +21,7 @@ use crate::{
     auth::{provider, session},
     graphql::{AppSchema, build_schema},
     state::AppState,
+    uploads,
 };
 
 pub use request_ids::RequestIds;
@@ -29,10 +30,22 @@ pub use request_ids::RequestIds;
 pub fn build_app(state: AppState) -> Router {
     let schema = build_schema(state.clone());
     let limits = &state.config.limits;
-    let mut router = Router::new()
+    // Uploads have their own, larger body limit; everything else the API's.
+    let upload_limit = state.config.uploads.max_image_bytes + 64 * 1024;
+    let uploads = Router::new()
+        .route("/upload", post(uploads::upload))
+        .layer(DefaultBodyLimit::max(upload_limit))
+        .layer(RequestBodyLimitLayer::new(upload_limit));
+    let api = Router::new()
         .route("/graphql", post(graphql))
         .route("/version", post(version))
         .route("/log", post(client_log::receive))
+        .layer(DefaultBodyLimit::max(limits.max_body_bytes))
+        .layer(RequestBodyLimitLayer::new(limits.max_body_bytes));
+    let mut router = Router::new()
+        .merge(api)
+        .merge(uploads)
+        .route("/uploads/{name}", get(uploads::serve))
         .route("/healthz", get(healthz))
         .route("/", get(|| async { Redirect::permanent("/insights/") }))
         .merge(web_app::router(&state.config.web_dir));
@@ -41,8 +54,6 @@ pub fn build_app(state: AppState) -> Router {
     }
     router
         .layer(Extension(schema))
-        .layer(DefaultBodyLimit::max(limits.max_body_bytes))
-        .layer(RequestBodyLimitLayer::new(limits.max_body_bytes))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, Duration::from_secs(60)))
         .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
         .layer(SetResponseHeaderLayer::if_not_present(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")))
@@ -95,13 +106,21 @@ async fn healthz(State(state): State<AppState>) -> Response {
     }
 }
 
-/// An error from a REST handler: the client sees the code and a safe message, the log the details.
+/// An error from a REST handler: the client sees the code and a safe message (with the field
+/// messages of BAD_USER_INPUT), the log the details.
 #[derive(Debug)]
-pub struct HttpError(crate::error::Error);
+pub struct HttpError(crate::error::Error, Option<StatusCode>);
 
 impl<E: Into<crate::error::Error>> From<E> for HttpError {
     fn from(error: E) -> Self {
-        HttpError(error.into())
+        HttpError(error.into(), None)
+    }
+}
+
+impl HttpError {
+    /// The same error with another HTTP status (e.g. 413 for a file over the limit).
+    pub fn with_status(self, status: StatusCode) -> Self {
+        HttpError(self.0, Some(status))
     }
 }
 
@@ -116,7 +135,12 @@ impl IntoResponse for HttpError {
             Error::Conflict(_) | Error::Duplicate { .. } => StatusCode::CONFLICT,
             Error::Internal(_) | Error::Database(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
+        let status = self.1.unwrap_or(status);
         self.0.log_if_internal();
-        (status, Json(serde_json::json!({ "code": self.0.code(), "message": self.0.message() }))).into_response()
+        let mut body = serde_json::json!({ "code": self.0.code(), "message": self.0.message() });
+        if let Error::BadUserInput { fields, .. } = &self.0 {
+            body["fields"] = serde_json::json!(fields);
+        }
+        (status, Json(body)).into_response()
     }
 }

@@ -2,6 +2,7 @@
 //! free port against the test's own database, with helpers to mint tokens and send GraphQL.
 
 pub mod external_issuer;
+pub mod factories;
 pub mod tokens;
 
 use std::net::SocketAddr;

@@ -1,0 +1,452 @@
+//! GraphQL of the taxonomy area: topics (`Category`), tags, follows.
+
+use std::collections::HashMap;
+
+use async_graphql::{Context, Enum, ID, InputObject, Object, SimpleObject};
+
+use super::{
+    model::{Category, Tag},
+    queries, service,
+    service::{CategoryChange, TagChange},
+};
+use crate::{
+    auth::{ALL_ROLES, STAFF},
+    error::{Error, Result},
+    graphql::{DEFAULT_PAGE_SIZE, DeleteResult, Page, PageParams, SortDirection, app_state, viewer},
+};
+
+#[derive(SimpleObject, Clone)]
+#[graphql(name = "PromotionalContentSummary")]
+pub struct PromotionalContentSummary {
+    #[graphql(name = "_id")]
+    id: ID,
+    name: String,
+    link: Option<String>,
+    article_image: Option<String>,
+}
+
+/// A topic. `children` is filled by `categoriesAsTree` only.
+#[derive(SimpleObject, Clone)]
+#[graphql(name = "Category")]
+pub struct CategoryObject {
+    #[graphql(name = "_id")]
+    id: ID,
+    name: String,
+    description: String,
+    /// The parent topic's id; null for a root.
+    parent: Option<ID>,
+    /// A sector (always a root).
+    is_featured: bool,
+    /// Card image: a file name from `POST /upload`, served at `/uploads/{name}`.
+    small_image: Option<String>,
+    /// Cover image.
+    large_image: Option<String>,
+    promotional_content_id: Option<ID>,
+    promotional_content: Option<PromotionalContentSummary>,
+    is_locked: bool,
+    is_premium: bool,
+    version: i32,
+    /// 1 for a root, up to 5.
+    level: i32,
+    article_count: i64,
+    /// Followers.
+    subscribers_count: i64,
+    contributors_count: i64,
+    views: i64,
+    /// Whether the signed-in user follows this topic.
+    is_following: bool,
+    children: Vec<CategoryObject>,
+}
+
+impl From<Category> for CategoryObject {
+    fn from(c: Category) -> Self {
+        let promotional_content = match (&c.promotional_content_id, c.promotional_content_name) {
+            (Some(id), Some(name)) => Some(PromotionalContentSummary {
+                id: ID(id.clone()),
+                name,
+                link: c.promotional_content_link,
+                article_image: c.promotional_content_article_image,
+            }),
+            _ => None,
+        };
+        CategoryObject {
+            id: ID(c.category_id),
+            name: c.name,
+            description: c.description,
+            parent: c.parent_id.map(ID),
+            is_featured: c.is_featured,
+            small_image: c.small_image,
+            large_image: c.large_image,
+            promotional_content_id: c.promotional_content_id.map(ID),
+            promotional_content,
+            is_locked: c.is_locked,
+            is_premium: c.is_premium,
+            version: c.version,
+            level: c.level,
+            article_count: c.article_count,
+            subscribers_count: c.subscribers_count,
+            contributors_count: c.contributors_count,
+            views: c.views,
+            is_following: c.is_following,
+            children: Vec::new(),
+        }
+    }
+}
+
+/// Nests a flat, name-ordered list under its roots, keeping the order among siblings.
+fn build_tree(categories: Vec<Category>) -> Vec<CategoryObject> {
+    let mut by_parent: HashMap<Option<String>, Vec<CategoryObject>> = HashMap::new();
+    for category in categories {
+        by_parent.entry(category.parent_id.clone()).or_default().push(category.into());
+    }
+    fn attach(node: &mut CategoryObject, by_parent: &mut HashMap<Option<String>, Vec<CategoryObject>>) {
+        if let Some(mut children) = by_parent.remove(&Some(node.id.to_string())) {
+            for child in &mut children {
+                attach(child, by_parent);
+            }
+            node.children = children;
+        }
+    }
+    let mut roots = by_parent.remove(&None).unwrap_or_default();
+    for root in &mut roots {
+        attach(root, &mut by_parent);
+    }
+    roots
+}
+
+#[derive(InputObject)]
+#[graphql(name = "CategoryInput")]
+pub struct CategoryInput {
+    /// Required by `editCategory`, ignored by `addCategory`.
+    #[graphql(name = "_id")]
+    id: Option<ID>,
+    name: String,
+    description: String,
+    parent: Option<ID>,
+    is_featured: Option<bool>,
+    small_image: Option<String>,
+    large_image: Option<String>,
+    promotional_content_id: Option<ID>,
+    is_locked: Option<bool>,
+    is_premium: Option<bool>,
+    /// Required by `editCategory`: the version the edit is based on.
+    version: Option<i32>,
+}
+
+impl From<CategoryInput> for CategoryChange {
+    fn from(i: CategoryInput) -> Self {
+        CategoryChange {
+            id: i.id.map(|id| id.0),
+            name: i.name,
+            description: i.description,
+            parent: i.parent.map(|id| id.0),
+            is_featured: i.is_featured.unwrap_or(false),
+            small_image: i.small_image,
+            large_image: i.large_image,
+            promotional_content_id: i.promotional_content_id.map(|id| id.0),
+            is_locked: i.is_locked.unwrap_or(false),
+            is_premium: i.is_premium.unwrap_or(false),
+            version: i.version,
+        }
+    }
+}
+
+#[derive(SimpleObject)]
+#[graphql(name = "Tag")]
+pub struct TagObject {
+    #[graphql(name = "_id")]
+    id: ID,
+    name: String,
+    description: String,
+    version: i32,
+    article_count: i64,
+    views: i64,
+}
+
+impl From<Tag> for TagObject {
+    fn from(t: Tag) -> Self {
+        TagObject { id: ID(t.tag_id), name: t.name, description: t.description, version: t.version, article_count: t.article_count, views: t.views }
+    }
+}
+
+#[derive(InputObject)]
+pub struct TagInput {
+    #[graphql(name = "_id")]
+    id: Option<ID>,
+    name: String,
+    description: String,
+    version: Option<i32>,
+}
+
+#[derive(Enum, Clone, Copy, PartialEq, Eq, Default)]
+#[graphql(rename_items = "PascalCase")]
+pub enum TagFilter {
+    #[default]
+    All,
+    /// Tags used by no article.
+    Empty,
+}
+
+#[derive(Enum, Clone, Copy, PartialEq, Eq, Default)]
+#[graphql(rename_items = "PascalCase")]
+pub enum TagSortField {
+    #[default]
+    Name,
+    Description,
+    ArticleCount,
+    Views,
+}
+
+#[derive(InputObject)]
+pub struct TagListParams {
+    /// 1-based page number.
+    #[graphql(default = 1)]
+    page: i32,
+    /// One of 15, 30, 50, 100, 200.
+    #[graphql(default = 15)]
+    page_size: i32,
+    /// Matched anywhere in the name or description, ignoring case.
+    search_query: Option<String>,
+    #[graphql(default)]
+    filter: TagFilter,
+    #[graphql(default)]
+    sort_field: TagSortField,
+    #[graphql(default)]
+    sort_direction: SortDirection,
+}
+
+#[derive(SimpleObject)]
+pub struct Follower {
+    #[graphql(name = "_id")]
+    id: ID,
+    name: String,
+    email: String,
+    company: Option<String>,
+    followed_at: chrono::DateTime<chrono::Utc>,
+}
+
+#[derive(Enum, Clone, Copy, PartialEq, Eq)]
+#[graphql(rename_items = "PascalCase")]
+pub enum FollowEntityType {
+    Category,
+}
+
+#[derive(InputObject)]
+pub struct FollowInput {
+    entity_id: ID,
+    entity_type: FollowEntityType,
+    /// True to follow, false to unfollow.
+    is_add: bool,
+    /// The follower; when given it must be the signed-in user.
+    user_id: Option<ID>,
+    /// The entity's name, as the client knows it (informational).
+    name: Option<String>,
+}
+
+#[derive(SimpleObject)]
+pub struct FollowResult {
+    entity_id: ID,
+    is_following: bool,
+    subscribers_count: i64,
+}
+
+/// Escapes LIKE wildcards so a search for "50%" means the text "50%".
+fn like_pattern(search: &str) -> Option<String> {
+    let search = search.trim().to_lowercase();
+    if search.is_empty() {
+        return None;
+    }
+    let escaped = search.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+    Some(format!("%{escaped}%"))
+}
+
+async fn load_category(ctx: &Context<'_>, id: &str) -> Result<CategoryObject> {
+    let viewer = viewer(ctx)?;
+    if !crate::ids::is_valid_id(id) {
+        return Err(Error::NotFound("Topic"));
+    }
+    let category = queries::find_category(&app_state(ctx).pool, id, &viewer.user.user_id).await?.ok_or(Error::NotFound("Topic"))?;
+    Ok(category.into())
+}
+
+async fn load_tag(ctx: &Context<'_>, id: &str) -> Result<TagObject> {
+    if !crate::ids::is_valid_id(id) {
+        return Err(Error::NotFound("Tag"));
+    }
+    Ok(queries::find_tag(&app_state(ctx).pool, id).await?.ok_or(Error::NotFound("Tag"))?.into())
+}
+
+#[derive(Default)]
+pub struct TaxonomyQuery;
+
+#[Object]
+impl TaxonomyQuery {
+    /// Every topic, flat, ordered by name.
+    async fn categories(&self, ctx: &Context<'_>) -> Result<Vec<CategoryObject>> {
+        let viewer = viewer(ctx)?;
+        viewer.require(ALL_ROLES)?;
+        let all = queries::list_categories(&app_state(ctx).pool, &viewer.user.user_id, false).await?;
+        Ok(all.into_iter().map(Into::into).collect())
+    }
+
+    /// The root topics, ordered by name.
+    async fn root_categories(&self, ctx: &Context<'_>) -> Result<Vec<CategoryObject>> {
+        let viewer = viewer(ctx)?;
+        viewer.require(ALL_ROLES)?;
+        let roots = queries::list_categories(&app_state(ctx).pool, &viewer.user.user_id, true).await?;
+        Ok(roots.into_iter().map(Into::into).collect())
+    }
+
+    async fn find_category_by_id(&self, ctx: &Context<'_>, id: ID) -> Result<CategoryObject> {
+        viewer(ctx)?.require(ALL_ROLES)?;
+        load_category(ctx, &id).await
+    }
+
+    /// The root topics with their sub-topics nested (up to 5 levels), each with its counts and level.
+    async fn categories_as_tree(&self, ctx: &Context<'_>) -> Result<Vec<CategoryObject>> {
+        let viewer = viewer(ctx)?;
+        viewer.require(ALL_ROLES)?;
+        let all = queries::list_categories(&app_state(ctx).pool, &viewer.user.user_id, false).await?;
+        Ok(build_tree(all))
+    }
+
+    /// The followers of a topic, newest first (staff).
+    async fn category_followers(
+        &self,
+        ctx: &Context<'_>,
+        category_id: ID,
+        #[graphql(default = 1)] page: i32,
+        #[graphql(default = 15)] page_size: i32,
+    ) -> Result<Page<Follower>> {
+        viewer(ctx)?.require(STAFF)?;
+        let pool = &app_state(ctx).pool;
+        load_category(ctx, &category_id).await?;
+        let (limit, offset) = PageParams { page, page_size }.limit_offset()?;
+        let rows = queries::list_followers(pool, &category_id, limit, offset).await?;
+        let total = match rows.first() {
+            Some(row) => row.total,
+            None => queries::count_followers(pool, &category_id).await?,
+        };
+        let items = rows
+            .into_iter()
+            .map(|r| Follower { id: ID(r.user_id), name: r.name, email: r.email, company: r.company, followed_at: r.followed_at })
+            .collect();
+        Ok(Page { items, total })
+    }
+
+    /// A page of tags with their counts, searched, filtered and sorted in the database.
+    async fn tags(&self, ctx: &Context<'_>, params: Option<TagListParams>) -> Result<Page<TagObject>> {
+        viewer(ctx)?.require(ALL_ROLES)?;
+        let params = params.unwrap_or(TagListParams {
+            page: 1,
+            page_size: DEFAULT_PAGE_SIZE,
+            search_query: None,
+            filter: TagFilter::All,
+            sort_field: TagSortField::Name,
+            sort_direction: SortDirection::Asc,
+        });
+        let (limit, offset) = PageParams { page: params.page, page_size: params.page_size }.limit_offset()?;
+        let pattern = params.search_query.as_deref().and_then(like_pattern);
+        let sort = match params.sort_field {
+            TagSortField::Name => "name",
+            TagSortField::Description => "description",
+            TagSortField::ArticleCount => "articles",
+            TagSortField::Views => "views",
+        };
+        let query = queries::TagQuery {
+            pattern: pattern.as_deref(),
+            only_empty: params.filter == TagFilter::Empty,
+            sort,
+            descending: params.sort_direction == SortDirection::Desc,
+            limit,
+            offset,
+        };
+        let pool = &app_state(ctx).pool;
+        let rows = queries::list_tags(pool, &query).await?;
+        let total = match rows.first() {
+            Some(row) => row.total,
+            None if offset > 0 => queries::count_tags(pool, query.pattern, query.only_empty).await?,
+            None => 0,
+        };
+        let items = rows
+            .into_iter()
+            .map(|r| TagObject { id: ID(r.tag_id), name: r.name, description: r.description, version: r.version, article_count: r.article_count, views: r.views })
+            .collect();
+        Ok(Page { items, total })
+    }
+
+    async fn find_tag_by_id(&self, ctx: &Context<'_>, id: ID) -> Result<TagObject> {
+        viewer(ctx)?.require(ALL_ROLES)?;
+        load_tag(ctx, &id).await
+    }
+
+    /// Promotional content a topic can link to (staff).
+    async fn promotional_content(&self, ctx: &Context<'_>) -> Result<Vec<PromotionalContentSummary>> {
+        viewer(ctx)?.require(STAFF)?;
+        let rows = queries::list_promotional_content(&app_state(ctx).pool).await?;
+        Ok(rows
+            .into_iter()
+            .map(|r| PromotionalContentSummary { id: ID(r.promotional_content_id), name: r.name, link: r.link, article_image: r.article_image })
+            .collect())
+    }
+}
+
+#[derive(Default)]
+pub struct TaxonomyMutation;
+
+#[Object]
+impl TaxonomyMutation {
+    async fn add_category(&self, ctx: &Context<'_>, item: CategoryInput) -> Result<CategoryObject> {
+        viewer(ctx)?.require(STAFF)?;
+        let id = service::add_category(&app_state(ctx).pool, &item.into()).await?;
+        load_category(ctx, &id).await
+    }
+
+    async fn edit_category(&self, ctx: &Context<'_>, item: CategoryInput) -> Result<CategoryObject> {
+        viewer(ctx)?.require(STAFF)?;
+        let id = service::edit_category(&app_state(ctx).pool, &item.into()).await?;
+        load_category(ctx, &id).await
+    }
+
+    /// Deletes a topic that has no sub-topics; its articles lose it.
+    async fn delete_category(&self, ctx: &Context<'_>, id: ID) -> Result<DeleteResult> {
+        viewer(ctx)?.require(STAFF)?;
+        let name = service::delete_category(&app_state(ctx).pool, &id).await?;
+        Ok(DeleteResult { id, name })
+    }
+
+    async fn add_tag(&self, ctx: &Context<'_>, item: TagInput) -> Result<TagObject> {
+        viewer(ctx)?.require(STAFF)?;
+        let change = TagChange { id: None, name: item.name, description: item.description, version: None };
+        let id = service::add_tag(&app_state(ctx).pool, &change).await?;
+        load_tag(ctx, &id).await
+    }
+
+    async fn edit_tag(&self, ctx: &Context<'_>, item: TagInput) -> Result<TagObject> {
+        viewer(ctx)?.require(STAFF)?;
+        let change = TagChange { id: item.id.map(|id| id.0), name: item.name, description: item.description, version: item.version };
+        let id = service::edit_tag(&app_state(ctx).pool, &change).await?;
+        load_tag(ctx, &id).await
+    }
+
+    /// Deletes a tag; its articles lose it.
+    async fn delete_tag(&self, ctx: &Context<'_>, id: ID) -> Result<DeleteResult> {
+        viewer(ctx)?.require(STAFF)?;
+        let name = service::delete_tag(&app_state(ctx).pool, &id).await?;
+        Ok(DeleteResult { id, name })
+    }
+
+    /// Follows or unfollows a topic for the signed-in user.
+    async fn follow_entity(&self, ctx: &Context<'_>, item: FollowInput) -> Result<FollowResult> {
+        let viewer = viewer(ctx)?;
+        viewer.require(ALL_ROLES)?;
+        if let Some(user_id) = &item.user_id {
+            if user_id.as_str() != viewer.user.user_id && user_id.as_str() != viewer.user.subject {
+                return Err(Error::Forbidden);
+            }
+        }
+        let _ = (item.entity_type, item.name);
+        let count = service::set_following(&app_state(ctx).pool, &item.entity_id, &viewer.user.user_id, item.is_add).await?;
+        Ok(FollowResult { entity_id: item.entity_id, is_following: item.is_add, subscribers_count: count })
+    }
+}

@@ -1,0 +1,12 @@
+//! Taxonomy: topics (the spec's categories, a tree at most 5 levels deep), tags, and readers
+//! following topics. Counts shown in lists (articles, followers, contributors, views) are computed
+//! from the article and follow tables in the same statement that lists the records.
+
+mod graphql;
+pub mod model;
+pub mod queries;
+pub mod seed;
+mod service;
+
+pub use graphql::{Follower, TagObject, TaxonomyMutation, TaxonomyQuery};
+pub use service::{CategoryChange, TagChange};

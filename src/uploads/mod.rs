@@ -1,0 +1,182 @@
+//! Uploads: `POST /upload` takes one image (png, jpeg or gif, recognised by its content, not its
+//! name), stores it under a generated name in `INSIGHTS_UPLOAD_DIR`, and answers with its link;
+//! `GET /uploads/{name}` serves it with its type and `nosniff`.
+
+use std::path::{Path, PathBuf};
+
+use axum::{
+    Json,
+    body::Body,
+    extract::{Multipart, Path as UrlPath, State, multipart::MultipartError},
+    http::{HeaderMap, HeaderValue, StatusCode, header},
+    response::{IntoResponse, Response},
+};
+
+use crate::{
+    auth::{STAFF, session},
+    error::Error,
+    http::HttpError,
+    ids,
+    state::AppState,
+};
+
+/// The image kinds accepted, with the extension and type they are stored and served as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImageKind {
+    Png,
+    Jpeg,
+    Gif,
+}
+
+impl ImageKind {
+    /// Recognises an image by its bytes.
+    pub fn sniff(bytes: &[u8]) -> Option<ImageKind> {
+        match imagesize::image_type(bytes).ok()? {
+            imagesize::ImageType::Png => Some(ImageKind::Png),
+            imagesize::ImageType::Jpeg => Some(ImageKind::Jpeg),
+            imagesize::ImageType::Gif => Some(ImageKind::Gif),
+            _ => None,
+        }
+    }
+
+    fn extension(self) -> &'static str {
+        match self {
+            ImageKind::Png => "png",
+            ImageKind::Jpeg => "jpg",
+            ImageKind::Gif => "gif",
+        }
+    }
+
+    fn content_type(self) -> &'static str {
+        match self {
+            ImageKind::Png => "image/png",
+            ImageKind::Jpeg => "image/jpeg",
+            ImageKind::Gif => "image/gif",
+        }
+    }
+
+    fn from_extension(extension: &str) -> Option<ImageKind> {
+        match extension {
+            "png" => Some(ImageKind::Png),
+            "jpg" => Some(ImageKind::Jpeg),
+            "gif" => Some(ImageKind::Gif),
+            _ => None,
+        }
+    }
+}
+
+/// Whether `name` is a name this server generated (`<24 hex>.<png|jpg|gif>`): nothing else is
+/// ever read from the upload directory, so no path can escape it.
+pub fn is_upload_name(name: &str) -> bool {
+    match name.split_once('.') {
+        Some((id, extension)) => ids::is_valid_id(id) && ImageKind::from_extension(extension).is_some(),
+        None => false,
+    }
+}
+
+fn path_of(dir: &Path, name: &str) -> PathBuf {
+    dir.join(name)
+}
+
+fn bad_upload(message: impl Into<String>) -> HttpError {
+    HttpError::from(Error::field("file", message))
+}
+
+/// Stores `bytes` if they are an accepted image; returns the generated file name.
+pub async fn store_image(dir: &Path, bytes: &[u8]) -> Result<(String, ImageKind), HttpError> {
+    let kind = ImageKind::sniff(bytes).ok_or_else(|| bad_upload("File format not supported: upload a PNG, JPEG or GIF image"))?;
+    let name = format!("{}.{}", ids::new_id(), kind.extension());
+    tokio::fs::create_dir_all(dir).await.map_err(|e| HttpError::from(anyhow::Error::from(e)))?;
+    tokio::fs::write(path_of(dir, &name), bytes).await.map_err(|e| HttpError::from(anyhow::Error::from(e)))?;
+    Ok((name, kind))
+}
+
+/// `POST /upload`: multipart with one part named `file`.
+pub async fn upload(State(state): State<AppState>, headers: HeaderMap, mut multipart: Multipart) -> Result<Response, HttpError> {
+    let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+    session::authenticate(&state, authorization).await?.viewer()?.require(STAFF)?;
+
+    let max = state.config.uploads.max_image_bytes;
+    let too_large = || HttpError::from(Error::field("file", format!("The file is larger than {} MB", max / (1024 * 1024))));
+    let mut bytes = None;
+    while let Some(mut field) = multipart.next_field().await.map_err(multipart_error)? {
+        if field.name() != Some("file") {
+            continue;
+        }
+        // Read in chunks and stop at the limit, so an oversized file is never held in memory whole.
+        let mut data = Vec::new();
+        while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
+            if data.len() + chunk.len() > max {
+                return Err(too_large().with_status(StatusCode::PAYLOAD_TOO_LARGE));
+            }
+            data.extend_from_slice(&chunk);
+        }
+        bytes = Some(data);
+        break;
+    }
+    let bytes = bytes.ok_or_else(|| bad_upload(crate::error::REQUIRED_MESSAGE))?;
+    if bytes.is_empty() {
+        return Err(bad_upload("The file is empty"));
+    }
+    let (name, kind) = store_image(&state.config.uploads.dir, &bytes).await?;
+    tracing::info!(file = %name, size = bytes.len(), "image uploaded");
+    let body = serde_json::json!({
+        "link": format!("/uploads/{name}"),
+        "fileName": name,
+        "contentType": kind.content_type(),
+        "size": bytes.len(),
+    });
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+fn multipart_error(error: MultipartError) -> HttpError {
+    let status = error.status();
+    if status == StatusCode::PAYLOAD_TOO_LARGE {
+        HttpError::from(Error::field("file", "The file is too large")).with_status(status)
+    } else {
+        bad_upload(error.body_text())
+    }
+}
+
+/// `GET /uploads/{name}`.
+pub async fn serve(State(state): State<AppState>, UrlPath(name): UrlPath<String>) -> Result<Response, HttpError> {
+    if !is_upload_name(&name) {
+        return Err(Error::NotFound("File").into());
+    }
+    let kind = name.rsplit('.').next().and_then(ImageKind::from_extension).ok_or(Error::NotFound("File"))?;
+    let bytes = match tokio::fs::read(path_of(&state.config.uploads.dir, &name)).await {
+        Ok(bytes) => bytes,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Err(Error::NotFound("File").into()),
+        Err(error) => return Err(anyhow::Error::from(error).into()),
+    };
+    let mut response = Response::new(Body::from(bytes));
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind.content_type()));
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    // Names are never reused, so a file never changes.
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=31536000, immutable"));
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("default-src 'none'; sandbox"));
+    Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_generated_names_are_served() {
+        assert!(is_upload_name("5f9b2c3e1a2b3c4d5e6f7a8b.png"));
+        assert!(is_upload_name("5f9b2c3e1a2b3c4d5e6f7a8b.jpg"));
+        for bad in ["../etc/passwd", "5f9b2c3e1a2b3c4d5e6f7a8b.png/..", "5f9b2c3e1a2b3c4d5e6f7a8b.svg", "x.png", "5f9b2c3e1a2b3c4d5e6f7a8b"] {
+            assert!(!is_upload_name(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn images_are_recognised_by_content() {
+        assert_eq!(ImageKind::sniff(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x02\0\0\0"), Some(ImageKind::Png));
+        assert_eq!(ImageKind::sniff(b"GIF89a\x01\0\x01\0\0\0\0"), Some(ImageKind::Gif));
+        assert_eq!(ImageKind::sniff(b"%PDF-1.7\n"), None);
+        assert_eq!(ImageKind::sniff(b"hello, I am text pretending to be a png"), None);
+    }
+}

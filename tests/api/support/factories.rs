@@ -1,0 +1,70 @@
+//! Factories: records made through the real API (so they obey every rule), or rows inserted
+//! directly where the API to make them belongs to a later feature (articles, views).
+
+use serde_json::{Value, json};
+
+use super::TestApp;
+
+pub const ADD_CATEGORY: &str = "mutation($item: CategoryInput!) { addCategory(item: $item) { _id name parent level version isFeatured } }";
+pub const EDIT_CATEGORY: &str = "mutation($item: CategoryInput!) { editCategory(item: $item) { _id name parent level version isFeatured } }";
+pub const ADD_TAG: &str = "mutation($item: TagInput!) { addTag(item: $item) { _id name description version } }";
+
+impl TestApp {
+    /// Adds a topic as `token`'s user and returns its id; panics with the response on failure.
+    pub async fn add_category(&self, token: &str, name: &str, parent: Option<&str>) -> String {
+        let item = json!({ "name": name, "description": format!("About {name}"), "parent": parent });
+        let response = self.gql(Some(token), ADD_CATEGORY, json!({ "item": item })).await;
+        response["data"]["addCategory"]["_id"].as_str().unwrap_or_else(|| panic!("add {name}: {response}")).to_owned()
+    }
+
+    pub async fn add_tag(&self, token: &str, name: &str) -> String {
+        let item = json!({ "name": name, "description": format!("About {name}") });
+        let response = self.gql(Some(token), ADD_TAG, json!({ "item": item })).await;
+        response["data"]["addTag"]["_id"].as_str().unwrap_or_else(|| panic!("add tag {name}: {response}")).to_owned()
+    }
+
+    pub async fn find_category(&self, token: &str, id: &str) -> Value {
+        let query = "query($id: ID!) { findCategoryById(id: $id) { _id name description parent level version isFeatured articleCount subscribersCount contributorsCount views isFollowing } }";
+        self.gql(Some(token), query, json!({ "id": id })).await
+    }
+
+    /// A user row, as sign-in would create it.
+    pub async fn insert_user(&self, email: &str) -> String {
+        let id = insights::ids::new_id();
+        sqlx::query("insert into users (user_id, subject, email, name) values ($1, $2, $3, $4)")
+            .bind(&id)
+            .bind(format!("dev|{id}"))
+            .bind(email)
+            .bind(email.split('@').next().unwrap())
+            .execute(&self.pool)
+            .await
+            .unwrap();
+        id
+    }
+
+    /// An article row linked to topics and tags, with contributors (the article API comes later).
+    pub async fn insert_article(&self, categories: &[&str], tags: &[&str], contributors: &[&str]) -> String {
+        let id = insights::ids::new_id();
+        sqlx::query("insert into article (article_id, title) values ($1, 'An article')").bind(&id).execute(&self.pool).await.unwrap();
+        for category in categories {
+            sqlx::query("insert into article_category values ($1, $2)").bind(&id).bind(category).execute(&self.pool).await.unwrap();
+        }
+        for tag in tags {
+            sqlx::query("insert into article_tag values ($1, $2)").bind(&id).bind(tag).execute(&self.pool).await.unwrap();
+        }
+        for user in contributors {
+            sqlx::query("insert into article_contributor values ($1, $2)").bind(&id).bind(user).execute(&self.pool).await.unwrap();
+        }
+        id
+    }
+
+    pub async fn insert_views(&self, article: &str, user: &str, views: i32) {
+        sqlx::query("insert into article_view (article_id, user_id, views) values ($1, $2, $3)")
+            .bind(article)
+            .bind(user)
+            .bind(views)
+            .execute(&self.pool)
+            .await
+            .unwrap();
+    }
+}
