@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use async_graphql::{Context, Enum, ID, InputObject, Object, SimpleObject};
 
 use super::{
-    model::{Category, Tag},
+    model::{Category, MAX_LEVEL, Tag},
     queries, service,
     service::{CategoryChange, TagChange},
 };
@@ -90,6 +90,22 @@ impl From<Category> for CategoryObject {
             is_following: c.is_following,
             children: Vec::new(),
         }
+    }
+}
+
+/// Sets each topic's level (1 for a root) from the parent links of the whole list.
+fn assign_levels(categories: &mut [Category]) {
+    let parents: HashMap<String, Option<String>> =
+        categories.iter().map(|c| (c.category_id.clone(), c.parent_id.clone())).collect();
+    for category in categories.iter_mut() {
+        let mut level = 1;
+        let mut parent = category.parent_id.as_ref();
+        // The database forbids cycles; the bound only guards against a corrupt row.
+        while let Some(id) = parent.filter(|_| level <= MAX_LEVEL) {
+            level += 1;
+            parent = parents.get(id).and_then(Option::as_ref);
+        }
+        category.level = level;
     }
 }
 
@@ -285,7 +301,8 @@ impl TaxonomyQuery {
     async fn categories(&self, ctx: &Context<'_>) -> Result<Vec<CategoryObject>> {
         let viewer = viewer(ctx)?;
         viewer.require(ALL_ROLES)?;
-        let all = queries::list_categories(&app_state(ctx).pool, &viewer.user.user_id, false).await?;
+        let mut all = queries::list_categories(&app_state(ctx).pool, &viewer.user.user_id, false).await?;
+        assign_levels(&mut all);
         Ok(all.into_iter().map(Into::into).collect())
     }
 
@@ -294,7 +311,7 @@ impl TaxonomyQuery {
         let viewer = viewer(ctx)?;
         viewer.require(ALL_ROLES)?;
         let roots = queries::list_categories(&app_state(ctx).pool, &viewer.user.user_id, true).await?;
-        Ok(roots.into_iter().map(Into::into).collect())
+        Ok(roots.into_iter().map(|c| CategoryObject { level: 1, ..c.into() }).collect())
     }
 
     async fn find_category_by_id(&self, ctx: &Context<'_>, id: ID) -> Result<CategoryObject> {
@@ -306,7 +323,8 @@ impl TaxonomyQuery {
     async fn categories_as_tree(&self, ctx: &Context<'_>) -> Result<Vec<CategoryObject>> {
         let viewer = viewer(ctx)?;
         viewer.require(ALL_ROLES)?;
-        let all = queries::list_categories(&app_state(ctx).pool, &viewer.user.user_id, false).await?;
+        let mut all = queries::list_categories(&app_state(ctx).pool, &viewer.user.user_id, false).await?;
+        assign_levels(&mut all);
         Ok(build_tree(all))
     }
 

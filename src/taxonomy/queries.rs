@@ -5,16 +5,13 @@ use sqlx::{PgExecutor, PgConnection};
 
 use super::model::{Category, Tag};
 
-/// Every topic with its level and counts, ordered by name; `viewer` marks the ones they follow.
+/// Every topic with its counts (level 0: the caller derives levels from the parent links), ordered
+/// by name; `viewer` marks the ones they follow. Sorting uses the deterministic default collation:
+/// the case-insensitive ICU one costs ten times more per comparison.
 pub async fn list_categories(db: impl PgExecutor<'_>, viewer: &str, roots_only: bool) -> sqlx::Result<Vec<Category>> {
     sqlx::query_as!(
         Category,
-        r#"with recursive tree as (
-               select category_id, 1 as level from category where parent_id is null
-               union all
-               select c.category_id, tree.level + 1 from category c join tree on c.parent_id = tree.category_id
-           ),
-           articles as (select category_id, count(*) as n from article_category group by category_id),
+        r#"with articles as (select category_id, count(*) as n from article_category group by category_id),
            views as (
                select ac.category_id, sum(v.views) as n
                from article_category ac join article_view v using (article_id) group by ac.category_id
@@ -29,12 +26,11 @@ pub async fn list_categories(db: impl PgExecutor<'_>, viewer: &str, roots_only: 
                   c.small_image, c.large_image, c.promotional_content_id,
                   p.name as "promotional_content_name?", p.link as "promotional_content_link?",
                   p.article_image as "promotional_content_article_image?",
-                  c.is_locked, c.is_premium, c.version, tree.level as "level!",
+                  c.is_locked, c.is_premium, c.version, 0 as "level!",
                   coalesce(articles.n, 0) as "article_count!", coalesce(followers.n, 0) as "subscribers_count!",
                   coalesce(contributors.n, 0) as "contributors_count!", coalesce(views.n, 0)::bigint as "views!",
                   (mine.category_id is not null) as "is_following!"
            from category c
-           join tree using (category_id)
            left join articles using (category_id)
            left join views using (category_id)
            left join contributors using (category_id)
@@ -42,7 +38,7 @@ pub async fn list_categories(db: impl PgExecutor<'_>, viewer: &str, roots_only: 
            left join mine using (category_id)
            left join promotional_content p on p.promotional_content_id = c.promotional_content_id
            where not $2 or c.parent_id is null
-           order by c.name, c.category_id"#,
+           order by lower(c.name collate "default"), c.category_id"#,
         viewer,
         roots_only,
     )
@@ -321,15 +317,15 @@ pub async fn list_tags(db: impl PgExecutor<'_>, q: &TagQuery<'_>) -> sqlx::Resul
            where ($1::text is null or (lower(t.name collate "default") || ' ' || lower(t.description)) like $1)
              and (not $2 or articles.n is null)
            order by
-             case when $3 = 'name' and not $4 then lower(t.name) end asc,
-             case when $3 = 'name' and $4 then lower(t.name) end desc,
+             case when $3 = 'name' and not $4 then lower(t.name collate "default") end asc,
+             case when $3 = 'name' and $4 then lower(t.name collate "default") end desc,
              case when $3 = 'description' and not $4 then lower(t.description) end asc,
              case when $3 = 'description' and $4 then lower(t.description) end desc,
              case when $3 = 'articles' and not $4 then coalesce(articles.n, 0) end asc,
              case when $3 = 'articles' and $4 then coalesce(articles.n, 0) end desc,
              case when $3 = 'views' and not $4 then coalesce(views.n, 0) end asc,
              case when $3 = 'views' and $4 then coalesce(views.n, 0) end desc,
-             lower(t.name), t.tag_id
+             lower(t.name collate "default"), t.tag_id
            limit $5 offset $6"#,
         q.pattern,
         q.only_empty,

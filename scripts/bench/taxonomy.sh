@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Benchmark: `categoriesAsTree` with the shipped taxonomy and with 5,000 topics, and a `tags` page
+# with a search term over 20,000 tags. For each: SQL statements per request (counted from the
+# server's statement log) and p50/p99 latency under a 20-second load from one local client with
+# 32 connections. Prints the figures; asserts nothing. Needs `wrk`.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/insights/target}
+bin=$CARGO_TARGET_DIR/release/insights-cli
+[[ -x $bin ]] || { echo "build it first: make build" >&2; exit 1; }
+command -v wrk >/dev/null || { echo "needs wrk: apt-get install wrk" >&2; exit 1; }
+
+admin=$(scripts/postgres.sh url postgres)
+db="insights_bench_taxonomy_$$"
+export DATABASE_URL="${admin%/*}/$db"
+port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+url="http://127.0.0.1:$port"
+export INSIGHTS_LISTEN=127.0.0.1:$port INSIGHTS_PUBLIC_URL=$url
+log=$(mktemp)
+pid=""
+stop() { [[ -n $pid ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; pid=""; }
+trap 'stop; psql "$admin" -q -c "drop database if exists $db with (force)"; rm -f "$log"' EXIT
+
+start() { # extra env for the server
+  env "$@" "$bin" serve --no-worker >>"$log" 2>&1 &
+  pid=$!
+  until curl -fsS "$url/healthz" >/dev/null 2>&1; do sleep 0.2; done
+}
+
+"$bin" seed taxonomy seeds/taxonomy.csv >/dev/null
+TOKEN=$("$bin" token --email bench.editor@insights.example --name "Bench Editor" --role editor --ttl 2h)
+export TOKEN
+
+tree='{"query":"{ categoriesAsTree { _id name description articleCount subscribersCount views level children { _id name articleCount subscribersCount views level children { _id name articleCount views level children { _id name articleCount views level children { _id name articleCount views level } } } } } }"}'
+tags='{"query":"{ tags(params: {searchQuery: \"tag 1234\", pageSize: 50}) { total items { _id name description articleCount views } } }"}'
+# A term that matches more than half of the 20,000 tags: the worst case for a search.
+tags_broad='{"query":"{ tags(params: {searchQuery: \"tag 1\", pageSize: 50}) { total items { _id name description articleCount views } } }"}'
+
+statements() { # body → statements per request (server started with statement logging)
+  local body=$1 total=0
+  for i in 1 2 3; do
+    curl -fsS "$url/graphql" -H "authorization: Bearer $TOKEN" -H 'content-type: application/json' -H "x-request-id: bench-$i-$RANDOM" -d "$body" >/dev/null
+  done
+  sleep 0.5
+  python3 - "$log" <<'PY'
+import json, sys, collections
+counts = collections.Counter()
+for line in open(sys.argv[1]):
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        continue
+    rid = entry.get("span", {}).get("request_id", "")
+    if entry.get("target") == "sqlx::query" and rid.startswith("bench-"):
+        counts[rid] += 1
+print(sorted(set(counts.values())) if counts else "none counted")
+PY
+  : >"$log"
+}
+
+load() { # name body [connections]
+  BODY=$2 wrk -t2 -c"${3:-32}" -d20s --latency -s scripts/bench/graphql.lua "$url/graphql" >/tmp/insights-bench.txt
+  local rps p50 p99
+  rps=$(awk '/Requests\/sec/ {print $2}' /tmp/insights-bench.txt)
+  p50=$(awk '/ 50%/ {print $2}' /tmp/insights-bench.txt)
+  p99=$(awk '/ 99%/ {print $2}' /tmp/insights-bench.txt)
+  printf '%-64s %4s conn %10s req/s   p50 %8s   p99 %8s\n' "$1" "${3:-32}" "$rps" "$p50" "$p99"
+}
+
+scenario() { # label
+  stop; start INSIGHTS_LOG_FORMAT=json INSIGHTS_LOG="warn,insights::http=info,sqlx::query=trace"
+  echo "$1: SQL statements per request: categoriesAsTree $(statements "$tree"), tags search $(statements "$tags"), broad search $(statements "$tags_broad")"
+  stop; start INSIGHTS_LOG_FORMAT=json
+  # Warm up, then measure.
+  BODY=$tree wrk -t2 -c8 -d2s -s scripts/bench/graphql.lua "$url/graphql" >/dev/null
+  for connections in 32 4; do
+    load "$1: categoriesAsTree" "$tree" "$connections"
+    load "$1: tags page, selective search" "$tags" "$connections"
+    load "$1: tags page, search matching half the tags" "$tags_broad" "$connections"
+  done
+}
+
+topics=$(psql "$DATABASE_URL" -tAc "select count(*) from category")
+tagcount=$(psql "$DATABASE_URL" -tAc "select count(*) from tag")
+echo "$(nproc) cores shared by client, server and PostgreSQL; release build"
+scenario "shipped taxonomy ($topics topics, $tagcount tags)"
+
+# Grow to 5,000 topics (new roots, each with children and grandchildren) and 20,000 tags.
+psql "$DATABASE_URL" -q <<'SQL'
+create function pg_temp.oid24() returns text language sql as $$ select substr(md5(random()::text || clock_timestamp()::text), 1, 24) $$;
+insert into category (category_id, name, description)
+  select pg_temp.oid24(), 'Bench root ' || r, 'Benchmark topic' from generate_series(1, 45) r;
+insert into category (category_id, name, description, parent_id)
+  select pg_temp.oid24(), 'Bench child ' || c, 'Benchmark topic', p.category_id
+  from category p, generate_series(1, 10) c where p.name::text collate "default" like 'Bench root %';
+insert into category (category_id, name, description, parent_id)
+  select pg_temp.oid24(), 'Bench leaf ' || l, 'Benchmark topic', p.category_id
+  from category p, generate_series(1, 10) l where p.name::text collate "default" like 'Bench child %'
+  limit (5000 - (select count(*) from category));
+insert into tag (tag_id, name, description)
+  select pg_temp.oid24(), 'Tag ' || t, 'Benchmark tag number ' || t from generate_series(1, 20000 - (select count(*) from tag)) t;
+analyze;
+SQL
+topics=$(psql "$DATABASE_URL" -tAc "select count(*) from category")
+tagcount=$(psql "$DATABASE_URL" -tAc "select count(*) from tag")
+scenario "grown ($topics topics, $tagcount tags)"
