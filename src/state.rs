@@ -8,6 +8,7 @@ use crate::{
     auth::{TokenValidator, jwt::KeySource},
     config::Config,
     jobs::JobQueue,
+    taxonomy::cache::TopicListCache,
 };
 
 #[derive(Clone)]
@@ -16,6 +17,8 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub tokens: Arc<TokenValidator>,
     pub jobs: Arc<dyn JobQueue>,
+    /// The computed topic list, shared by requests while the taxonomy is unchanged.
+    pub topic_list: Arc<TopicListCache>,
 }
 
 impl AppState {
@@ -37,6 +40,6 @@ impl AppState {
             config.auth.leeway_secs,
             Duration::from_secs(config.auth.jwks_refresh_secs),
         );
-        AppState { pool, config: Arc::new(config), tokens: Arc::new(tokens), jobs }
+        AppState { pool, config: Arc::new(config), tokens: Arc::new(tokens), jobs, topic_list: Arc::default() }
     }
 }

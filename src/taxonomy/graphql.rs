@@ -1,11 +1,11 @@
 //! GraphQL of the taxonomy area: topics (`Category`), tags, follows.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use async_graphql::{Context, Enum, ID, InputObject, Object, SimpleObject};
 
 use super::{
-    model::{Category, MAX_LEVEL, Tag},
+    model::{Category, Tag},
     queries, service,
     service::{CategoryChange, TagChange},
 };
@@ -93,27 +93,25 @@ impl From<Category> for CategoryObject {
     }
 }
 
-/// Sets each topic's level (1 for a root) from the parent links of the whole list.
-fn assign_levels(categories: &mut [Category]) {
-    let parents: HashMap<String, Option<String>> =
-        categories.iter().map(|c| (c.category_id.clone(), c.parent_id.clone())).collect();
-    for category in categories.iter_mut() {
-        let mut level = 1;
-        let mut parent = category.parent_id.as_ref();
-        // The database forbids cycles; the bound only guards against a corrupt row.
-        while let Some(id) = parent.filter(|_| level <= MAX_LEVEL) {
-            level += 1;
-            parent = parents.get(id).and_then(Option::as_ref);
-        }
-        category.level = level;
-    }
+/// The shared topic list with the viewer's follows marked.
+async fn topic_list(ctx: &Context<'_>, roots_only: bool) -> Result<Vec<CategoryObject>> {
+    let viewer = viewer(ctx)?;
+    viewer.require(ALL_ROLES)?;
+    let state = app_state(ctx);
+    let list = state.topic_list.get(&state.pool).await?;
+    let followed: HashSet<String> = queries::followed_categories(&state.pool, &viewer.user.user_id).await?.into_iter().collect();
+    Ok(list
+        .iter()
+        .filter(|c| !roots_only || c.parent_id.is_none())
+        .map(|c| CategoryObject { is_following: followed.contains(&c.category_id), ..c.clone().into() })
+        .collect())
 }
 
 /// Nests a flat, name-ordered list under its roots, keeping the order among siblings.
-fn build_tree(categories: Vec<Category>) -> Vec<CategoryObject> {
+fn build_tree(categories: Vec<CategoryObject>) -> Vec<CategoryObject> {
     let mut by_parent: HashMap<Option<String>, Vec<CategoryObject>> = HashMap::new();
     for category in categories {
-        by_parent.entry(category.parent_id.clone()).or_default().push(category.into());
+        by_parent.entry(category.parent.as_ref().map(|id| id.to_string())).or_default().push(category);
     }
     fn attach(node: &mut CategoryObject, by_parent: &mut HashMap<Option<String>, Vec<CategoryObject>>) {
         if let Some(mut children) = by_parent.remove(&Some(node.id.to_string())) {
@@ -299,19 +297,12 @@ pub struct TaxonomyQuery;
 impl TaxonomyQuery {
     /// Every topic, flat, ordered by name.
     async fn categories(&self, ctx: &Context<'_>) -> Result<Vec<CategoryObject>> {
-        let viewer = viewer(ctx)?;
-        viewer.require(ALL_ROLES)?;
-        let mut all = queries::list_categories(&app_state(ctx).pool, &viewer.user.user_id, false).await?;
-        assign_levels(&mut all);
-        Ok(all.into_iter().map(Into::into).collect())
+        topic_list(ctx, false).await
     }
 
     /// The root topics, ordered by name.
     async fn root_categories(&self, ctx: &Context<'_>) -> Result<Vec<CategoryObject>> {
-        let viewer = viewer(ctx)?;
-        viewer.require(ALL_ROLES)?;
-        let roots = queries::list_categories(&app_state(ctx).pool, &viewer.user.user_id, true).await?;
-        Ok(roots.into_iter().map(|c| CategoryObject { level: 1, ..c.into() }).collect())
+        topic_list(ctx, true).await
     }
 
     async fn find_category_by_id(&self, ctx: &Context<'_>, id: ID) -> Result<CategoryObject> {
@@ -321,11 +312,7 @@ impl TaxonomyQuery {
 
     /// The root topics with their sub-topics nested (up to 5 levels), each with its counts and level.
     async fn categories_as_tree(&self, ctx: &Context<'_>) -> Result<Vec<CategoryObject>> {
-        let viewer = viewer(ctx)?;
-        viewer.require(ALL_ROLES)?;
-        let mut all = queries::list_categories(&app_state(ctx).pool, &viewer.user.user_id, false).await?;
-        assign_levels(&mut all);
-        Ok(build_tree(all))
+        Ok(build_tree(topic_list(ctx, false).await?))
     }
 
     /// The followers of a topic, newest first (staff).

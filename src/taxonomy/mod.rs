@@ -2,6 +2,7 @@
 //! following topics. Counts shown in lists (articles, followers, contributors, views) are computed
 //! from the article and follow tables in the same statement that lists the records.
 
+pub mod cache;
 mod graphql;
 pub mod model;
 pub mod queries;

@@ -5,10 +5,20 @@ use sqlx::{PgExecutor, PgConnection};
 
 use super::model::{Category, Tag};
 
+/// The current revision of the data topic lists are computed from (see migration 0003).
+pub async fn taxonomy_revision(db: impl PgExecutor<'_>) -> sqlx::Result<i64> {
+    sqlx::query_scalar!("select revision from taxonomy_revision").fetch_one(db).await
+}
+
+/// The topics `user_id` follows.
+pub async fn followed_categories(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar!("select category_id from category_follow where user_id = $1", user_id).fetch_all(db).await
+}
+
 /// Every topic with its counts (level 0: the caller derives levels from the parent links), ordered
-/// by name; `viewer` marks the ones they follow. Sorting uses the deterministic default collation:
-/// the case-insensitive ICU one costs ten times more per comparison.
-pub async fn list_categories(db: impl PgExecutor<'_>, viewer: &str, roots_only: bool) -> sqlx::Result<Vec<Category>> {
+/// by name; `is_following` is false (it is per viewer, the list is shared). Sorting uses the
+/// deterministic default collation: the case-insensitive ICU one costs ten times more per comparison.
+pub async fn list_categories(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<Category>> {
     sqlx::query_as!(
         Category,
         r#"with articles as (select category_id, count(*) as n from article_category group by category_id),
@@ -20,8 +30,7 @@ pub async fn list_categories(db: impl PgExecutor<'_>, viewer: &str, roots_only: 
                select ac.category_id, count(distinct ctr.user_id) as n
                from article_category ac join article_contributor ctr using (article_id) group by ac.category_id
            ),
-           followers as (select category_id, count(*) as n from category_follow group by category_id),
-           mine as (select category_id from category_follow where user_id = $1)
+           followers as (select category_id, count(*) as n from category_follow group by category_id)
            select c.category_id, c.name as "name: String", c.description, c.parent_id, c.is_featured,
                   c.small_image, c.large_image, c.promotional_content_id,
                   p.name as "promotional_content_name?", p.link as "promotional_content_link?",
@@ -29,18 +38,14 @@ pub async fn list_categories(db: impl PgExecutor<'_>, viewer: &str, roots_only: 
                   c.is_locked, c.is_premium, c.version, 0 as "level!",
                   coalesce(articles.n, 0) as "article_count!", coalesce(followers.n, 0) as "subscribers_count!",
                   coalesce(contributors.n, 0) as "contributors_count!", coalesce(views.n, 0)::bigint as "views!",
-                  (mine.category_id is not null) as "is_following!"
+                  false as "is_following!"
            from category c
            left join articles using (category_id)
            left join views using (category_id)
            left join contributors using (category_id)
            left join followers using (category_id)
-           left join mine using (category_id)
            left join promotional_content p on p.promotional_content_id = c.promotional_content_id
-           where not $2 or c.parent_id is null
-           order by lower(c.name collate "default"), c.category_id"#,
-        viewer,
-        roots_only,
+           order by lower(c.name collate "default"), c.category_id"#
     )
     .fetch_all(db)
     .await

@@ -321,3 +321,46 @@ async fn a_wide_tree_nests_every_node_under_its_parent_at_its_level(pool: PgPool
     assert_eq!(children[0]["name"], "Child 00", "siblings ordered by name");
     assert!(children.iter().all(|c| c["level"] == 2 && c["children"][0]["level"] == 3));
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_shared_topic_list_stays_right_after_every_kind_of_change(pool: PgPool) {
+    // Two processes on one database: each caches the computed list.
+    let app = TestApp::spawn(pool.clone()).await;
+    let other_process = TestApp::spawn(pool).await;
+    let token = editor(&app).await;
+    let tree = "{ categoriesAsTree { _id name articleCount subscribersCount contributorsCount views } }";
+    let counts = |response: Value| response["data"]["categoriesAsTree"][0].clone();
+    let topic = app.add_category(&token, "Energy", None).await;
+    let other_token = other_process.token(TestRole::Editor).await;
+    // Fill both caches.
+    assert_eq!(counts(app.gql(Some(&token), tree, json!({})).await)["articleCount"], 0);
+    assert_eq!(counts(other_process.gql(Some(&other_token), tree, json!({})).await)["articleCount"], 0);
+
+    // Rows written directly (as later features will) change the counts everywhere at once.
+    let ann = app.insert_user("ann@test.example").await;
+    let article = app.insert_article(&[&topic], &[], &[&ann]).await;
+    app.insert_views(&article, &ann, 2).await;
+    sqlx::query("insert into category_follow values ($1, $2)").bind(&topic).bind(&ann).execute(&app.pool).await.unwrap();
+    let expected = json!({ "_id": topic, "name": "Energy", "articleCount": 1, "subscribersCount": 1, "contributorsCount": 1, "views": 2 });
+    assert_eq!(counts(app.gql(Some(&token), tree, json!({})).await), expected);
+    assert_eq!(counts(other_process.gql(Some(&other_token), tree, json!({})).await), expected);
+
+    // An edit through one process shows in the other.
+    edit(&app, &token, &topic, json!({ "name": "Energy & Power" })).await;
+    assert_eq!(counts(other_process.gql(Some(&other_token), tree, json!({})).await)["name"], "Energy & Power");
+
+    // A view count that changes in place, and a deletion, too.
+    sqlx::query("update article_view set views = views + 5").execute(&app.pool).await.unwrap();
+    assert_eq!(counts(other_process.gql(Some(&other_token), tree, json!({})).await)["views"], 7);
+    sqlx::query("delete from article where article_id = $1").bind(&article).execute(&app.pool).await.unwrap();
+    let after = counts(app.gql(Some(&token), tree, json!({})).await);
+    assert_eq!((after["articleCount"].clone(), after["views"].clone(), after["contributorsCount"].clone()), (json!(0), json!(0), json!(0)));
+
+    // isFollowing is the viewer's own, never shared through the cache.
+    let query = "{ categories { isFollowing } }";
+    let reader = app.token(TestRole::Subscriber).await;
+    let follow = "mutation($item: FollowInput!) { followEntity(item: $item) { isFollowing } }";
+    app.gql(Some(&reader), follow, json!({ "item": { "entityId": topic, "entityType": "Category", "isAdd": true } })).await;
+    assert_eq!(app.gql(Some(&reader), query, json!({})).await["data"]["categories"][0]["isFollowing"], true);
+    assert_eq!(app.gql(Some(&token), query, json!({})).await["data"]["categories"][0]["isFollowing"], false);
+}
