@@ -1,13 +1,12 @@
-//! Deny by default at the root of every operation: only the public fields answer anonymous
-//! callers; only the identity fields answer callers without an Insights role; and a reader whose
-//! trial has expired gets TRIAL_EXPIRED everywhere else. Resolvers then check their own roles
-//! and per-record rules.
-
-use std::sync::Arc;
+//! Deny by default, once per request and before anything executes: only the public fields answer
+//! anonymous callers; only the identity fields answer callers without an Insights role; and a
+//! reader whose trial has expired gets TRIAL_EXPIRED everywhere else. Resolvers then check their
+//! own roles and per-record rules. (An async-graphql extension would run for every field of the
+//! response; this reads the operation's root fields once.)
 
 use async_graphql::{
-    ErrorExtensions, Pos, ServerResult, Value,
-    extensions::{Extension, ExtensionContext, ExtensionFactory, NextResolve, ResolveInfo},
+    ErrorExtensions, Pos, Request, ServerError,
+    parser::types::{DocumentOperations, ExecutableDocument, Selection, SelectionSet},
 };
 
 use crate::{
@@ -19,16 +18,6 @@ use crate::{
 const PUBLIC_FIELDS: &[&str] = &["config", "__typename", "__schema", "__type"];
 /// Fields any signed-in caller may call, so the app can tell them why they can go no further.
 const IDENTITY_FIELDS: &[&str] = &["me", "updateUserFromToken", "isUserProfileComplete"];
-
-pub struct AccessGate;
-
-impl ExtensionFactory for AccessGate {
-    fn create(&self) -> Arc<dyn Extension> {
-        Arc::new(AccessGateExtension)
-    }
-}
-
-struct AccessGateExtension;
 
 /// The refusal for a root field, if any.
 pub(crate) fn refusal(auth: &Auth, field: &str) -> Option<Error> {
@@ -51,20 +40,61 @@ pub(crate) fn refusal(auth: &Auth, field: &str) -> Option<Error> {
     None
 }
 
-#[async_trait::async_trait]
-impl Extension for AccessGateExtension {
-    async fn resolve(&self, ctx: &ExtensionContext<'_>, info: ResolveInfo<'_>, next: NextResolve<'_>) -> ServerResult<Option<Value>> {
-        if info.path_node.parent.is_none() {
-            let auth = ctx.data_opt::<Auth>().unwrap_or(&Auth::Anonymous);
-            if let Some(error) = refusal(auth, info.name) {
-                let mut server_error = error.extend().into_server_error(Pos::default());
-                server_error.locations.clear();
-                server_error.path = vec![async_graphql::PathSegment::Field(info.alias.unwrap_or(info.name).to_owned())];
-                return Err(server_error);
-            }
-        }
-        next.run(ctx, info).await
+/// The root field names the request's operation selects (through fragments too).
+fn root_fields<'a>(document: &'a ExecutableDocument, operation_name: Option<&str>) -> Vec<&'a str> {
+    let operation = match (&document.operations, operation_name) {
+        (DocumentOperations::Single(operation), _) => operation,
+        (DocumentOperations::Multiple(operations), Some(name)) => match operations.get(name) {
+            Some(operation) => operation,
+            None => return Vec::new(),
+        },
+        // Several operations and no name: execution refuses the request anyway.
+        (DocumentOperations::Multiple(_), None) => return Vec::new(),
+    };
+    let mut fields = Vec::new();
+    collect(document, &operation.node.selection_set.node, &mut fields, 0);
+    fields
+}
+
+fn collect<'a>(document: &'a ExecutableDocument, set: &'a SelectionSet, fields: &mut Vec<&'a str>, depth: usize) {
+    // Fragment cycles are a validation error; the bound keeps this walk finite before validation.
+    if depth > 16 {
+        return;
     }
+    for selection in &set.items {
+        match &selection.node {
+            Selection::Field(field) => fields.push(field.node.name.node.as_str()),
+            Selection::FragmentSpread(spread) => {
+                if let Some(fragment) = document.fragments.get(&spread.node.fragment_name.node) {
+                    collect(document, &fragment.node.selection_set.node, fields, depth + 1);
+                }
+            }
+            Selection::InlineFragment(inline) => collect(document, &inline.node.selection_set.node, fields, depth + 1),
+        }
+    }
+}
+
+/// The outcome of reading a request before executing it.
+pub enum Checked {
+    /// It does not parse: execution will report the syntax error.
+    Unparsable,
+    /// It may run.
+    Allowed,
+    /// It is refused with this error.
+    Refused(ServerError),
+}
+
+pub fn check(request: &Request, auth: &Auth) -> Checked {
+    let Ok(document) = async_graphql::parser::parse_query(&request.query) else { return Checked::Unparsable };
+    for field in root_fields(&document, request.operation_name.as_deref()) {
+        if let Some(error) = refusal(auth, field) {
+            let mut server_error = error.extend().into_server_error(Pos::default());
+            server_error.locations.clear();
+            server_error.path = vec![async_graphql::PathSegment::Field(field.to_owned())];
+            return Checked::Refused(server_error);
+        }
+    }
+    Checked::Allowed
 }
 
 #[cfg(test)]
@@ -111,6 +141,17 @@ mod tests {
         refusal(auth, field).map(|e| e.code())
     }
 
+    fn refused_code(auth: &Auth, query: &str, operation: Option<&str>) -> Option<String> {
+        let mut request = Request::new(query);
+        if let Some(name) = operation {
+            request = request.operation_name(name);
+        }
+        match check(&request, auth) {
+            Checked::Refused(error) => Some(error.extensions.unwrap().get("code").unwrap().to_string().trim_matches('"').to_owned()),
+            _ => None,
+        }
+    }
+
     #[test]
     fn anonymous_callers_reach_only_public_fields() {
         assert_eq!(code(&Auth::Anonymous, "config"), None);
@@ -139,5 +180,18 @@ mod tests {
 
         let running = signed(Some(Role::Subscriber), TrialState::TrialContinues);
         assert_eq!(code(&running, "searchArticles"), None);
+    }
+
+    #[test]
+    fn root_fields_behind_fragments_and_named_operations_are_checked() {
+        let expired = signed(Some(Role::Subscriber), TrialState::TrialExpired);
+        assert_eq!(refused_code(&expired, "{ me { _id } }", None), None);
+        assert_eq!(refused_code(&expired, "{ me { _id } tags { total } }", None).as_deref(), Some("TRIAL_EXPIRED"));
+        assert_eq!(refused_code(&expired, "query { ...F } fragment F on Query { tags { total } }", None).as_deref(), Some("TRIAL_EXPIRED"));
+        assert_eq!(refused_code(&expired, "query { ... on Query { tags { total } } }", None).as_deref(), Some("TRIAL_EXPIRED"));
+        let two = "query A { me { _id } } query B { tags { total } }";
+        assert_eq!(refused_code(&expired, two, Some("A")), None);
+        assert_eq!(refused_code(&expired, two, Some("B")).as_deref(), Some("TRIAL_EXPIRED"));
+        assert_eq!(refused_code(&Auth::Anonymous, "mutation { addTag(item: {name: \"x\", description: \"y\"}) { _id } }", None).as_deref(), Some("UNAUTHENTICATED"));
     }
 }

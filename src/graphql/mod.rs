@@ -1,10 +1,9 @@
 //! Schema assembly: one query and one mutation object per area, merged; the request context
 //! helpers; the access gate; the client configuration query.
 
-mod access;
+pub mod access;
 mod client_config;
 mod pagination;
-mod request_errors;
 
 use async_graphql::{Context, EmptySubscription, MergedObject, Schema, SchemaBuilder};
 
@@ -16,8 +15,7 @@ use crate::{
     users::{UsersMutation, UsersQuery},
 };
 
-pub use access::AccessGate;
-pub use request_errors::{PARSE_FAILED, VALIDATION_FAILED};
+
 pub use client_config::LOG_BATCH_MAX;
 pub use pagination::{DEFAULT_PAGE_SIZE, DeleteResult, PAGE_SIZES, Page, PageParams, SortDirection};
 use client_config::ConfigQuery;
@@ -32,6 +30,12 @@ pub struct MutationRoot(UsersMutation, TaxonomyMutation);
 
 pub type AppSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;
 
+/// Codes for errors async-graphql raises before any resolver runs (every resolver error carries
+/// one of ours): a request that does not parse, and one the schema refuses (unknown field, wrong
+/// arguments, depth or complexity over the limits).
+pub const PARSE_FAILED: &str = "GRAPHQL_PARSE_FAILED";
+pub const VALIDATION_FAILED: &str = "GRAPHQL_VALIDATION_FAILED";
+
 fn builder() -> SchemaBuilder<QueryRoot, MutationRoot, EmptySubscription> {
     Schema::build(QueryRoot::default(), MutationRoot::default(), EmptySubscription)
 }
@@ -41,8 +45,6 @@ pub fn build_schema(state: AppState) -> AppSchema {
     let limits = state.config.limits.clone();
     builder()
         .data(state)
-        .extension(request_errors::RequestErrorCodes)
-        .extension(AccessGate)
         .limit_depth(limits.graphql_max_depth)
         .limit_complexity(limits.graphql_max_complexity)
         .limit_recursive_depth(64)

@@ -19,7 +19,11 @@ use tower_http::{limit::RequestBodyLimitLayer, set_header::SetResponseHeaderLaye
 
 use crate::{
     auth::{provider, session},
-    graphql::{AppSchema, build_schema},
+    graphql::{
+        AppSchema, PARSE_FAILED, VALIDATION_FAILED,
+        access::{self, Checked},
+        build_schema,
+    },
     state::AppState,
     uploads,
 };
@@ -74,7 +78,21 @@ async fn graphql(
     };
     let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
     let auth = session::authenticate(&state, authorization).await?;
-    Ok(GraphQLResponse::from(schema.execute(request.into_inner().data(auth)).await).into_response())
+    let request = request.into_inner();
+    let checked = access::check(&request, &auth);
+    // Every resolver error carries one of our codes; the rest come from parsing or validation.
+    let code = if matches!(checked, Checked::Unparsable) { PARSE_FAILED } else { VALIDATION_FAILED };
+    let mut response = match checked {
+        Checked::Refused(error) => async_graphql::Response::from_errors(vec![error]),
+        Checked::Allowed | Checked::Unparsable => schema.execute(request.data(auth)).await,
+    };
+    for error in &mut response.errors {
+        let extensions = error.extensions.get_or_insert_with(Default::default);
+        if extensions.get("code").is_none() {
+            extensions.set("code", code);
+        }
+    }
+    Ok(GraphQLResponse::from(response).into_response())
 }
 
 /// A body that is not a GraphQL request gets a GraphQL-shaped error, so the client's error
@@ -86,7 +104,7 @@ fn graphql_rejection(rejection: GraphQLRejection) -> Response {
         other => (StatusCode::BAD_REQUEST, format!("Invalid GraphQL request: {other}")),
     };
     let body = serde_json::json!({
-        "errors": [{ "message": message, "extensions": { "code": crate::graphql::PARSE_FAILED } }]
+        "errors": [{ "message": message, "extensions": { "code": PARSE_FAILED } }]
     });
     (status, Json(body)).into_response()
 }

@@ -37,7 +37,7 @@ impl TestApp {
         all.extend(BASE_FLAGS.iter().map(|s| s.to_string()));
         all.extend(flags.iter().map(|s| s.to_string()));
         let config = Config::from_flags(all).expect("test config");
-        insights::telemetry::init("pretty", &std::env::var("TEST_LOG").unwrap_or_else(|_| "warn".into()));
+        insights::telemetry::init("pretty", &std::env::var("TEST_LOG").unwrap_or_else(|_| "warn,client=off".into()));
         insights_jobs::setup(&pool).await.expect("job storage");
         let state = AppState::new(pool.clone(), config, insights_jobs::queue());
         let app = build_app(state.clone());
