@@ -14,6 +14,11 @@ const Callback = lazy(() => import('../features/account/Callback'));
 const LoggedOut = lazy(() => import('../features/account/LoggedOut'));
 const PublisherLayout = lazy(() => import('../features/publisher/PublisherLayout'));
 const SectionPlaceholder = lazy(() => import('../features/publisher/SectionPlaceholder'));
+const TopicList = lazy(() => import('../features/taxonomy/TopicList'));
+const TopicForm = lazy(() => import('../features/taxonomy/TopicForm'));
+const TopicSubscriberStats = lazy(() => import('../features/taxonomy/TopicSubscriberStats'));
+const TagList = lazy(() => import('../features/taxonomy/TagList'));
+const TagForm = lazy(() => import('../features/taxonomy/TagForm'));
 const ForYou = lazy(() => import('../features/reader/ForYou'));
 const Channels = lazy(() => import('../features/reader/Channels'));
 const Subscriptions = lazy(() => import('../features/reader/Subscriptions'));
@@ -42,13 +47,24 @@ function crud(path: string, list: string, item: string, listRoles: readonly Role
   };
 }
 
-function taxonomy(path: string, list: string, item: string): RouteObject {
-  const routes = crud(path, list, item, ACCESS.taxonomy);
-  routes.children!.push(
-    section('subscriber-stats/:id', `${item[0].toUpperCase()}${item.slice(1)} subscriber stats`, ACCESS.channelSubscribers),
-  );
-  return routes;
+/**
+ * /publisher/topics and /publisher/categories: the same screens, worded by the premiumChannels flag
+ * (spec 1 §1); each keeps its own path so links stay in the section the user opened.
+ */
+function taxonomy(path: 'topics' | 'categories'): RouteObject {
+  const base = `/publisher/${path}`;
+  return {
+    path,
+    children: [
+      { index: true, element: guarded(ACCESS.taxonomy, <TopicList base={base} />) },
+      { path: 'add', element: guarded(ACCESS.taxonomy, <TopicForm base={base} />) },
+      { path: 'edit/:id', element: guarded(ACCESS.taxonomy, <TopicForm base={base} />) },
+      { path: 'subscriber-stats/:id', element: guarded(ACCESS.channelSubscribers, <TopicSubscriberStats base={base} />) },
+    ],
+  };
 }
+
+const TAGS = '/publisher/tags';
 
 const publisherRoutes: RouteObject[] = [
   { index: true, element: <Navigate to="/publisher/articles" replace /> },
@@ -66,7 +82,14 @@ const publisherRoutes: RouteObject[] = [
   crud('templates', 'Templates', 'template', ACCESS.templateList, ACCESS.templateEdit),
   crud('promotional-content', 'Promotional Content', 'promotional content', ACCESS.promotions),
   crud('promotional-page', 'Promotion pages', 'promotion page', ACCESS.promotions),
-  crud('tags', 'Tags', 'tag', ACCESS.tags),
+  {
+    path: 'tags',
+    children: [
+      { index: true, element: guarded(ACCESS.tags, <TagList base={TAGS} />) },
+      { path: 'add', element: guarded(ACCESS.tags, <TagForm base={TAGS} />) },
+      { path: 'edit/:id', element: guarded(ACCESS.tags, <TagForm base={TAGS} />) },
+    ],
+  },
   { path: 'users', children: [section(undefined, 'Users', ACCESS.users), section('edit/:id', 'Edit user', ACCESS.users)] },
   crud('desks', 'Desks', 'desk', ACCESS.desks),
   {
@@ -83,8 +106,8 @@ const publisherRoutes: RouteObject[] = [
       section('subscribers/:id/add-bulk', 'Add subscribers in bulk', ACCESS.channelSubscribers),
     ],
   },
-  taxonomy('topics', 'Topics', 'topic'),
-  taxonomy('categories', 'Categories', 'category'),
+  taxonomy('topics'),
+  taxonomy('categories'),
 ];
 
 const reader = (element: ReactNode) => guarded(ACCESS.readerPages, element);

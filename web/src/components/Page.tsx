@@ -5,12 +5,15 @@ import './Page.css';
 
 export interface PageProps {
   title: string;
+  /** Shown above the heading (admin forms: a breadcrumb). */
+  breadcrumbs?: ReactNode;
   children?: ReactNode;
 }
 
-export function Page({ title, children }: PageProps) {
+export function Page({ title, breadcrumbs, children }: PageProps) {
   return (
     <section className="insights-page" aria-labelledby="page-title">
+      {breadcrumbs}
       <H1 id="page-title" className="insights-page-title">
         {title}
       </H1>

@@ -17,7 +17,13 @@ export interface ApolloOptions extends ErrorReporterDeps {
 export function createCache(): InMemoryCache {
   // Every entity is identified by `_id` (DESIGN §6), which Apollo's default key function reads.
   // Singletons without ids (config, completeness) are stored under their parent field.
-  return new InMemoryCache();
+  return new InMemoryCache({
+    typePolicies: {
+      // A follower's `_id` is the user's: the same user follows many topics, each at its own time,
+      // so followers stay inside their page instead of being merged by id.
+      Follower: { keyFields: false },
+    },
+  });
 }
 
 export function createLinks({ getAccessToken, uri = GRAPHQL_ENDPOINT, fetch: fetchImpl, ...deps }: ApolloOptions): ApolloLink {

@@ -82,6 +82,15 @@ describe('fieldErrors', () => {
     expect(fieldErrors(error)).toEqual({ name: 'This field is required' });
     expect(fieldErrors(new Error('x'))).toEqual({});
   });
+
+  it('reads the field a DUPLICATE error names, and ignores fields of other codes', () => {
+    const duplicate = graphQLErrors({
+      message: 'Cannot insert item due to name duplication',
+      extensions: { code: 'DUPLICATE', fields: { name: 'Cannot insert item due to name duplication' } },
+    });
+    expect(fieldErrors(duplicate)).toEqual({ name: 'Cannot insert item due to name duplication' });
+    expect(fieldErrors(graphQLErrors({ message: 'stale', extensions: { code: 'CONFLICT', fields: { version: 'stale' } } }))).toEqual({});
+  });
 });
 
 describe('reportOperationError', () => {

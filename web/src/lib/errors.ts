@@ -53,13 +53,17 @@ export function formatGraphQLError(error: GraphQLFormattedError): string {
   return `${code}::${message}`;
 }
 
-/** Field messages of a BAD_USER_INPUT error (`extensions.fields`: field name → message). */
+/**
+ * Field messages of a BAD_USER_INPUT error (`extensions.fields`: field name → message). A
+ * DUPLICATE error names its field the same way (the taxonomy contract: `fields.name`).
+ */
 export function fieldErrors(error: unknown): Record<string, string> {
   if (!CombinedGraphQLErrors.is(error)) return {};
   const result: Record<string, string> = {};
   for (const e of error.errors) {
     const fields = e.extensions?.fields;
-    if (errorCode(e) !== 'BAD_USER_INPUT' || !fields || typeof fields !== 'object') continue;
+    const code = errorCode(e);
+    if ((code !== 'BAD_USER_INPUT' && code !== 'DUPLICATE') || !fields || typeof fields !== 'object') continue;
     for (const [name, message] of Object.entries(fields as Record<string, unknown>)) {
       if (typeof message === 'string') result[name] = message;
     }

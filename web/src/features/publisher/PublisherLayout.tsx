@@ -1,6 +1,7 @@
 //! The publisher area's frame: the sidebar and the section's screen, on wide screens only.
 import { Suspense } from 'react';
 import { Outlet } from 'react-router';
+import { AdminSettingsProvider } from '../../components/admin/settings';
 import { EmptyState } from '../../components/EmptyState';
 import { LoadingBlock } from '../../components/LoadingScreen';
 import { NavButton } from '../../components/NavButton';
@@ -16,7 +17,7 @@ export const RESIZE_TITLE = 'Please resize your browser';
 export default function PublisherLayout() {
   const wide = useIsWide();
   const user = useSession();
-  const { features } = useConfig();
+  const { features, constants } = useConfig();
 
   if (!wide) {
     return (
@@ -40,9 +41,12 @@ export default function PublisherLayout() {
         ))}
       </Sidebar>
       <div className="insights-publisher-content">
-        <Suspense fallback={<LoadingBlock />}>
-          <Outlet />
-        </Suspense>
+        {/* The shared admin lists and forms take their page sizes and delays from the server's config. */}
+        <AdminSettingsProvider settings={constants}>
+          <Suspense fallback={<LoadingBlock />}>
+            <Outlet />
+          </Suspense>
+        </AdminSettingsProvider>
       </div>
     </div>
   );

@@ -1,0 +1,69 @@
+//! The shared admin form frame (spec 1 §2 add/edit forms): breadcrumb, heading, the server's alert,
+//! the fields, Add or Update, Cancel, Delete (edit mode) with its confirmation dialog, and the busy
+//! indicator. The behaviour lives in `useAdminForm`; fields come from `fields.tsx`.
+import { Spinner } from '@blueprintjs/core';
+import type { ReactNode } from 'react';
+import { Banner } from '../Banner';
+import { Button } from '../Button';
+import { Page } from '../Page';
+import { Breadcrumbs, type Crumb } from './Breadcrumbs';
+import { ConfirmDialog } from './ConfirmDialog';
+import type { AdminFormApi, FormValues } from './useAdminForm';
+import './admin.css';
+
+export interface AdminFormProps<V extends FormValues, R> {
+  form: AdminFormApi<V, R>;
+  title: string;
+  breadcrumbs: readonly Crumb[];
+  /** Title and text of the delete confirmation (edit mode). */
+  deleteTitle?: string;
+  deleteText?: ReactNode;
+  children: ReactNode;
+}
+
+export function AdminForm<V extends FormValues, R>({ form, title, breadcrumbs, deleteTitle, deleteText, children }: AdminFormProps<V, R>) {
+  return (
+    <Page title={title} breadcrumbs={<Breadcrumbs items={breadcrumbs} />}>
+      <form className="insights-admin-form" onSubmit={(e) => void form.submit(e)} noValidate aria-label={title}>
+        {form.alert && (
+          <Banner intent="danger" role="alert">
+            {form.alert.split('\n').map((line, i) => (
+              <p key={i}>{line}</p>
+            ))}
+          </Banner>
+        )}
+        {children}
+        <div className="insights-admin-form-buttons">
+          <Button type="submit" intent="primary" text={form.mode === 'edit' ? 'Update' : 'Add'} disabled={form.submitting} />
+          <Button text="Cancel" onClick={form.cancel} disabled={form.submitting} />
+          {form.busy && (
+            <span role="status" aria-live="polite">
+              <Spinner size={16} aria-label="Saving" />
+            </span>
+          )}
+          {form.canDelete && (
+            <Button
+              text="Delete"
+              intent="danger"
+              variant="outlined"
+              className="insights-admin-delete"
+              onClick={form.askDelete}
+              disabled={form.submitting}
+            />
+          )}
+        </div>
+      </form>
+      {form.canDelete && (
+        <ConfirmDialog
+          isOpen={form.deleteOpen}
+          title={deleteTitle ?? 'Delete'}
+          loading={form.submitting}
+          onConfirm={() => void form.confirmDelete()}
+          onCancel={form.closeDelete}
+        >
+          {deleteText}
+        </ConfirmDialog>
+      )}
+    </Page>
+  );
+}

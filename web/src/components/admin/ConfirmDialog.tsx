@@ -1,0 +1,43 @@
+//! A confirmation dialog (deletes): a title, what will happen, the confirm and Cancel buttons.
+import { Button, Classes, Dialog } from '@blueprintjs/core';
+import type { ReactNode } from 'react';
+
+export interface ConfirmDialogProps {
+  isOpen: boolean;
+  title: string;
+  children: ReactNode;
+  confirmText?: string;
+  /** The confirm button spins and Cancel is disabled while the action runs. */
+  loading?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+export function ConfirmDialog({
+  isOpen,
+  title,
+  children,
+  confirmText = 'Delete',
+  loading = false,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
+  return (
+    <Dialog
+      isOpen={isOpen}
+      title={title}
+      icon="trash"
+      role="alertdialog"
+      onClose={loading ? undefined : onCancel}
+      canOutsideClickClose={!loading}
+    >
+      <div className={Classes.DIALOG_BODY}>{children}</div>
+      <div className={Classes.DIALOG_FOOTER}>
+        <div className={Classes.DIALOG_FOOTER_ACTIONS}>
+          <Button text="Cancel" disabled={loading} onClick={onCancel} />
+          <Button text={confirmText} intent="danger" loading={loading} onClick={onConfirm} />
+        </div>
+      </div>
+    </Dialog>
+  );
+}
