@@ -416,7 +416,9 @@ impl TaxonomyMutation {
     /// Deletes a topic that has no sub-topics; its articles lose it.
     async fn delete_category(&self, ctx: &Context<'_>, id: ID) -> Result<DeleteResult> {
         viewer(ctx)?.require(STAFF)?;
-        let name = service::delete_category(&app_state(ctx).pool, &id).await?;
+        let state = app_state(ctx);
+        let noun = if state.config.features.premium_channels { "topic" } else { "category" };
+        let name = service::delete_category(&state.pool, &id, noun).await?;
         Ok(DeleteResult { id, name })
     }
 

@@ -158,17 +158,23 @@ pub async fn edit_category(pool: &PgPool, change: &CategoryChange) -> Result<Str
 }
 
 /// Deletes a topic without sub-topics; its articles lose it, its followers stop following it.
+/// `noun` is the product's wording: "topic", or "category" when premium channels are off.
 #[tracing::instrument(skip_all, fields(%id))]
-pub async fn delete_category(pool: &PgPool, id: &str) -> Result<String> {
+pub async fn delete_category(pool: &PgPool, id: &str, noun: &str) -> Result<String> {
     let id = optional_id(Some(id), "Topic")?.ok_or(Error::NotFound("Topic"))?;
     let mut tx = pool.begin().await?;
     queries::lock_tree(&mut tx).await?;
     let current = queries::lock_category(&mut tx, &id).await?.ok_or(Error::NotFound("Topic"))?;
     let children = queries::count_children(&mut tx, &id).await?;
     if children > 0 {
-        let noun = if children == 1 { "sub-topic" } else { "sub-topics" };
+        let sub = match (noun, children) {
+            ("category", 1) => "sub-category",
+            ("category", _) => "sub-categories",
+            (_, 1) => "sub-topic",
+            _ => "sub-topics",
+        };
         return Err(Error::Conflict(format!(
-            "The topic {} has {children} {noun}: delete them or move them to another topic first.",
+            "The {noun} {} has {children} {sub}: delete them or move them to another {noun} first.",
             current.name
         )));
     }

@@ -219,6 +219,16 @@ async fn a_topic_with_sub_topics_cannot_be_deleted(pool: PgPool) {
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn the_delete_refusal_uses_the_category_wording_without_premium_channels(pool: PgPool) {
+    let app = TestApp::spawn_with(pool, &["--feature-premium-channels", "false"]).await;
+    let token = editor(&app).await;
+    let parent = app.add_category(&token, "Rates", None).await;
+    app.add_category(&token, "Short End", Some(&parent)).await;
+    let refused = app.gql(Some(&token), "mutation($id: ID!) { deleteCategory(id: $id) { _id } }", json!({ "id": parent })).await;
+    assert_eq!(refused["errors"][0]["message"], "The category Rates has 1 sub-category: delete them or move them to another category first.");
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn deleting_a_topic_removes_it_from_its_articles_and_followers(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     let token = editor(&app).await;
