@@ -8,7 +8,7 @@ use crate::{
     auth::{TokenValidator, jwt::KeySource},
     config::Config,
     jobs::JobQueue,
-    taxonomy::cache::TopicListCache,
+    taxonomy::{cache::TopicListCache, shared_reads::SharedReadCache},
 };
 
 #[derive(Clone)]
@@ -19,6 +19,8 @@ pub struct AppState {
     pub jobs: Arc<dyn JobQueue>,
     /// The computed topic list, shared by requests while the taxonomy is unchanged.
     pub topic_list: Arc<TopicListCache>,
+    /// Serialised responses of shared topic reads, reused while the taxonomy is unchanged.
+    pub shared_reads: Arc<SharedReadCache>,
 }
 
 impl AppState {
@@ -40,6 +42,6 @@ impl AppState {
             config.auth.leeway_secs,
             Duration::from_secs(config.auth.jwks_refresh_secs),
         );
-        AppState { pool, config: Arc::new(config), tokens: Arc::new(tokens), jobs, topic_list: Arc::default() }
+        AppState { pool, config: Arc::new(config), tokens: Arc::new(tokens), jobs, topic_list: Arc::default(), shared_reads: Arc::default() }
     }
 }

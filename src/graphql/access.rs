@@ -78,8 +78,8 @@ fn collect<'a>(document: &'a ExecutableDocument, set: &'a SelectionSet, fields: 
 pub enum Checked {
     /// It does not parse: execution will report the syntax error.
     Unparsable,
-    /// It may run.
-    Allowed,
+    /// It may run; here is its parsed document.
+    Allowed(Box<ExecutableDocument>),
     /// It is refused with this error.
     Refused(ServerError),
 }
@@ -94,7 +94,7 @@ pub fn check(request: &Request, auth: &Auth) -> Checked {
             return Checked::Refused(server_error);
         }
     }
-    Checked::Allowed
+    Checked::Allowed(Box::new(document))
 }
 
 #[cfg(test)]

@@ -24,7 +24,9 @@ use crate::{
         access::{self, Checked},
         build_schema,
     },
+    auth::Auth,
     state::AppState,
+    taxonomy::shared_reads::{SharedReadCache, is_shared_read},
     uploads,
 };
 
@@ -84,7 +86,11 @@ async fn graphql(
     let code = if matches!(checked, Checked::Unparsable) { PARSE_FAILED } else { VALIDATION_FAILED };
     let mut response = match checked {
         Checked::Refused(error) => async_graphql::Response::from_errors(vec![error]),
-        Checked::Allowed | Checked::Unparsable => schema.execute(request.data(auth)).await,
+        Checked::Unparsable => schema.execute(request.data(auth)).await,
+        Checked::Allowed(document) if is_shared_read(&document, request.operation_name.as_deref()) => {
+            return shared_read(&state, &schema, request, auth).await;
+        }
+        Checked::Allowed(_) => schema.execute(request.data(auth)).await,
     };
     for error in &mut response.errors {
         let extensions = error.extensions.get_or_insert_with(Default::default);
@@ -93,6 +99,28 @@ async fn graphql(
         }
     }
     Ok(GraphQLResponse::from(response).into_response())
+}
+
+/// A shared topic read: answered from the serialised response of the current taxonomy revision,
+/// or executed and kept when it succeeds. The revision is read first, so a kept response is
+/// never newer than the revision it is filed under.
+async fn shared_read(state: &AppState, schema: &AppSchema, request: async_graphql::Request, auth: Auth) -> Result<Response, HttpError> {
+    let key = serde_json::to_string(&(&request.query, &request.operation_name, &request.variables)).map_err(anyhow::Error::from)?;
+    let revision = SharedReadCache::revision(&state.pool).await?;
+    if let Some(body) = state.shared_reads.get(revision, &key) {
+        return Ok(json_body(body));
+    }
+    let response = schema.execute(request.data(auth)).await;
+    if !response.errors.is_empty() {
+        return Ok(GraphQLResponse::from(response).into_response());
+    }
+    let body = bytes::Bytes::from(serde_json::to_vec(&response).map_err(anyhow::Error::from)?);
+    state.shared_reads.put(revision, key, body.clone());
+    Ok(json_body(body))
+}
+
+fn json_body(body: bytes::Bytes) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 /// A body that is not a GraphQL request gets a GraphQL-shaped error, so the client's error

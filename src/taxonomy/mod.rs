@@ -7,6 +7,7 @@ mod graphql;
 pub mod model;
 pub mod queries;
 pub mod seed;
+pub mod shared_reads;
 mod service;
 
 pub use graphql::{Follower, TagObject, TaxonomyMutation, TaxonomyQuery};

@@ -374,3 +374,30 @@ async fn the_shared_topic_list_stays_right_after_every_kind_of_change(pool: PgPo
     assert_eq!(app.gql(Some(&reader), query, json!({})).await["data"]["categories"][0]["isFollowing"], true);
     assert_eq!(app.gql(Some(&token), query, json!({})).await["data"]["categories"][0]["isFollowing"], false);
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_kept_tree_response_never_reaches_a_caller_who_may_not_read_it(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let token = editor(&app).await;
+    app.add_category(&token, "Energy", None).await;
+    let tree = "{ categoriesAsTree { _id name } }";
+    // Asked twice by staff: the second answer may come from the kept response.
+    for _ in 0..2 {
+        assert_eq!(app.gql(Some(&token), tree, json!({})).await["data"]["categoriesAsTree"][0]["name"], "Energy");
+    }
+    assert_eq!(error_code(&app.gql(None, tree, json!({})).await), Some("UNAUTHENTICATED"));
+    let outsider = app.token(TestRole::NoScope).await;
+    assert_eq!(error_code(&app.gql(Some(&outsider), tree, json!({})).await), Some("FORBIDDEN"));
+    let trial = app.token(TestRole::Trial).await;
+    // Fill the kept response as the trial reader while the trial runs, then end the trial.
+    assert_eq!(app.gql(Some(&trial), tree, json!({})).await["errors"], Value::Null);
+    sqlx::query("update users set first_login = now() - interval '15 days' where email = $1")
+        .bind(TestRole::Trial.email())
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(error_code(&app.gql(Some(&trial), tree, json!({})).await), Some("TRIAL_EXPIRED"));
+    // A change is seen at once.
+    app.add_category(&token, "Agriculture", None).await;
+    assert_eq!(app.gql(Some(&token), tree, json!({})).await["data"]["categoriesAsTree"][0]["name"], "Agriculture");
+}
