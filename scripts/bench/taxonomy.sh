@@ -32,9 +32,13 @@ TOKEN=$("$bin" token --email bench.editor@insights.example --name "Bench Editor"
 export TOKEN
 
 tree='{"query":"{ categoriesAsTree { _id name description articleCount subscribersCount views level children { _id name articleCount subscribersCount views level children { _id name articleCount views level children { _id name articleCount views level children { _id name articleCount views level } } } } } }"}'
-tags='{"query":"{ tags(params: {searchQuery: \"tag 1234\", pageSize: 50}) { total items { _id name description articleCount views } } }"}'
-# A term that matches more than half of the 20,000 tags: the worst case for a search.
-tags_broad='{"query":"{ tags(params: {searchQuery: \"tag 1\", pageSize: 50}) { total items { _id name description articleCount views } } }"}'
+tags_query() { # search term → the tags page request
+  printf '{"query":"{ tags(params: {searchQuery: \\"%s\\", pageSize: 50}) { total items { _id name description articleCount views } } }"}' "$1"
+}
+tags_page='{"query":"{ tags(params: {pageSize: 50}) { total items { _id name description articleCount views } } }"}'
+# A term like an editor types (part of one tag's name), and one that matches most tags: the worst case.
+tags=$(tags_query "ener")
+tags_broad=$(tags_query "e")
 
 statements() { # body → statements per request (server started with statement logging)
   local body=$1 total=0
@@ -75,6 +79,7 @@ scenario() { # label
   BODY=$tree wrk -t2 -c8 -d2s -s scripts/bench/graphql.lua "$url/graphql" >/dev/null
   for connections in 32 4; do
     load "$1: categoriesAsTree" "$tree" "$connections"
+    load "$1: tags page, no search" "$tags_page" "$connections"
     load "$1: tags page, selective search" "$tags" "$connections"
     load "$1: tags page, search matching half the tags" "$tags_broad" "$connections"
   done
@@ -97,10 +102,17 @@ insert into category (category_id, name, description, parent_id)
   select pg_temp.oid24(), 'Bench leaf ' || l, 'Benchmark topic', p.category_id
   from category p, generate_series(1, 10) l where p.name::text collate "default" like 'Bench child %'
   limit (5000 - (select count(*) from category));
+-- Tags with diverse names, as a real vocabulary has (names sharing one word would all share its
+-- trigrams and defeat the search index).
 insert into tag (tag_id, name, description)
-  select pg_temp.oid24(), 'Tag ' || t, 'Benchmark tag number ' || t from generate_series(1, 20000 - (select count(*) from tag)) t;
+  select pg_temp.oid24(), initcap(substr(md5('n' || t), 1, 7)) || ' ' || initcap(substr(md5('m' || t), 1, 6)),
+         'Research on ' || substr(md5('d' || t), 1, 12)
+  from generate_series(1, 20000 - (select count(*) from tag)) t;
 analyze;
 SQL
 topics=$(psql "$DATABASE_URL" -tAc "select count(*) from category")
 tagcount=$(psql "$DATABASE_URL" -tAc "select count(*) from tag")
-scenario "grown ($topics topics, $tagcount tags)"
+# The selective term: part of a real tag's name.
+term=$(psql "$DATABASE_URL" -tAc "select lower(substr(name::text collate \"default\", 2, 5)) from tag where description like 'Research on %' order by tag_id limit 1")
+tags=$(tags_query "$term")
+scenario "grown ($topics topics, $tagcount tags; search '$term')"
