@@ -3,29 +3,7 @@
 # with a search term over 20,000 tags. For each: SQL statements per request (counted from the
 # server's statement log) and p50/p99 latency under a 20-second load from one local client with
 # 32 connections. Prints the figures; asserts nothing. Needs `wrk`.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/insights/target}
-bin=$CARGO_TARGET_DIR/release/insights-cli
-[[ -x $bin ]] || { echo "build it first: make build" >&2; exit 1; }
-command -v wrk >/dev/null || { echo "needs wrk: apt-get install wrk" >&2; exit 1; }
-
-admin=$(scripts/postgres.sh url postgres)
-db="insights_bench_taxonomy_$$"
-export DATABASE_URL="${admin%/*}/$db"
-port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
-url="http://127.0.0.1:$port"
-export INSIGHTS_LISTEN=127.0.0.1:$port INSIGHTS_PUBLIC_URL=$url
-log=$(mktemp)
-pid=""
-stop() { [[ -n $pid ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; pid=""; }
-trap 'stop; psql "$admin" -q -c "drop database if exists $db with (force)"; rm -f "$log"' EXIT
-
-start() { # extra env for the server
-  env "$@" "$bin" serve --no-worker >>"$log" 2>&1 &
-  pid=$!
-  until curl -fsS "$url/healthz" >/dev/null 2>&1; do sleep 0.2; done
-}
+source "$(dirname "$0")/common.sh"
 
 "$bin" seed taxonomy seeds/taxonomy.csv >/dev/null
 TOKEN=$("$bin" token --email bench.editor@insights.example --name "Bench Editor" --role editor --ttl 2h)
@@ -72,9 +50,9 @@ load() { # name body [connections]
 }
 
 scenario() { # label
-  stop; start INSIGHTS_LOG_FORMAT=json INSIGHTS_LOG="warn,insights::http=info,sqlx::query=trace"
+  stop; start INSIGHTS_NO_WORKER=true INSIGHTS_LOG_FORMAT=json INSIGHTS_LOG="warn,insights::http=info,sqlx::query=trace"
   echo "$1: SQL statements per request: categoriesAsTree $(statements "$tree"), tags search $(statements "$tags"), broad search $(statements "$tags_broad")"
-  stop; start INSIGHTS_LOG_FORMAT=json
+  stop; start INSIGHTS_NO_WORKER=true INSIGHTS_LOG_FORMAT=json
   # Warm up, then measure.
   BODY=$tree wrk -t2 -c8 -d2s -s scripts/bench/graphql.lua "$url/graphql" >/dev/null
   for connections in 32 4; do

@@ -59,7 +59,8 @@ pub enum TrialState {
     TrialExpired,
 }
 
-/// A trial reader holds the trial scope and no other reader or editing scope.
+/// A trial reader holds the trial scope and no other reader or editing scope (so their role is
+/// Subscriber). The one place this rule is written.
 pub fn is_trial_reader<S: AsRef<str>>(scopes: &[S]) -> bool {
     let has = |wanted: &str| scopes.iter().any(|s| s.as_ref() == wanted);
     has(scopes::TRIAL_READER) && !has(scopes::READER) && !has(scopes::CONTRIBUTOR) && !has(scopes::EDITOR) && !has(scopes::ADMIN)
@@ -144,7 +145,7 @@ impl Identity {
     }
 
     pub fn is_trial(&self) -> bool {
-        self.role() == Some(Role::Subscriber) && is_trial_reader(&self.scopes)
+        is_trial_reader(&self.scopes)
     }
 
     pub fn has_intelligence(&self) -> bool {

@@ -239,6 +239,20 @@ pub struct Follower {
     followed_at: chrono::DateTime<chrono::Utc>,
 }
 
+impl Default for TagListParams {
+    /// The first page of the list, as an admin grid opens it.
+    fn default() -> Self {
+        TagListParams {
+            page: 1,
+            page_size: DEFAULT_PAGE_SIZE,
+            search_query: None,
+            filter: TagFilter::All,
+            sort_field: TagSortField::Name,
+            sort_direction: SortDirection::Asc,
+        }
+    }
+}
+
 #[derive(Enum, Clone, Copy, PartialEq, Eq)]
 #[graphql(rename_items = "PascalCase")]
 pub enum FollowEntityType {
@@ -342,14 +356,7 @@ impl TaxonomyQuery {
     /// A page of tags with their counts, searched, filtered and sorted in the database.
     async fn tags(&self, ctx: &Context<'_>, params: Option<TagListParams>) -> Result<Page<TagObject>> {
         viewer(ctx)?.require(ALL_ROLES)?;
-        let params = params.unwrap_or(TagListParams {
-            page: 1,
-            page_size: DEFAULT_PAGE_SIZE,
-            search_query: None,
-            filter: TagFilter::All,
-            sort_field: TagSortField::Name,
-            sort_direction: SortDirection::Asc,
-        });
+        let params = params.unwrap_or_default();
         let (limit, offset) = PageParams { page: params.page, page_size: params.page_size }.limit_offset()?;
         let pattern = params.search_query.as_deref().and_then(like_pattern);
         let sort = match params.sort_field {

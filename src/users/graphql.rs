@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 
 use super::{User, queries};
 use crate::{
-    auth::{Identity, Role, TrialState, trial_minutes_left},
+    auth::{Identity, Role, TrialState, is_trial_reader, trial_minutes_left},
     error::{Error, Result},
     graphql::{app_state, viewer},
 };
@@ -102,8 +102,7 @@ impl User {
 impl User {
     fn trial_minutes_left(&self, ctx: &Context<'_>) -> i64 {
         let trial_days = app_state(ctx).config.constants.trial_days;
-        let is_trial = Role::from_scopes(&self.scopes) == Some(Role::Subscriber) && crate::auth::roles_is_trial(&self.scopes);
-        trial_minutes_left(is_trial, self.first_login, trial_days, Utc::now())
+        trial_minutes_left(is_trial_reader(&self.scopes), self.first_login, trial_days, Utc::now())
     }
 
     /// A profile is complete when the identity provider gave us a name and an email, and, for

@@ -60,7 +60,7 @@ async fn the_list_pages_searches_filters_and_sorts_in_the_database(pool: PgPool)
     for i in 0..20 {
         ids.push(app.add_tag(&token, &format!("Tag {i:02}")).await);
     }
-    let special = app.add_tag(&token, "100% Renewables").await;
+    app.add_tag(&token, "100% Renewables").await;
     let reader = app.insert_user("reader@test.example").await;
     let article = app.insert_article(&[], &[&ids[3], &ids[5]], &[]).await;
     app.insert_views(&article, &reader, 4).await;
@@ -99,7 +99,6 @@ async fn the_list_pages_searches_filters_and_sorts_in_the_database(pool: PgPool)
 
     let bad_size = app.gql(Some(&token), LIST, json!({ "params": { "pageSize": 7 } })).await;
     assert_eq!(error_code(&bad_size), Some("BAD_USER_INPUT"));
-    let _ = special;
 }
 
 #[sqlx::test(migrations = "./migrations")]

@@ -14,8 +14,6 @@ async fn spawn(pool: PgPool, flags: &[&str]) -> (TestApp, std::path::PathBuf) {
     let dir = std::env::temp_dir().join(format!("insights-uploads-{}", insights::ids::new_id()));
     let mut all = vec!["--upload-dir", dir.to_str().unwrap()];
     all.extend_from_slice(flags);
-    // The flag strings must outlive the call; leak the one we built (a test process is short-lived).
-    let all: Vec<&'static str> = all.into_iter().map(|s| &*Box::leak(s.to_owned().into_boxed_str())).collect();
     (TestApp::spawn_with(pool, &all).await, dir)
 }
 
