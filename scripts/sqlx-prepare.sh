@@ -11,6 +11,9 @@ psql "$admin" -q -c "set client_min_messages = warning" -c "drop database if exi
 for migration in migrations/*.sql; do
   psql "${admin%/*}/$db" -q -v ON_ERROR_STOP=1 -f "$migration" >/dev/null
 done
+# Dependencies with their own query macros (apalis-postgres) build from their shipped offline data
+# first, so the checks below against our scratch database see only our crates.
+SQLX_OFFLINE=true cargo check -q -p apalis-postgres
 export DATABASE_URL="${admin%/*}/$db"
 unset SQLX_OFFLINE
 rm -rf .sqlx && mkdir .sqlx

@@ -374,11 +374,14 @@ impl TaxonomyQuery {
             offset,
         };
         let pool = &app_state(ctx).pool;
-        let rows = queries::list_tags(pool, &query).await?;
-        let total = match rows.first() {
-            Some(row) => row.total,
-            None if offset > 0 => queries::count_tags(pool, query.pattern, query.only_empty).await?,
-            None => 0,
+        let rows = match sort {
+            "articles" | "views" => queries::list_tags_by_count(pool, &query).await?,
+            _ => queries::list_tags_by_text(pool, &query).await?,
+        };
+        // A short page (not past the end) already tells the total; otherwise count.
+        let total = match rows.len() as i64 {
+            n if n < limit && (n > 0 || offset == 0) => offset + n,
+            _ => queries::count_tags(pool, query.pattern, query.only_empty).await?,
         };
         let items = rows
             .into_iter()

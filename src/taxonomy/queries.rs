@@ -290,7 +290,6 @@ pub struct TagPageRow {
     pub version: i32,
     pub article_count: i64,
     pub views: i64,
-    pub total: i64,
 }
 
 /// What a tag list asks for; `sort` is one of the whitelisted column names.
@@ -304,8 +303,47 @@ pub struct TagQuery<'a> {
     pub offset: i64,
 }
 
-/// A page of tags with their counts and the total of the filtered list, in one statement.
-pub async fn list_tags(db: impl PgExecutor<'_>, q: &TagQuery<'_>) -> sqlx::Result<Vec<TagPageRow>> {
+/// A page of tags sorted by name or description: the page is chosen first (by index for a name
+/// sort, by the trigram index for a search), then counts are computed for its rows alone.
+pub async fn list_tags_by_text(db: impl PgExecutor<'_>, q: &TagQuery<'_>) -> sqlx::Result<Vec<TagPageRow>> {
+    sqlx::query_as!(
+        TagPageRow,
+        r#"select page.tag_id, page.name as "name: String", page.description, page.version,
+                  (select count(*) from article_tag at where at.tag_id = page.tag_id) as "article_count!",
+                  (select coalesce(sum(v.views), 0) from article_tag at
+                     join article_view v using (article_id) where at.tag_id = page.tag_id)::bigint as "views!"
+           from (
+               select t.tag_id, t.name, t.description, t.version, lower(t.name collate "default") as name_key
+               from tag t
+               where ($1::text is null or t.search_text like $1)
+                 and (not $2 or not exists(select 1 from article_tag at where at.tag_id = t.tag_id))
+               order by
+                 case when $3 = 'name' and not $4 then lower(t.name collate "default") end asc,
+                 case when $3 = 'name' and $4 then lower(t.name collate "default") end desc,
+                 case when $3 = 'description' and not $4 then lower(t.description) end asc,
+                 case when $3 = 'description' and $4 then lower(t.description) end desc,
+                 lower(t.name collate "default"), t.tag_id
+               limit $5 offset $6
+           ) page
+           order by
+             case when $3 = 'name' and not $4 then page.name_key end asc,
+             case when $3 = 'name' and $4 then page.name_key end desc,
+             case when $3 = 'description' and not $4 then lower(page.description) end asc,
+             case when $3 = 'description' and $4 then lower(page.description) end desc,
+             page.name_key, page.tag_id"#,
+        q.pattern,
+        q.only_empty,
+        q.sort,
+        q.descending,
+        q.limit,
+        q.offset,
+    )
+    .fetch_all(db)
+    .await
+}
+
+/// A page of tags sorted by article count or views, which needs every filtered tag's counts.
+pub async fn list_tags_by_count(db: impl PgExecutor<'_>, q: &TagQuery<'_>) -> sqlx::Result<Vec<TagPageRow>> {
     sqlx::query_as!(
         TagPageRow,
         r#"with articles as (select tag_id, count(*) as n from article_tag group by tag_id),
@@ -314,18 +352,13 @@ pub async fn list_tags(db: impl PgExecutor<'_>, q: &TagQuery<'_>) -> sqlx::Resul
                     from article_tag at join article_view v using (article_id) group by at.tag_id
                 )
            select t.tag_id, t.name as "name: String", t.description, t.version,
-                  coalesce(articles.n, 0) as "article_count!", coalesce(views.n, 0)::bigint as "views!",
-                  count(*) over () as "total!"
+                  coalesce(articles.n, 0) as "article_count!", coalesce(views.n, 0)::bigint as "views!"
            from tag t
            left join articles using (tag_id)
            left join views using (tag_id)
-           where ($1::text is null or (lower(t.name collate "default") || ' ' || lower(t.description)) like $1)
+           where ($1::text is null or t.search_text like $1)
              and (not $2 or articles.n is null)
            order by
-             case when $3 = 'name' and not $4 then lower(t.name collate "default") end asc,
-             case when $3 = 'name' and $4 then lower(t.name collate "default") end desc,
-             case when $3 = 'description' and not $4 then lower(t.description) end asc,
-             case when $3 = 'description' and $4 then lower(t.description) end desc,
              case when $3 = 'articles' and not $4 then coalesce(articles.n, 0) end asc,
              case when $3 = 'articles' and $4 then coalesce(articles.n, 0) end desc,
              case when $3 = 'views' and not $4 then coalesce(views.n, 0) end asc,
@@ -343,11 +376,11 @@ pub async fn list_tags(db: impl PgExecutor<'_>, q: &TagQuery<'_>) -> sqlx::Resul
     .await
 }
 
-/// The total of a filtered tag list (used when a page past the end comes back empty).
+/// The total of a filtered tag list.
 pub async fn count_tags(db: impl PgExecutor<'_>, pattern: Option<&str>, only_empty: bool) -> sqlx::Result<i64> {
     sqlx::query_scalar!(
         r#"select count(*) as "n!" from tag t
-           where ($1::text is null or (lower(t.name collate "default") || ' ' || lower(t.description)) like $1)
+           where ($1::text is null or t.search_text like $1)
              and (not $2 or not exists(select 1 from article_tag at where at.tag_id = t.tag_id))"#,
         pattern,
         only_empty,
