@@ -39,6 +39,10 @@ pub struct Config {
     #[arg(long, env = "INSIGHTS_INTERNAL_ID_PREFIX", default_value = "ad|")]
     pub internal_id_prefix: String,
 
+    /// Email domains of the company (comma-separated): only their users may show a contributor photo.
+    #[arg(long, env = "INSIGHTS_INTERNAL_EMAIL_DOMAINS", default_value = "insights.example", value_delimiter = ',')]
+    pub internal_email_domains: Vec<String>,
+
     /// Where users with an incomplete profile are sent (no redirect when unset).
     #[arg(long, env = "INSIGHTS_PROFILE_LANDING_URL")]
     pub profile_landing_url: Option<String>,

@@ -2,8 +2,10 @@
 //! binary wires it together; the `insights-jobs` crate runs its background work.
 
 pub mod auth;
+pub mod channels;
 pub mod config;
 pub mod db;
+pub mod desks;
 pub mod error;
 pub mod graphql;
 pub mod http;
@@ -14,6 +16,7 @@ pub mod taxonomy;
 pub mod telemetry;
 pub mod uploads;
 pub mod users;
+pub mod validation;
 
 pub use config::Config;
 pub use state::AppState;

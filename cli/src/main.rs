@@ -38,6 +38,17 @@ enum Command {
     /// Load data files from seeds/ (idempotent: a second run changes nothing).
     #[command(subcommand)]
     Seed(SeedCommand),
+    /// Archive a channel for good, with the same rules as the web app: refused while it has active
+    /// subscribers; its articles are archived and its templates unlinked.
+    ArchiveChannel(ArchiveChannelArgs),
+}
+
+#[derive(Args)]
+struct ArchiveChannelArgs {
+    #[command(flatten)]
+    config: Config,
+    /// The channel's id, or its name.
+    channel: String,
 }
 
 #[derive(Subcommand)]
@@ -138,6 +149,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Token(args) => token(args).await,
         Command::Schema(args) => schema(args),
         Command::Seed(SeedCommand::Taxonomy(args)) => seed_taxonomy(args).await,
+        Command::ArchiveChannel(args) => archive_channel(args).await,
     }
 }
 
@@ -241,6 +253,33 @@ async fn token(args: TokenArgs) -> anyhow::Result<()> {
     let token = provider::sign_access_token(&state, &subject, &scopes.join(" "), &claims, args.ttl).await?;
     println!("{token}");
     Ok(())
+}
+
+async fn archive_channel(args: ArchiveChannelArgs) -> anyhow::Result<()> {
+    use insights::channels::service;
+    let pool = connect(&args.config).await?;
+    apply_migrations(&pool).await?;
+    let outcome = async {
+        let id = service::resolve(&pool, &args.channel).await?;
+        let mut tx = pool.begin().await?;
+        let archived = service::archive_channel(&mut tx, &id).await?;
+        tx.commit().await?;
+        Ok::<_, insights::error::Error>((id, archived))
+    }
+    .await;
+    match outcome {
+        Ok((id, archived)) => {
+            println!(
+                "Archived channel {} ({id}): {} articles archived, {} templates unlinked.",
+                archived.name, archived.articles_archived, archived.templates_unlinked
+            );
+            Ok(())
+        }
+        Err(error) => {
+            error.log_if_internal();
+            anyhow::bail!("channel {:?} was not archived: {}", args.channel, error.message())
+        }
+    }
 }
 
 async fn seed_taxonomy(args: SeedArgs) -> anyhow::Result<()> {

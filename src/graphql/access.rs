@@ -133,6 +133,8 @@ mod tests {
             first_login: chrono::Utc::now(),
             last_login: None,
             version: 1,
+            profile_picture: None,
+            stats: None,
         };
         Auth::Signed(Box::new(Viewer { identity, user, role, trial, trial_minutes_left: 0 }))
     }

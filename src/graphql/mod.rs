@@ -9,6 +9,8 @@ use async_graphql::{Context, EmptySubscription, MergedObject, Schema, SchemaBuil
 
 use crate::{
     auth::{Auth, Viewer},
+    channels::{ChannelsMutation, ChannelsQuery},
+    desks::{DesksMutation, DesksQuery},
     error::Result,
     state::AppState,
     taxonomy::{TaxonomyMutation, TaxonomyQuery},
@@ -17,16 +19,18 @@ use crate::{
 
 
 pub use client_config::LOG_BATCH_MAX;
-pub use pagination::{DEFAULT_PAGE_SIZE, DeleteResult, PAGE_SIZES, Page, PageParams, SortDirection};
+pub use pagination::{
+    DEFAULT_PAGE_SIZE, DeleteResult, PAGE_SIZES, Page, PageParams, SortDirection, checked_limit_offset, contains_pattern, total_from_page,
+};
 use client_config::ConfigQuery;
 
 #[derive(MergedObject, Default)]
 #[graphql(name = "Query")]
-pub struct QueryRoot(ConfigQuery, UsersQuery, TaxonomyQuery);
+pub struct QueryRoot(ConfigQuery, UsersQuery, TaxonomyQuery, ChannelsQuery, DesksQuery);
 
 #[derive(MergedObject, Default)]
 #[graphql(name = "Mutation")]
-pub struct MutationRoot(UsersMutation, TaxonomyMutation);
+pub struct MutationRoot(UsersMutation, TaxonomyMutation, ChannelsMutation, DesksMutation);
 
 pub type AppSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;
 

@@ -39,10 +39,39 @@ impl PageParams {
     }
 }
 
+/// A LIMIT and OFFSET given directly (lists whose API takes them rather than a page number).
+pub fn checked_limit_offset(limit: i32, offset: i32) -> Result<(i64, i64)> {
+    if !(1..=PAGE_SIZES[PAGE_SIZES.len() - 1]).contains(&limit) {
+        return Err(Error::field("limit", "Limit must be between 1 and 200"));
+    }
+    if offset < 0 {
+        return Err(Error::field("offset", "Minimum value is 0"));
+    }
+    Ok((i64::from(limit), i64::from(offset)))
+}
+
+/// The total of a filtered list when a page already tells it: a short page that is not past the
+/// end. Otherwise the caller counts.
+pub fn total_from_page(rows: usize, limit: i64, offset: i64) -> Option<i64> {
+    let rows = rows as i64;
+    (rows < limit && (rows > 0 || offset == 0)).then_some(offset + rows)
+}
+
+/// A LIKE pattern matching `search` anywhere in a lower-cased text; none for a blank search.
+pub fn contains_pattern(search: Option<&str>) -> Option<String> {
+    let search = search?.trim().to_lowercase();
+    if search.is_empty() {
+        return None;
+    }
+    let escaped = search.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+    Some(format!("%{escaped}%"))
+}
+
 /// A page of a list and the total of the whole (filtered) list.
 #[derive(SimpleObject)]
 #[graphql(concrete(name = "TagPage", params(crate::taxonomy::TagObject)))]
 #[graphql(concrete(name = "FollowerPage", params(crate::taxonomy::Follower)))]
+#[graphql(concrete(name = "ChannelPage", params(crate::channels::ChannelObject)))]
 pub struct Page<T: OutputType> {
     pub items: Vec<T>,
     pub total: i64,

@@ -52,6 +52,7 @@ pub fn build_app(state: AppState) -> Router {
         .merge(api)
         .merge(uploads)
         .route("/uploads/{name}", get(uploads::serve))
+        .route("/contributor-profile-picture/{id}", get(crate::users::contributor_profile_picture))
         .route("/healthz", get(healthz))
         .route("/", get(|| async { Redirect::permanent("/insights/") }))
         .merge(web_app::router(&state.config.web_dir));

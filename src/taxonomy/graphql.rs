@@ -12,7 +12,7 @@ use super::{
 use crate::{
     auth::{ALL_ROLES, STAFF},
     error::{Error, Result},
-    graphql::{DEFAULT_PAGE_SIZE, DeleteResult, Page, PageParams, SortDirection, app_state, viewer},
+    graphql::{DEFAULT_PAGE_SIZE, DeleteResult, Page, PageParams, SortDirection, app_state, contains_pattern, total_from_page, viewer},
 };
 
 #[derive(SimpleObject, Clone)]
@@ -278,16 +278,6 @@ pub struct FollowResult {
     subscribers_count: i64,
 }
 
-/// Escapes LIKE wildcards so a search for "50%" means the text "50%".
-fn like_pattern(search: &str) -> Option<String> {
-    let search = search.trim().to_lowercase();
-    if search.is_empty() {
-        return None;
-    }
-    let escaped = search.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
-    Some(format!("%{escaped}%"))
-}
-
 async fn load_category(ctx: &Context<'_>, id: &str) -> Result<CategoryObject> {
     let viewer = viewer(ctx)?;
     if !crate::ids::is_valid_id(id) {
@@ -358,7 +348,7 @@ impl TaxonomyQuery {
         viewer(ctx)?.require(ALL_ROLES)?;
         let params = params.unwrap_or_default();
         let (limit, offset) = PageParams { page: params.page, page_size: params.page_size }.limit_offset()?;
-        let pattern = params.search_query.as_deref().and_then(like_pattern);
+        let pattern = contains_pattern(params.search_query.as_deref());
         let sort = match params.sort_field {
             TagSortField::Name => "name",
             TagSortField::Description => "description",
@@ -378,10 +368,9 @@ impl TaxonomyQuery {
             "articles" | "views" => queries::list_tags_by_count(pool, &query).await?,
             _ => queries::list_tags_by_text(pool, &query).await?,
         };
-        // A short page (not past the end) already tells the total; otherwise count.
-        let total = match rows.len() as i64 {
-            n if n < limit && (n > 0 || offset == 0) => offset + n,
-            _ => queries::count_tags(pool, query.pattern, query.only_empty).await?,
+        let total = match total_from_page(rows.len(), limit, offset) {
+            Some(total) => total,
+            None => queries::count_tags(pool, query.pattern, query.only_empty).await?,
         };
         let items = rows
             .into_iter()

@@ -4,12 +4,13 @@
 use sqlx::PgPool;
 
 use super::{
-    model::{CATEGORY_NAME_MAX, DESCRIPTION_MAX, MAX_LEVEL, TAG_NAME_MAX, optional_file, optional_id, required_text},
+    model::{CATEGORY_NAME_MAX, DESCRIPTION_MAX, MAX_LEVEL, TAG_NAME_MAX},
     queries::{self, CategoryValues},
 };
 use crate::{
     error::{Error, FieldErrors, Result, ResultExt},
     ids,
+    validation::{optional_file, optional_id, required_text},
 };
 
 /// A topic as a client wants it to be (add or edit).

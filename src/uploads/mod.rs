@@ -140,11 +140,20 @@ fn multipart_error(error: MultipartError) -> HttpError {
 
 /// `GET /uploads/{name}`.
 pub async fn serve(State(state): State<AppState>, UrlPath(name): UrlPath<String>) -> Result<Response, HttpError> {
-    if !is_upload_name(&name) {
+    let mut response = image_response(&state.config.uploads.dir, &name).await?;
+    // Names are never reused, so a file never changes.
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=31536000, immutable"));
+    Ok(response)
+}
+
+/// The stored image `name` with its type, `nosniff` and a sandboxing policy; NOT_FOUND for
+/// anything that is not one of our files.
+pub async fn image_response(dir: &Path, name: &str) -> Result<Response, HttpError> {
+    if !is_upload_name(name) {
         return Err(Error::NotFound("File").into());
     }
     let kind = name.rsplit('.').next().and_then(ImageKind::from_extension).ok_or(Error::NotFound("File"))?;
-    let bytes = match tokio::fs::read(path_of(&state.config.uploads.dir, &name)).await {
+    let bytes = match tokio::fs::read(path_of(dir, name)).await {
         Ok(bytes) => bytes,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Err(Error::NotFound("File").into()),
         Err(error) => return Err(anyhow::Error::from(error).into()),
@@ -153,8 +162,6 @@ pub async fn serve(State(state): State<AppState>, UrlPath(name): UrlPath<String>
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind.content_type()));
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    // Names are never reused, so a file never changes.
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=31536000, immutable"));
     headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("default-src 'none'; sandbox"));
     Ok(response)
 }

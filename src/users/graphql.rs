@@ -1,14 +1,22 @@
 //! GraphQL of the users area: the `User` object and the identity operations.
 
-use async_graphql::{Context, Object, SimpleObject};
+use async_graphql::{Context, Enum, ID, InputObject, Object, SimpleObject};
 use chrono::{DateTime, Utc};
 
-use super::{User, queries};
-use crate::{
-    auth::{Identity, Role, TrialState, is_trial_reader, trial_minutes_left},
-    error::{Error, Result},
-    graphql::{app_state, viewer},
+use super::{
+    User,
+    queries::{self, UserListQuery, UserStats, UserSummary},
 };
+use crate::{
+    auth::{ALL_ROLES, Identity, Role, STAFF, TrialState, is_trial_reader, trial_minutes_left},
+    channels::{self, ChannelObject},
+    error::{Error, FieldErrors, Result},
+    graphql::{SortDirection, app_state, checked_limit_offset, contains_pattern, total_from_page, viewer},
+    validation::{optional_file, optional_text},
+};
+
+/// The Function (job title) field's limit (spec 2 §5).
+const POSITION_MAX: usize = 50;
 
 #[Object]
 impl User {
@@ -97,9 +105,57 @@ impl User {
     async fn version(&self) -> i32 {
         self.version
     }
+
+    /// The first sign-in.
+    async fn member_since(&self) -> DateTime<Utc> {
+        self.first_login
+    }
+
+    /// Articles the user is a contributor of.
+    async fn article_count(&self, ctx: &Context<'_>) -> Result<i64> {
+        Ok(self.stats(ctx).await?.article_count)
+    }
+
+    /// Views of the articles the user is a contributor of.
+    async fn views(&self, ctx: &Context<'_>) -> Result<i64> {
+        Ok(self.stats(ctx).await?.views)
+    }
+
+    /// Whether the user's email is on an internal company domain (only those may show a photo).
+    async fn can_have_profile_picture(&self, ctx: &Context<'_>) -> bool {
+        self.on_internal_domain(ctx)
+    }
+
+    async fn has_profile_picture(&self) -> bool {
+        self.profile_picture.is_some()
+    }
+
+    /// The active channels the user may publish to: every one for an Administrator; otherwise
+    /// those they administer or that they or one of their desks own.
+    async fn channels_to_publish(&self, ctx: &Context<'_>) -> Result<Vec<ChannelObject>> {
+        let viewer = viewer(ctx)?;
+        viewer.require(ALL_ROLES)?;
+        if viewer.user.user_id != self.user_id && !viewer.role()?.is_staff() {
+            return Err(Error::Forbidden);
+        }
+        let role = Role::from_scopes(&self.scopes);
+        channels::channels_to_publish(ctx, &self.user_id, role).await
+    }
 }
 
 impl User {
+    async fn stats(&self, ctx: &Context<'_>) -> Result<UserStats> {
+        match self.stats {
+            Some(stats) => Ok(stats),
+            None => Ok(queries::stats_of(&app_state(ctx).pool, &self.user_id).await?),
+        }
+    }
+
+    fn on_internal_domain(&self, ctx: &Context<'_>) -> bool {
+        let domain = self.email.rsplit_once('@').map(|(_, domain)| domain.to_ascii_lowercase());
+        domain.is_some_and(|domain| app_state(ctx).config.internal_email_domains.iter().any(|d| d.eq_ignore_ascii_case(&domain)))
+    }
+
     fn trial_minutes_left(&self, ctx: &Context<'_>) -> i64 {
         let trial_days = app_state(ctx).config.constants.trial_days;
         trial_minutes_left(is_trial_reader(&self.scopes), self.first_login, trial_days, Utc::now())
@@ -139,6 +195,135 @@ impl UsersQuery {
     async fn is_user_profile_complete(&self, ctx: &Context<'_>) -> Result<ProfileCompleteness> {
         Ok(ProfileCompleteness { is_profile_complete: viewer(ctx)?.user.is_profile_complete() })
     }
+
+    /// Staff: a page of users. Default sort: name, then last sign-in (newest first).
+    #[allow(clippy::too_many_arguments)]
+    async fn get_paginated_users(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(default)] r#type: UserListType,
+        search_query: Option<String>,
+        sort_field: Option<UserSortField>,
+        sort_direction: Option<SortDirection>,
+        #[graphql(default = 15)] limit: i32,
+        #[graphql(default)] offset: i32,
+    ) -> Result<UserPage> {
+        viewer(ctx)?.require(STAFF)?;
+        let (limit, offset) = checked_limit_offset(limit, offset)?;
+        let pattern = contains_pattern(search_query.as_deref());
+        let query = UserListQuery {
+            role: r#type.role().map(Role::as_str),
+            trial_only: r#type == UserListType::Trial,
+            pattern: pattern.as_deref(),
+            sort: sort_field.unwrap_or_default().column(),
+            descending: sort_direction == Some(SortDirection::Desc),
+            limit,
+            offset,
+        };
+        let pool = &app_state(ctx).pool;
+        let users = queries::list_users(pool, &query).await?;
+        let total = match total_from_page(users.len(), limit, offset) {
+            Some(total) => total,
+            None => queries::count_users(pool, query.role, query.trial_only, query.pattern).await?,
+        };
+        Ok(UserPage { users, total })
+    }
+
+    /// Staff.
+    async fn find_user_by_id(&self, ctx: &Context<'_>, id: ID) -> Result<User> {
+        viewer(ctx)?.require(STAFF)?;
+        load_user(ctx, &id).await
+    }
+
+    /// Staff: users who hold a staff role whose name or email matches (pickers), by name.
+    async fn staff_users(&self, ctx: &Context<'_>, search_query: Option<String>, #[graphql(default = 20)] limit: i32) -> Result<Vec<UserSummary>> {
+        viewer(ctx)?.require(STAFF)?;
+        let pattern = contains_pattern(search_query.as_deref());
+        Ok(queries::staff_users(&app_state(ctx).pool, pattern.as_deref(), i64::from(limit.clamp(1, 100))).await?)
+    }
+}
+
+async fn load_user(ctx: &Context<'_>, id: &str) -> Result<User> {
+    if !crate::ids::is_valid_id(id) {
+        return Err(Error::NotFound("User"));
+    }
+    queries::find_by_id(&app_state(ctx).pool, id).await?.ok_or(Error::NotFound("User"))
+}
+
+/// The tabs of the users list (spec 2 §2).
+#[derive(Enum, Clone, Copy, PartialEq, Eq, Default)]
+#[graphql(rename_items = "PascalCase")]
+pub enum UserListType {
+    #[default]
+    All,
+    Administrator,
+    Editor,
+    Contributor,
+    Subscriber,
+    Trial,
+}
+
+impl UserListType {
+    fn role(self) -> Option<Role> {
+        match self {
+            UserListType::Administrator => Some(Role::Administrator),
+            UserListType::Editor => Some(Role::Editor),
+            UserListType::Contributor => Some(Role::Contributor),
+            UserListType::Subscriber => Some(Role::Subscriber),
+            UserListType::All | UserListType::Trial => None,
+        }
+    }
+}
+
+#[derive(Enum, Clone, Copy, PartialEq, Eq, Default)]
+#[graphql(rename_items = "PascalCase")]
+pub enum UserSortField {
+    #[default]
+    Name,
+    Email,
+    Company,
+    Role,
+    LastLogin,
+    ArticleCount,
+    Views,
+    TrialMinLeft,
+}
+
+impl UserSortField {
+    fn column(self) -> &'static str {
+        match self {
+            UserSortField::Name => "name",
+            UserSortField::Email => "email",
+            UserSortField::Company => "company",
+            UserSortField::Role => "role",
+            UserSortField::LastLogin => "lastLogin",
+            UserSortField::ArticleCount => "articles",
+            UserSortField::Views => "views",
+            UserSortField::TrialMinLeft => "trial",
+        }
+    }
+}
+
+#[derive(SimpleObject)]
+pub struct UserPage {
+    users: Vec<User>,
+    total: i64,
+}
+
+/// An administrator's edit of a user (spec 2 §2 Users).
+#[derive(InputObject)]
+pub struct UserInput {
+    #[graphql(name = "_id")]
+    id: ID,
+    version: i32,
+    /// Function, max 50.
+    position: Option<String>,
+    /// Show the contributor photo; only for users on an internal company domain.
+    display_avatar: bool,
+    /// Only an Administrator may change it.
+    tableau_access: bool,
+    /// An uploaded image's file name (png or jpeg) to use as the contributor photo; none keeps the current one.
+    profile_picture: Option<String>,
 }
 
 #[derive(Default)]
@@ -170,5 +355,51 @@ impl UsersMutation {
         let user = queries::find_by_subject(&mut *tx, &identity.subject).await?.ok_or(Error::NotFound("User"))?;
         tx.commit().await?;
         Ok(UserFromToken { is_new_user: previous_sign_in.is_none(), user })
+    }
+
+    /// Administrators and Editors edit anyone, a Contributor only themself; only an Administrator
+    /// may change Tableau access; the photo only for users on an internal company domain.
+    async fn edit_user(&self, ctx: &Context<'_>, item: UserInput) -> Result<User> {
+        let viewer = viewer(ctx)?;
+        let role = viewer.require(STAFF)?;
+        let user = load_user(ctx, &item.id).await?;
+        if role == Role::Contributor && user.user_id != viewer.user.user_id {
+            return Err(Error::Forbidden);
+        }
+        if item.tableau_access != user.tableau_access && role != Role::Administrator {
+            return Err(Error::Forbidden);
+        }
+        let mut fields = FieldErrors::new();
+        let position = optional_text(&mut fields, "position", item.position.as_deref(), POSITION_MAX);
+        let picture = optional_file(&mut fields, "profilePicture", item.profile_picture.as_deref());
+        if picture.as_deref().is_some_and(|name| name.ends_with(".gif")) {
+            fields.insert("profilePicture".to_owned(), "Upload a PNG or JPEG image".to_owned());
+        }
+        let may_show_photo = user.on_internal_domain(ctx);
+        if (item.display_avatar || picture.is_some()) && !may_show_photo {
+            fields.insert("displayAvatar".to_owned(), "Only users of the company can have a contributor photo".to_owned());
+        }
+        if !fields.is_empty() {
+            return Err(Error::invalid(fields));
+        }
+        let pool = &app_state(ctx).pool;
+        let mut tx = pool.begin().await?;
+        let written = queries::update_profile(
+            &mut tx,
+            &user.user_id,
+            item.version,
+            position.as_deref(),
+            item.display_avatar,
+            item.tableau_access,
+            picture.as_deref(),
+        )
+        .await?;
+        match written {
+            None => return Err(Error::NotFound("User")),
+            Some(false) => return Err(Error::stale_version()),
+            Some(true) => {}
+        }
+        tx.commit().await?;
+        load_user(ctx, &user.user_id).await
     }
 }

@@ -1,8 +1,11 @@
 //! Users: the stored record of everyone who signed in, kept in step with their token's claims, and
-//! the identity operations of the API (`me`, `updateUserFromToken`, `isUserProfileComplete`).
+//! the identity operations of the API (`me`, `updateUserFromToken`, `isUserProfileComplete`), and
+//! the users administration (list, edit, the contributor photo).
 
 mod graphql;
+mod picture;
 pub mod queries;
 
 pub use graphql::{UsersMutation, UsersQuery};
-pub use queries::User;
+pub use picture::contributor_profile_picture;
+pub use queries::{User, UserSummary};

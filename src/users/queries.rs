@@ -23,6 +23,44 @@ pub struct User {
     pub first_login: DateTime<Utc>,
     pub last_login: Option<DateTime<Utc>>,
     pub version: i32,
+    /// The contributor photo's file in the upload area.
+    pub profile_picture: Option<String>,
+    /// Counts a list query computed with the row; loaded on demand otherwise.
+    pub stats: Option<UserStats>,
+}
+
+/// The articles a user contributed to and their views.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct UserStats {
+    pub article_count: i64,
+    pub views: i64,
+}
+
+/// Builds a `User` from a query record that selects the user columns (and, with `stats`, the counts).
+macro_rules! user_from_row {
+    ($row:expr, $stats:expr) => {{
+        let row = $row;
+        User {
+            user_id: row.user_id,
+            subject: row.subject,
+            email: row.email,
+            name: row.name,
+            first_name: row.first_name,
+            last_name: row.last_name,
+            company: row.company,
+            phone: row.phone,
+            position: row.position,
+            scopes: row.scopes,
+            is_internal: row.is_internal,
+            display_avatar: row.display_avatar,
+            tableau_access: row.tableau_access,
+            first_login: row.first_login,
+            last_login: row.last_login,
+            version: row.version,
+            profile_picture: row.profile_picture,
+            stats: $stats,
+        }
+    }};
 }
 
 impl User {
@@ -39,15 +77,27 @@ impl User {
 }
 
 pub async fn find_by_subject(db: impl PgExecutor<'_>, subject: &str) -> sqlx::Result<Option<User>> {
-    sqlx::query_as!(
-        User,
+    let row = sqlx::query!(
         "select user_id, subject, email, name, first_name, last_name, company, phone, position, scopes,
-                is_internal, display_avatar, tableau_access, first_login, last_login, version
+                is_internal, display_avatar, tableau_access, first_login, last_login, version, profile_picture
          from users where subject = $1",
         subject
     )
     .fetch_optional(db)
-    .await
+    .await?;
+    Ok(row.map(|row| user_from_row!(row, None)))
+}
+
+pub async fn find_by_id(db: impl PgExecutor<'_>, id: &str) -> sqlx::Result<Option<User>> {
+    let row = sqlx::query!(
+        "select user_id, subject, email, name, first_name, last_name, company, phone, position, scopes,
+                is_internal, display_avatar, tableau_access, first_login, last_login, version, profile_picture
+         from users where user_id = $1",
+        id
+    )
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(|row| user_from_row!(row, None)))
 }
 
 /// Creates the user of `identity`, or brings the stored copy in step with it. Claims the token
@@ -72,7 +122,7 @@ pub async fn upsert_from_identity(
                role = excluded.role,
                is_internal = excluded.is_internal
            returning user_id, subject, email, name, first_name, last_name, company, phone, position, scopes,
-                     is_internal, display_avatar, tableau_access, first_login, last_login, version,
+                     is_internal, display_avatar, tableau_access, first_login, last_login, version, profile_picture,
                      (xmax = 0) as "created!""#,
         ids::new_id(),
         identity.subject,
@@ -88,25 +138,9 @@ pub async fn upsert_from_identity(
     )
     .fetch_one(db)
     .await?;
-    let user = User {
-        user_id: row.user_id,
-        subject: row.subject,
-        email: row.email,
-        name: row.name,
-        first_name: row.first_name,
-        last_name: row.last_name,
-        company: row.company,
-        phone: row.phone,
-        position: row.position,
-        scopes: row.scopes,
-        is_internal: row.is_internal,
-        display_avatar: row.display_avatar,
-        tableau_access: row.tableau_access,
-        first_login: row.first_login,
-        last_login: row.last_login,
-        version: row.version,
-    };
-    Ok((user, row.created))
+    let created = row.created;
+    let user = user_from_row!(row, None);
+    Ok((user, created))
 }
 
 /// Records a sign-in; returns the previous sign-in time (none for a new user).
@@ -118,5 +152,164 @@ pub async fn record_sign_in(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Res
         user_id
     )
     .fetch_one(db)
+    .await
+}
+
+// ---- the users admin list ----
+
+/// What a users list asks for; `sort` is one of the whitelisted names.
+pub struct UserListQuery<'a> {
+    /// Only users with this role.
+    pub role: Option<&'a str>,
+    pub trial_only: bool,
+    /// A LIKE pattern over lower-cased "name email company".
+    pub pattern: Option<&'a str>,
+    pub sort: &'a str,
+    pub descending: bool,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+/// A page of users with their counts. The counts are computed after the page is cut (PostgreSQL
+/// evaluates the sub-selects past the sort and limit unless the sort needs them).
+pub async fn list_users(db: impl PgExecutor<'_>, q: &UserListQuery<'_>) -> sqlx::Result<Vec<User>> {
+    let rows = sqlx::query!(
+        r#"select u.user_id, u.subject, u.email, u.name, u.first_name, u.last_name, u.company, u.phone, u.position,
+                  u.scopes, u.is_internal, u.display_avatar, u.tableau_access, u.first_login, u.last_login, u.version,
+                  u.profile_picture,
+                  (select count(*) from article_contributor ac where ac.user_id = u.user_id) as "article_count!",
+                  (select coalesce(sum(v.views), 0) from article_contributor ac
+                     join article_view v using (article_id) where ac.user_id = u.user_id)::bigint as "views!"
+           from users u
+           where ($1::text is null or u.role = $1)
+             and (not $2 or u.is_trial)
+             and ($3::text is null or u.search_text like $3)
+           order by
+             case when $4 = 'name' and not $5 then lower(u.name) end asc,
+             case when $4 = 'name' and $5 then lower(u.name) end desc,
+             case when $4 = 'email' and not $5 then lower(u.email collate "default") end asc,
+             case when $4 = 'email' and $5 then lower(u.email collate "default") end desc,
+             case when $4 = 'company' and not $5 then lower(u.company) end asc,
+             case when $4 = 'company' and $5 then lower(u.company) end desc,
+             case when $4 = 'role' and not $5 then u.role end asc,
+             case when $4 = 'role' and $5 then u.role end desc,
+             case when $4 = 'lastLogin' and not $5 then u.last_login end asc nulls first,
+             case when $4 = 'lastLogin' and $5 then u.last_login end desc nulls last,
+             case when $4 = 'trial' and not $5 then case when u.is_trial then u.first_login end end asc nulls first,
+             case when $4 = 'trial' and $5 then case when u.is_trial then u.first_login end end desc nulls last,
+             case when $4 = 'articles' and not $5 then (select count(*) from article_contributor ac where ac.user_id = u.user_id) end asc,
+             case when $4 = 'articles' and $5 then (select count(*) from article_contributor ac where ac.user_id = u.user_id) end desc,
+             case when $4 = 'views' and not $5 then (select coalesce(sum(v.views), 0) from article_contributor ac
+                     join article_view v using (article_id) where ac.user_id = u.user_id) end asc,
+             case when $4 = 'views' and $5 then (select coalesce(sum(v.views), 0) from article_contributor ac
+                     join article_view v using (article_id) where ac.user_id = u.user_id) end desc,
+             lower(u.name), u.last_login desc nulls last, u.user_id
+           limit $6 offset $7"#,
+        q.role,
+        q.trial_only,
+        q.pattern,
+        q.sort,
+        q.descending,
+        q.limit,
+        q.offset,
+    )
+    .fetch_all(db)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| {
+            let stats = UserStats { article_count: row.article_count, views: row.views };
+            user_from_row!(row, Some(stats))
+        })
+        .collect())
+}
+
+pub async fn count_users(db: impl PgExecutor<'_>, role: Option<&str>, trial_only: bool, pattern: Option<&str>) -> sqlx::Result<i64> {
+    sqlx::query_scalar!(
+        r#"select count(*) as "n!" from users u
+           where ($1::text is null or u.role = $1) and (not $2 or u.is_trial) and ($3::text is null or u.search_text like $3)"#,
+        role,
+        trial_only,
+        pattern,
+    )
+    .fetch_one(db)
+    .await
+}
+
+pub async fn stats_of(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Result<UserStats> {
+    let row = sqlx::query!(
+        r#"select (select count(*) from article_contributor ac where ac.user_id = $1) as "article_count!",
+                  (select coalesce(sum(v.views), 0) from article_contributor ac
+                     join article_view v using (article_id) where ac.user_id = $1)::bigint as "views!""#,
+        user_id
+    )
+    .fetch_one(db)
+    .await?;
+    Ok(UserStats { article_count: row.article_count, views: row.views })
+}
+
+/// Writes an admin edit if `version` is still current; `None` when the user does not exist.
+pub async fn update_profile(
+    conn: &mut sqlx::PgConnection,
+    id: &str,
+    version: i32,
+    position: Option<&str>,
+    display_avatar: bool,
+    tableau_access: bool,
+    profile_picture: Option<&str>,
+) -> sqlx::Result<Option<bool>> {
+    let current = sqlx::query_scalar!("select version from users where user_id = $1 for update", id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    let Some(current) = current else { return Ok(None) };
+    if current != version {
+        return Ok(Some(false));
+    }
+    sqlx::query!(
+        "update users set position = $2, display_avatar = $3, tableau_access = $4,
+                profile_picture = coalesce($5, profile_picture), version = version + 1
+         where user_id = $1",
+        id,
+        position,
+        display_avatar,
+        tableau_access,
+        profile_picture,
+    )
+    .execute(conn)
+    .await?;
+    Ok(Some(true))
+}
+
+/// A user as other records show them.
+#[derive(Debug, Clone, async_graphql::SimpleObject)]
+pub struct UserSummary {
+    #[graphql(name = "_id")]
+    pub user_id: String,
+    pub name: String,
+    pub email: String,
+}
+
+/// Users holding a staff role whose name or email matches, by name.
+pub async fn staff_users(db: impl PgExecutor<'_>, pattern: Option<&str>, limit: i64) -> sqlx::Result<Vec<UserSummary>> {
+    sqlx::query_as!(
+        UserSummary,
+        r#"select user_id, name, email as "email: String" from users u
+           where u.role in ('Administrator', 'Editor', 'Contributor') and ($1::text is null or u.search_text like $1)
+           order by lower(u.name), u.user_id limit $2"#,
+        pattern,
+        limit,
+    )
+    .fetch_all(db)
+    .await
+}
+
+/// Of `ids`, those that are not users holding a staff role.
+pub async fn non_staff_among(db: impl PgExecutor<'_>, ids: &[String]) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar!(
+        r#"select id as "id!" from unnest($1::text[]) id
+           where not exists(select 1 from users u where u.user_id = id and u.role in ('Administrator', 'Editor', 'Contributor'))"#,
+        ids
+    )
+    .fetch_all(db)
     .await
 }

@@ -3,6 +3,8 @@
 
 mod api_conventions;
 mod auth;
+mod channels;
+mod desks;
 mod jobs;
 mod oidc_provider;
 mod schema;
@@ -12,3 +14,4 @@ mod tags;
 mod topics;
 mod uploads;
 mod users;
+mod users_admin;

@@ -1,30 +1,12 @@
 //! `POST /upload` and `GET /uploads/{name}`: images checked by content and size, generated names.
 
-use reqwest::multipart::{Form, Part};
 use serde_json::Value;
 use sqlx::PgPool;
 
-use crate::support::{TestApp, TestRole};
-
-/// A 1×1 PNG.
-const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\x0f\0\0\x01\x01\0\x05\x18\xd8N\0\0\0\0IEND\xaeB`\x82";
-const GIF: &[u8] = b"GIF89a\x01\0\x01\0\x80\0\0\0\0\0\xff\xff\xff!\xf9\x04\x01\0\0\0\0,\0\0\0\0\x01\0\x01\0\0\x02\x02D\x01\0;";
-
-async fn spawn(pool: PgPool, flags: &[&str]) -> (TestApp, std::path::PathBuf) {
-    let dir = std::env::temp_dir().join(format!("insights-uploads-{}", insights::ids::new_id()));
-    let mut all = vec!["--upload-dir", dir.to_str().unwrap()];
-    all.extend_from_slice(flags);
-    (TestApp::spawn_with(pool, &all).await, dir)
-}
-
-async fn upload(app: &TestApp, token: Option<&str>, file_name: &str, bytes: &[u8]) -> reqwest::Response {
-    let form = Form::new().part("file", Part::bytes(bytes.to_vec()).file_name(file_name.to_owned()));
-    let mut request = app.client.post(app.url("/upload")).multipart(form);
-    if let Some(token) = token {
-        request = request.bearer_auth(token);
-    }
-    request.send().await.unwrap()
-}
+use crate::support::{
+    TestRole,
+    uploads::{GIF, PNG, spawn, upload},
+};
 
 #[sqlx::test(migrations = "./migrations")]
 async fn an_image_is_stored_under_a_generated_name_and_served_with_its_type(pool: PgPool) {

@@ -7,6 +7,8 @@ use super::TestApp;
 
 pub const ADD_CATEGORY: &str = "mutation($item: CategoryInput!) { addCategory(item: $item) { _id name parent level version isFeatured } }";
 pub const EDIT_CATEGORY: &str = "mutation($item: CategoryInput!) { editCategory(item: $item) { _id name parent level version isFeatured } }";
+pub const ADD_DESK: &str = "mutation($item: DeskInput!) { addDesk(item: $item) { _id name version } }";
+pub const ADD_CHANNEL: &str = "mutation($item: ChannelInput!) { addChannel(item: $item) { _id name version type state price glAccount canEdit adminUsers { _id } owner { _id name type } } }";
 pub const ADD_TAG: &str = "mutation($item: TagInput!) { addTag(item: $item) { _id name description version } }";
 
 impl TestApp {
@@ -66,5 +68,60 @@ impl TestApp {
             .execute(&self.pool)
             .await
             .unwrap();
+    }
+
+    /// The id of `token`'s user (created by this first call if needed).
+    pub async fn user_id(&self, token: &str) -> String {
+        let response = self.gql(Some(token), "{ me { _id } }", json!({})).await;
+        response["data"]["me"]["_id"].as_str().unwrap_or_else(|| panic!("me: {response}")).to_owned()
+    }
+
+    pub async fn add_desk(&self, token: &str, name: &str, contributors: &[&str]) -> String {
+        let item = json!({ "name": name, "email": "desk@insights.example", "contributors": contributors });
+        let response = self.gql(Some(token), ADD_DESK, json!({ "item": item })).await;
+        response["data"]["addDesk"]["_id"].as_str().unwrap_or_else(|| panic!("add desk {name}: {response}")).to_owned()
+    }
+
+    /// A premium channel owned by `desk`, with `admins` (the creator is added by the server).
+    pub fn premium_channel(name: &str, desk: &str, admins: &[&str]) -> Value {
+        json!({
+            "name": name, "description": "Research for paying clients", "type": "premium", "ownerType": "desk",
+            "ownerId": desk, "adminUsers": admins, "price": "49.5", "glAccount": "GL-4410", "defaultTrialDurationDays": 14,
+        })
+    }
+
+    /// Adds a channel from `item` and returns its id; panics with the response on failure.
+    pub async fn add_channel(&self, token: &str, item: Value) -> String {
+        let response = self.gql(Some(token), ADD_CHANNEL, json!({ "item": item })).await;
+        response["data"]["addChannel"]["_id"].as_str().unwrap_or_else(|| panic!("add channel: {response}")).to_owned()
+    }
+
+    /// A subscription row (the subscriber screens come later).
+    pub async fn insert_subscription(&self, channel: &str, user: &str, state: &str, cancel_at: Option<chrono::DateTime<chrono::Utc>>) {
+        sqlx::query(
+            "insert into channel_subscription (channel_id, user_id, subscription_type, subscription_state, cancel_at)
+             values ($1, $2, 'account', $3, $4)",
+        )
+        .bind(channel)
+        .bind(user)
+        .bind(state)
+        .bind(cancel_at)
+        .execute(&self.pool)
+        .await
+        .unwrap();
+    }
+
+    /// An article row in a channel, published by a desk (the article API comes later).
+    pub async fn insert_channel_article(&self, channel: Option<&str>, desk: Option<&str>, state: &str) -> String {
+        let id = insights::ids::new_id();
+        sqlx::query("insert into article (article_id, title, state, premium_channel_id, published_by_desk_id) values ($1, 'An article', $2, $3, $4)")
+            .bind(&id)
+            .bind(state)
+            .bind(channel)
+            .bind(desk)
+            .execute(&self.pool)
+            .await
+            .unwrap();
+        id
     }
 }

@@ -4,6 +4,7 @@
 pub mod external_issuer;
 pub mod factories;
 pub mod tokens;
+pub mod uploads;
 
 use std::net::SocketAddr;
 

@@ -19,6 +19,12 @@ const TopicForm = lazy(() => import('../features/taxonomy/TopicForm'));
 const TopicSubscriberStats = lazy(() => import('../features/taxonomy/TopicSubscriberStats'));
 const TagList = lazy(() => import('../features/taxonomy/TagList'));
 const TagForm = lazy(() => import('../features/taxonomy/TagForm'));
+const ChannelList = lazy(() => import('../features/channels/ChannelList'));
+const ChannelForm = lazy(() => import('../features/channels/ChannelForm'));
+const DeskList = lazy(() => import('../features/desks/DeskList'));
+const DeskForm = lazy(() => import('../features/desks/DeskForm'));
+const UserList = lazy(() => import('../features/users/UserList'));
+const UserForm = lazy(() => import('../features/users/UserForm'));
 const ForYou = lazy(() => import('../features/reader/ForYou'));
 const Channels = lazy(() => import('../features/reader/Channels'));
 const Subscriptions = lazy(() => import('../features/reader/Subscriptions'));
@@ -90,14 +96,27 @@ const publisherRoutes: RouteObject[] = [
       { path: 'edit/:id', element: guarded(ACCESS.tags, <TagForm base={TAGS} />) },
     ],
   },
-  { path: 'users', children: [section(undefined, 'Users', ACCESS.users), section('edit/:id', 'Edit user', ACCESS.users)] },
-  crud('desks', 'Desks', 'desk', ACCESS.desks),
+  {
+    path: 'users',
+    children: [
+      { index: true, element: guarded(ACCESS.users, <UserList />) },
+      { path: 'edit/:id', element: guarded(ACCESS.users, <UserForm />) },
+    ],
+  },
+  {
+    path: 'desks',
+    children: [
+      { index: true, element: guarded(ACCESS.desks, <DeskList />) },
+      { path: 'add', element: guarded(ACCESS.desks, <DeskForm />) },
+      { path: 'edit/:id', element: guarded(ACCESS.desks, <DeskForm />) },
+    ],
+  },
   {
     path: 'premium-channels',
     children: [
-      section(undefined, 'Channels', ACCESS.channelList),
-      section('add', 'Add channel', ACCESS.channelEdit),
-      section('edit/:id', 'Edit channel', ACCESS.channelEdit),
+      { index: true, element: guarded(ACCESS.channelList, <ChannelList />) },
+      { path: 'add', element: guarded(ACCESS.channelEdit, <ChannelForm />) },
+      { path: 'edit/:id', element: guarded(ACCESS.channelEdit, <ChannelForm />) },
       section('subscriber-stats', 'Subscriber stats', ACCESS.channelSubscribers),
       section('subscriber-stats/:id', 'Subscriber stats', ACCESS.channelSubscribers),
       section('subscribers', 'Subscribers', ACCESS.channelSubscribers),

@@ -1,7 +1,7 @@
 //! The shared admin form frame (spec 1 §2 add/edit forms): breadcrumb, heading, the server's alert,
 //! the fields, Add or Update, Cancel, Delete (edit mode) with its confirmation dialog, and the busy
 //! indicator. The behaviour lives in `useAdminForm`; fields come from `fields.tsx`.
-import { Spinner } from '@blueprintjs/core';
+import { Spinner, type IconName } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 import { Banner } from '../Banner';
 import { Button } from '../Button';
@@ -18,12 +18,30 @@ export interface AdminFormProps<V extends FormValues, R> {
   /** Title and text of the delete confirmation (edit mode). */
   deleteTitle?: string;
   deleteText?: ReactNode;
+  /** The delete button's and its confirmation's word and icon when the action is not a delete (channels: 'Archive'). */
+  deleteLabel?: string;
+  deleteIcon?: IconName;
+  /** No Add/Update button (an archived record); the screen disables its fields itself. */
+  readOnly?: boolean;
+  /** Shown beside the form (a record's sidebar). */
+  aside?: ReactNode;
   children: ReactNode;
 }
 
-export function AdminForm<V extends FormValues, R>({ form, title, breadcrumbs, deleteTitle, deleteText, children }: AdminFormProps<V, R>) {
-  return (
-    <Page title={title} breadcrumbs={<Breadcrumbs items={breadcrumbs} />}>
+export function AdminForm<V extends FormValues, R>({
+  form,
+  title,
+  breadcrumbs,
+  deleteTitle,
+  deleteText,
+  deleteLabel = 'Delete',
+  deleteIcon,
+  readOnly = false,
+  aside,
+  children,
+}: AdminFormProps<V, R>) {
+  const body = (
+    <>
       <form className="insights-admin-form" onSubmit={(e) => void form.submit(e)} noValidate aria-label={title}>
         {form.alert && (
           <Banner intent="danger" role="alert">
@@ -34,7 +52,7 @@ export function AdminForm<V extends FormValues, R>({ form, title, breadcrumbs, d
         )}
         {children}
         <div className="insights-admin-form-buttons">
-          <Button type="submit" intent="primary" text={form.mode === 'edit' ? 'Update' : 'Add'} disabled={form.submitting} />
+          {!readOnly && <Button type="submit" intent="primary" text={form.mode === 'edit' ? 'Update' : 'Add'} disabled={form.submitting} />}
           <Button text="Cancel" onClick={form.cancel} disabled={form.submitting} />
           {form.busy && (
             <span role="status" aria-live="polite">
@@ -43,7 +61,7 @@ export function AdminForm<V extends FormValues, R>({ form, title, breadcrumbs, d
           )}
           {form.canDelete && (
             <Button
-              text="Delete"
+              text={deleteLabel}
               intent="danger"
               variant="outlined"
               className="insights-admin-delete"
@@ -56,13 +74,27 @@ export function AdminForm<V extends FormValues, R>({ form, title, breadcrumbs, d
       {form.canDelete && (
         <ConfirmDialog
           isOpen={form.deleteOpen}
-          title={deleteTitle ?? 'Delete'}
+          title={deleteTitle ?? deleteLabel}
+          confirmText={deleteLabel}
+          icon={deleteIcon}
           loading={form.submitting}
           onConfirm={() => void form.confirmDelete()}
           onCancel={form.closeDelete}
         >
           {deleteText}
         </ConfirmDialog>
+      )}
+    </>
+  );
+  return (
+    <Page title={title} breadcrumbs={<Breadcrumbs items={breadcrumbs} />}>
+      {aside ? (
+        <div className="insights-admin-form-layout">
+          <div className="insights-admin-form-main">{body}</div>
+          {aside}
+        </div>
+      ) : (
+        body
       )}
     </Page>
   );

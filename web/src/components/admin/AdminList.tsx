@@ -35,6 +35,15 @@ export interface AdminListFilter {
   label: string;
 }
 
+/** A further chip group of the toolbar (a type filter), whose value the screen holds. */
+export interface AdminListChipGroup {
+  /** The group's accessible name ('Channel type'). */
+  label: string;
+  value: string;
+  options: readonly AdminListFilter[];
+  onChange: (value: string) => void;
+}
+
 export interface AdminListTree<T> {
   children: (row: T) => readonly T[];
   /** Used in the expand button's name: 'Expand Energy'. */
@@ -57,6 +66,8 @@ export interface AdminListProps<T> {
   onRetry?: () => void;
   search?: { placeholder: string };
   filters?: readonly AdminListFilter[];
+  /** Chip groups after `filters`; the screen goes back to page 1 when one changes. */
+  moreFilters?: readonly AdminListChipGroup[];
   /** Shown at the end of the toolbar (the add button). */
   actions?: ReactNode;
   tree?: AdminListTree<T>;
@@ -70,6 +81,7 @@ export function rangeText(state: Pick<ListState, 'page' | 'pageSize'>, total: nu
 
 export function AdminList<T>(props: AdminListProps<T>) {
   const { label, columns, rows, total, state, onStateChange, loading = false, error, onRetry, search, filters, actions } = props;
+  const { moreFilters } = props;
   const { pageSizes } = useAdminSettings();
   const lastPage = Math.max(1, Math.ceil(total / state.pageSize));
   const hasRows = rows.length > 0;
@@ -77,27 +89,17 @@ export function AdminList<T>(props: AdminListProps<T>) {
 
   return (
     <div className="insights-admin-list">
-      {(search || filters || actions) && (
+      {(search || filters || moreFilters || actions) && (
         <div className="insights-admin-toolbar">
           {search && (
             <SearchBox placeholder={search.placeholder} value={state.search} onSearch={(text) => onStateChange({ search: text })} />
           )}
           {filters && (
-            <div role="group" aria-label="Filter" className="insights-admin-chips">
-              {filters.map((f) => (
-                <Button
-                  key={f.value}
-                  text={f.label}
-                  size="small"
-                  variant={state.filter === f.value ? 'solid' : 'outlined'}
-                  intent={state.filter === f.value ? 'primary' : 'none'}
-                  className={Classes.ROUND}
-                  aria-pressed={state.filter === f.value}
-                  onClick={() => onStateChange({ filter: f.value })}
-                />
-              ))}
-            </div>
+            <Chips label="Filter" options={filters} value={state.filter} onChange={(value) => onStateChange({ filter: value })} />
           )}
+          {moreFilters?.map((group) => (
+            <Chips key={group.label} label={group.label} options={group.options} value={group.value} onChange={group.onChange} />
+          ))}
           <div className="insights-admin-toolbar-end">{actions}</div>
         </div>
       )}
@@ -169,6 +171,36 @@ export function AdminList<T>(props: AdminListProps<T>) {
           />
         </span>
       </div>
+    </div>
+  );
+}
+
+/** Filter chips: the chosen one is pressed. */
+function Chips({
+  label,
+  options,
+  value,
+  onChange,
+}: {
+  label: string;
+  options: readonly AdminListFilter[];
+  value: string | null;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div role="group" aria-label={label} className="insights-admin-chips">
+      {options.map((f) => (
+        <Button
+          key={f.value}
+          text={f.label}
+          size="small"
+          variant={value === f.value ? 'solid' : 'outlined'}
+          intent={value === f.value ? 'primary' : 'none'}
+          className={Classes.ROUND}
+          aria-pressed={value === f.value}
+          onClick={() => onChange(f.value)}
+        />
+      ))}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 //! A confirmation dialog (deletes): a title, what will happen, the confirm and Cancel buttons.
-import { Button, Classes, Dialog } from '@blueprintjs/core';
+import { Button, Classes, Dialog, type IconName } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 
 export interface ConfirmDialogProps {
@@ -7,6 +7,8 @@ export interface ConfirmDialogProps {
   title: string;
   children: ReactNode;
   confirmText?: string;
+  /** The title's icon (default 'trash'). */
+  icon?: IconName;
   /** The confirm button spins and Cancel is disabled while the action runs. */
   loading?: boolean;
   onConfirm: () => void;
@@ -18,6 +20,7 @@ export function ConfirmDialog({
   title,
   children,
   confirmText = 'Delete',
+  icon = 'trash',
   loading = false,
   onConfirm,
   onCancel,
@@ -26,7 +29,7 @@ export function ConfirmDialog({
     <Dialog
       isOpen={isOpen}
       title={title}
-      icon="trash"
+      icon={icon}
       role="alertdialog"
       onClose={loading ? undefined : onCancel}
       canOutsideClickClose={!loading}

@@ -1,9 +1,10 @@
 //! Form fields for admin forms: label, control and the field's error (shown once touched), all
 //! driven by a `FieldBinding` from `useAdminForm` (`{...form.field('name')}`).
 //! TextField / TextAreaField stop typing at `maxLength` and can show 'N characters remaining';
+//! RadioField picks one of a few options;
 //! TreeSelectField picks a node of a tree (the parent topic); ImageUploadField uploads an image
 //! and keeps the file name the server returns.
-import { Button, Checkbox, Classes, FormGroup, HTMLSelect, InputGroup, Spinner, TextArea } from '@blueprintjs/core';
+import { Button, Checkbox, Classes, FormGroup, HTMLSelect, InputGroup, Radio, RadioGroup, Spinner, TextArea } from '@blueprintjs/core';
 import { useId, useState, type ReactNode } from 'react';
 import type { FieldBinding } from './useAdminForm';
 
@@ -190,6 +191,53 @@ export function SelectField({ label, name, value, onChange, onBlur, error, optio
   );
 }
 
+export interface RadioOption<T extends string> {
+  value: T;
+  label: string;
+}
+
+export interface RadioFieldProps<T extends string> extends FieldBinding<T | null> {
+  label: string;
+  options: readonly RadioOption<T>[];
+  disabled?: boolean;
+  /** Side by side (default) or one under the other. */
+  inline?: boolean;
+}
+
+/** Radio buttons in a labelled radiogroup (a choice among a few); arrow keys move between them. */
+export function RadioField<T extends string>({
+  label,
+  name,
+  value,
+  onChange,
+  onBlur,
+  error,
+  options,
+  disabled,
+  inline = true,
+}: RadioFieldProps<T>) {
+  const id = useId();
+  return (
+    <FormGroup intent={error ? 'danger' : 'none'} helperText={error && <span id={`${id}-error`}>{error}</span>}>
+      <RadioGroup
+        label={label}
+        name={`${name}-${id}`}
+        selectedValue={value ?? undefined}
+        disabled={disabled}
+        inline={inline}
+        aria-invalid={!!error}
+        aria-describedby={describedBy(id, error)}
+        onChange={(e) => onChange(e.currentTarget.value as T)}
+        onBlur={onBlur}
+      >
+        {options.map((o) => (
+          <Radio key={o.value} value={o.value} label={o.label} />
+        ))}
+      </RadioGroup>
+    </FormGroup>
+  );
+}
+
 export interface TreeSelectNode {
   value: string;
   label: string;
@@ -237,9 +285,27 @@ export interface ImageUploadFieldProps extends FieldBinding<string | null> {
   /** The address of a stored image, for the preview. */
   previewUrl: (value: string) => string;
   disabled?: boolean;
+  /** The file chooser's filter (default: png, jpg, jpeg, gif). */
+  accept?: string;
+  /** Checks a chosen file before the upload: a message refuses it (default: png, jpg, jpeg or gif). */
+  checkFile?: (file: File) => string | null;
 }
 
-export function ImageUploadField({ label, name, value, onChange, onBlur, error, upload, previewUrl, disabled }: ImageUploadFieldProps) {
+const checkImage = (file: File): string | null => (isImage(file) ? null : IMAGE_TYPE_MESSAGE);
+
+export function ImageUploadField({
+  label,
+  name,
+  value,
+  onChange,
+  onBlur,
+  error,
+  upload,
+  previewUrl,
+  disabled,
+  accept = IMAGE_ACCEPT,
+  checkFile = checkImage,
+}: ImageUploadFieldProps) {
   const id = useId();
   const [uploading, setUploading] = useState(false);
   const [uploadError, setUploadError] = useState<string | null>(null);
@@ -248,8 +314,9 @@ export function ImageUploadField({ label, name, value, onChange, onBlur, error, 
   const choose = async (file: File | undefined) => {
     if (!file) return;
     setUploadError(null);
-    if (!isImage(file)) {
-      setUploadError(IMAGE_TYPE_MESSAGE);
+    const refusal = checkFile(file);
+    if (refusal) {
+      setUploadError(refusal);
       return;
     }
     setUploading(true);
@@ -273,7 +340,7 @@ export function ImageUploadField({ label, name, value, onChange, onBlur, error, 
             id={id}
             name={name}
             type="file"
-            accept={IMAGE_ACCEPT}
+            accept={accept}
             className="insights-admin-file"
             disabled={disabled || uploading}
             aria-invalid={!!shownError}

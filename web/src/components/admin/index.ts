@@ -5,6 +5,8 @@
 //! - Lists: `AdminList` + `useListState` (server-side paging: turn the state into variables;
 //!   client-side: `pageRows`, `sortRows`, `sortTree`).
 //! - Forms: `useAdminForm` (behaviour) + `AdminForm` (frame) + the fields in `fields.tsx`.
+//! - `UserPicker` / `UserPickerField`: a multi-select of staff users (desk contributors, channel admins).
+//! - `SearchSelect` / `SearchSelectField`: one record chosen by searching for it (a channel's owner).
 //! - `AdminSettingsProvider`: page sizes, debounce and busy delay from the server's config.
 export * from './AdminForm';
 export * from './AdminList';
@@ -12,5 +14,7 @@ export * from './Breadcrumbs';
 export * from './ConfirmDialog';
 export * from './fields';
 export * from './listState';
+export * from './SearchSelect';
 export * from './settings';
 export * from './useAdminForm';
+export * from './UserPicker';

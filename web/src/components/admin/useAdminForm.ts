@@ -44,7 +44,11 @@ export interface AdminFormOptions<V extends FormValues, R> {
   save: (values: V, record: R | null) => Promise<unknown>;
   /** Deletes (edit mode only); rejects with the server's error. */
   remove?: (record: R) => Promise<unknown>;
+  /** Replaces the default success text 'The {type} {name} has been {verb}.' (channels: 'created'). */
+  successMessage?: (verb: SuccessVerb, name: string) => string;
 }
+
+export type SuccessVerb = 'added' | 'updated' | 'deleted';
 
 export type FormMode = 'new' | 'edit';
 
@@ -86,7 +90,7 @@ function serverFieldErrors(error: unknown, fields: readonly string[]): Record<st
 }
 
 export function useAdminForm<V extends FormValues, R>(options: AdminFormOptions<V, R>): AdminFormApi<V, R> {
-  const { type, listPath, empty, toValues, validate, nameOf, save, remove } = options;
+  const { type, listPath, empty, toValues, validate, nameOf, save, remove, successMessage } = options;
   const record = options.record ?? null;
   const navigate = useNavigate();
   const { busyIndicatorDelayMs } = useAdminSettings();
@@ -156,8 +160,9 @@ export function useAdminForm<V extends FormValues, R>(options: AdminFormOptions<
     }
   };
 
-  const succeed = (verb: 'added' | 'updated' | 'deleted', name: string) => {
-    void showToast({ message: `The ${type} ${name} has been ${verb}.`, intent: 'success' });
+  const succeed = (verb: SuccessVerb, name: string) => {
+    const message = successMessage ? successMessage(verb, name) : `The ${type} ${name} has been ${verb}.`;
+    void showToast({ message, intent: 'success' });
     navigate(listPath);
   };
 

@@ -22,7 +22,7 @@ describe('protected-route screens', () => {
     ['Editor', '/publisher/templates/add', false],
     ['Administrator', '/publisher/articles/add', true],
     ['Contributor', '/publisher/articles/add', false],
-    ['Contributor', '/publisher/premium-channels', false],
+    ['Contributor', '/publisher/templates', false],
     ['Contributor', '/publisher/premium-channels/add', true],
     ['Editor', '/publisher/premium-channels/subscribers/abc/add-bulk', false],
     ['Contributor', '/publisher/topics/subscriber-stats/abc', true],

@@ -1,0 +1,455 @@
+//! GraphQL of the channels area: the admin list, the reader lists, one channel, the counts, the
+//! owner picker, and add/edit/archive.
+
+use std::collections::HashMap;
+
+use async_graphql::{Context, Enum, ID, InputObject, Object, SimpleObject};
+use chrono::{DateTime, Utc};
+
+use super::{
+    model::{ChannelState, ChannelType, OwnerType},
+    queries::{self, ChannelFilter, ChannelRow},
+    service::{self, ChannelChange},
+};
+use crate::{
+    auth::{ALL_ROLES, Role, STAFF},
+    desks::queries as desks,
+    error::{Error, Result},
+    graphql::{Page, PageParams, SortDirection, app_state, contains_pattern, total_from_page, viewer},
+    users::UserSummary,
+    validation::optional_id,
+};
+
+#[derive(SimpleObject, Clone)]
+pub struct ChannelOwner {
+    #[graphql(name = "_id")]
+    id: String,
+    name: String,
+    r#type: OwnerType,
+}
+
+/// A desk or contributor the owner picker offers.
+pub type OwnerCandidate = ChannelOwner;
+
+pub struct ChannelObject {
+    row: ChannelRow,
+    admins: Vec<UserSummary>,
+    /// Staff see the billing and admin fields; readers do not.
+    staff_view: bool,
+    can_edit: bool,
+}
+
+#[Object(name = "Channel")]
+impl ChannelObject {
+    #[graphql(name = "_id")]
+    async fn id(&self) -> &str {
+        &self.row.channel_id
+    }
+
+    async fn name(&self) -> &str {
+        &self.row.name
+    }
+
+    async fn description(&self) -> Option<&str> {
+        self.row.description.as_deref()
+    }
+
+    async fn url(&self) -> Option<&str> {
+        self.row.url.as_deref()
+    }
+
+    /// An uploaded image's file name (served under /uploads/).
+    async fn profile_image(&self) -> Option<&str> {
+        self.row.profile_image.as_deref()
+    }
+
+    async fn cover_image(&self) -> Option<&str> {
+        self.row.cover_image.as_deref()
+    }
+
+    /// Staff only (null for readers).
+    async fn gl_account(&self) -> Option<&str> {
+        self.row.gl_account.as_deref().filter(|_| self.staff_view)
+    }
+
+    /// Dollars per month with 2 decimals, e.g. "49.00"; null for free channels.
+    async fn price(&self) -> Option<&str> {
+        self.row.price.as_deref()
+    }
+
+    async fn r#type(&self) -> ChannelType {
+        ChannelType::parse(&self.row.channel_type)
+    }
+
+    async fn owner_type(&self) -> OwnerType {
+        OwnerType::parse(&self.row.owner_type)
+    }
+
+    async fn owner_id(&self) -> &str {
+        &self.row.owner_id
+    }
+
+    async fn owner(&self) -> ChannelOwner {
+        ChannelOwner { id: self.row.owner_id.clone(), name: self.row.owner_name.clone(), r#type: OwnerType::parse(&self.row.owner_type) }
+    }
+
+    /// Staff only (empty for readers).
+    async fn admin_users(&self) -> &[UserSummary] {
+        if self.staff_view { &self.admins } else { &[] }
+    }
+
+    async fn default_trial_duration_days(&self) -> Option<i32> {
+        self.row.default_trial_duration_days
+    }
+
+    async fn hide_disclaimer(&self) -> bool {
+        self.row.hide_disclaimer
+    }
+
+    async fn state(&self) -> ChannelState {
+        ChannelState::parse(&self.row.state)
+    }
+
+    /// Articles of the channel that are not archived.
+    async fn article_count(&self) -> i64 {
+        self.row.article_count
+    }
+
+    async fn archived_article_count(&self) -> i64 {
+        self.row.archived_article_count
+    }
+
+    async fn template_count(&self) -> i64 {
+        self.row.template_count
+    }
+
+    /// Subscriptions in state active that have not reached their end.
+    async fn channel_active_users_count(&self) -> i64 {
+        self.row.active_users
+    }
+
+    async fn created_at(&self) -> DateTime<Utc> {
+        self.row.created_at
+    }
+
+    async fn created_by(&self) -> Option<UserSummary> {
+        let row = &self.row;
+        Some(UserSummary { user_id: row.created_by_id.clone()?, name: row.created_by_name.clone()?, email: row.created_by_email.clone()? })
+    }
+
+    async fn version(&self) -> i32 {
+        self.row.version
+    }
+
+    /// Whether the caller may edit (and archive) it: an Administrator, or an Editor among its
+    /// admins; never once archived.
+    async fn can_edit(&self) -> bool {
+        self.can_edit
+    }
+}
+
+/// Turns rows into objects, loading the admins of all of them in one statement.
+async fn channel_objects(ctx: &Context<'_>, rows: Vec<ChannelRow>) -> Result<Vec<ChannelObject>> {
+    let viewer = viewer(ctx)?;
+    let staff_view = viewer.role.is_some_and(Role::is_staff);
+    let mut admins: HashMap<String, Vec<UserSummary>> = HashMap::new();
+    if staff_view && !rows.is_empty() {
+        let ids: Vec<String> = rows.iter().map(|r| r.channel_id.clone()).collect();
+        for (channel_id, user) in queries::admins_of(&app_state(ctx).pool, &ids).await? {
+            admins.entry(channel_id).or_default().push(user);
+        }
+    }
+    Ok(rows
+        .into_iter()
+        .map(|row| {
+            let can_edit = row.state == "active" && service::may_change(viewer.role, row.viewer_is_admin);
+            ChannelObject { admins: admins.remove(&row.channel_id).unwrap_or_default(), row, staff_view, can_edit }
+        })
+        .collect())
+}
+
+async fn select(ctx: &Context<'_>, filter: ChannelFilter<'_>) -> Result<Vec<ChannelObject>> {
+    let rows = queries::select_channels(&app_state(ctx).pool, &filter).await?;
+    channel_objects(ctx, rows).await
+}
+
+async fn load_channel(ctx: &Context<'_>, id: &str) -> Result<ChannelObject> {
+    let id = optional_id(Some(id), "Channel")?.ok_or(Error::NotFound("Channel"))?;
+    let viewer = &viewer(ctx)?.user.user_id;
+    let filter = ChannelFilter { id: Some(&id), viewer, sort: "name", ..Default::default() };
+    select(ctx, filter).await?.pop().ok_or(Error::NotFound("Channel"))
+}
+
+/// The active channels `user_id` may publish to (`me.channelsToPublish`).
+pub async fn channels_to_publish(ctx: &Context<'_>, user_id: &str, role: Option<Role>) -> Result<Vec<ChannelObject>> {
+    let publisher = match role {
+        Some(Role::Administrator) => None,
+        Some(Role::Editor | Role::Contributor) => Some(user_id),
+        _ => return Ok(Vec::new()),
+    };
+    let viewer = &viewer(ctx)?.user.user_id;
+    select(ctx, ChannelFilter { state: Some("active"), publisher, viewer, sort: "name", ..Default::default() }).await
+}
+
+/// The admin list toolbar: every active channel, the caller's, or the archived ones.
+#[derive(Enum, Clone, Copy, PartialEq, Eq, Default)]
+#[graphql(name = "ChannelFilter", rename_items = "PascalCase")]
+pub enum ChannelFilterChoice {
+    #[default]
+    All,
+    MyChannels,
+    Archived,
+}
+
+#[derive(Enum, Clone, Copy, PartialEq, Eq, Default)]
+#[graphql(name = "ChannelTypeFilter", rename_items = "PascalCase")]
+pub enum ChannelTypeChoice {
+    #[default]
+    All,
+    Premium,
+    Free,
+}
+
+#[derive(Enum, Clone, Copy, PartialEq, Eq, Default)]
+#[graphql(rename_items = "PascalCase")]
+pub enum ChannelSortField {
+    #[default]
+    Name,
+    Type,
+    Owner,
+    Price,
+    CreatedAt,
+    ArticleCount,
+    ActiveUsers,
+}
+
+#[derive(InputObject)]
+pub struct ChannelListParams {
+    /// 1-based page number.
+    #[graphql(default = 1)]
+    page: i32,
+    /// One of 15, 30, 50, 100, 200.
+    #[graphql(default = 15)]
+    page_size: i32,
+    #[graphql(default)]
+    filter: ChannelFilterChoice,
+    #[graphql(default)]
+    r#type: ChannelTypeChoice,
+    /// Matched anywhere in the name, ignoring case.
+    search_query: Option<String>,
+    #[graphql(default)]
+    sort_field: ChannelSortField,
+    #[graphql(default)]
+    sort_direction: SortDirection,
+}
+
+impl Default for ChannelListParams {
+    fn default() -> Self {
+        let page = PageParams::default();
+        ChannelListParams {
+            page: page.page,
+            page_size: page.page_size,
+            filter: ChannelFilterChoice::All,
+            r#type: ChannelTypeChoice::All,
+            search_query: None,
+            sort_field: ChannelSortField::Name,
+            sort_direction: SortDirection::Asc,
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct ChannelsQuery;
+
+#[Object]
+impl ChannelsQuery {
+    /// Staff: the admin grid, paged, filtered and sorted in the database.
+    async fn channels(&self, ctx: &Context<'_>, params: Option<ChannelListParams>) -> Result<Page<ChannelObject>> {
+        let viewer = viewer(ctx)?;
+        viewer.require(STAFF)?;
+        let params = params.unwrap_or_default();
+        let (limit, offset) = PageParams { page: params.page, page_size: params.page_size }.limit_offset()?;
+        let pattern = contains_pattern(params.search_query.as_deref());
+        let types: Vec<String> = match params.r#type {
+            ChannelTypeChoice::All => Vec::new(),
+            ChannelTypeChoice::Premium => vec!["premium".to_owned()],
+            ChannelTypeChoice::Free => vec!["freeOpen".to_owned(), "freeClosed".to_owned()],
+        };
+        let user_id = viewer.user.user_id.as_str();
+        let filter = ChannelFilter {
+            state: Some(if params.filter == ChannelFilterChoice::Archived { "archived" } else { "active" }),
+            types: &types,
+            admin: (params.filter == ChannelFilterChoice::MyChannels).then_some(user_id),
+            pattern: pattern.as_deref(),
+            viewer: user_id,
+            sort: match params.sort_field {
+                ChannelSortField::Name => "name",
+                ChannelSortField::Type => "type",
+                ChannelSortField::Owner => "owner",
+                ChannelSortField::Price => "price",
+                ChannelSortField::CreatedAt => "createdAt",
+                ChannelSortField::ArticleCount => "articles",
+                ChannelSortField::ActiveUsers => "activeUsers",
+            },
+            descending: params.sort_direction == SortDirection::Desc,
+            limit: Some(limit),
+            offset,
+            ..Default::default()
+        };
+        let pool = &app_state(ctx).pool;
+        let rows = queries::select_channels(pool, &filter).await?;
+        let total = match total_from_page(rows.len(), limit, offset) {
+            Some(total) => total,
+            None => queries::count_channels(pool, &filter).await?,
+        };
+        Ok(Page { items: channel_objects(ctx, rows).await?, total })
+    }
+
+    /// Active premium channels by name.
+    async fn premium_channels(&self, ctx: &Context<'_>) -> Result<Vec<ChannelObject>> {
+        active_of_types(ctx, &["premium"]).await
+    }
+
+    /// Active free channels by name.
+    async fn free_channels(&self, ctx: &Context<'_>) -> Result<Vec<ChannelObject>> {
+        active_of_types(ctx, &["freeOpen", "freeClosed"]).await
+    }
+
+    /// Every active channel by name.
+    async fn all_channels(&self, ctx: &Context<'_>) -> Result<Vec<ChannelObject>> {
+        active_of_types(ctx, &[]).await
+    }
+
+    /// One channel, archived ones included.
+    async fn channel(&self, ctx: &Context<'_>, id: ID) -> Result<ChannelObject> {
+        viewer(ctx)?.require(ALL_ROLES)?;
+        load_channel(ctx, &id).await
+    }
+
+    /// Staff: the channel's active subscriptions.
+    async fn get_subscribers_count(&self, ctx: &Context<'_>, channel_id: ID) -> Result<i64> {
+        viewer(ctx)?.require(STAFF)?;
+        let channel = load_channel(ctx, &channel_id).await?;
+        Ok(channel.row.active_users)
+    }
+
+    /// Staff: desks or contributors whose name matches, for the channel owner picker.
+    async fn channel_owner_candidates(
+        &self,
+        ctx: &Context<'_>,
+        owner_type: OwnerType,
+        search_query: Option<String>,
+        #[graphql(default = 20)] limit: i32,
+    ) -> Result<Vec<OwnerCandidate>> {
+        viewer(ctx)?.require(STAFF)?;
+        let pattern = contains_pattern(search_query.as_deref());
+        let limit = i64::from(limit.clamp(1, 100));
+        let pool = &app_state(ctx).pool;
+        let found = match owner_type {
+            OwnerType::Desk => desks::search_desks(pool, pattern.as_deref(), limit).await?,
+            OwnerType::Contributor => queries::search_contributors(pool, pattern.as_deref(), limit).await?,
+        };
+        Ok(found.into_iter().map(|(id, name)| ChannelOwner { id, name, r#type: owner_type }).collect())
+    }
+}
+
+async fn active_of_types(ctx: &Context<'_>, types: &[&str]) -> Result<Vec<ChannelObject>> {
+    let viewer = viewer(ctx)?;
+    viewer.require(ALL_ROLES)?;
+    let types: Vec<String> = types.iter().map(|t| (*t).to_owned()).collect();
+    select(ctx, ChannelFilter { state: Some("active"), types: &types, viewer: &viewer.user.user_id, sort: "name", ..Default::default() })
+        .await
+}
+
+/// A channel as a client wants it to be (add or edit).
+#[derive(InputObject)]
+pub struct ChannelInput {
+    /// Required by `editChannel`, ignored by `addChannel`.
+    #[graphql(name = "_id")]
+    id: Option<ID>,
+    /// Required by `editChannel`: the version the edit is based on.
+    version: Option<i32>,
+    name: String,
+    description: Option<String>,
+    url: Option<String>,
+    /// An uploaded image's file name (png or jpeg, at most 2 MB).
+    profile_image: Option<String>,
+    cover_image: Option<String>,
+    /// Required for premium, max 32.
+    gl_account: Option<String>,
+    /// Required for premium: digits with at most 2 decimals.
+    price: Option<String>,
+    /// Cannot change after creation.
+    r#type: ChannelType,
+    owner_type: OwnerType,
+    /// Cannot change after creation.
+    owner_id: String,
+    /// User ids of staff users; the creator is always added by `addChannel`.
+    admin_users: Vec<String>,
+    default_trial_duration_days: Option<i32>,
+    #[graphql(default)]
+    hide_disclaimer: bool,
+}
+
+impl From<ChannelInput> for ChannelChange {
+    fn from(input: ChannelInput) -> Self {
+        ChannelChange {
+            id: input.id.map(|id| id.0),
+            version: input.version,
+            name: input.name,
+            description: input.description,
+            url: input.url,
+            profile_image: input.profile_image,
+            cover_image: input.cover_image,
+            gl_account: input.gl_account,
+            price: input.price,
+            channel_type: input.r#type,
+            owner_type: input.owner_type,
+            owner_id: input.owner_id,
+            admin_users: input.admin_users,
+            default_trial_duration_days: input.default_trial_duration_days,
+            hide_disclaimer: input.hide_disclaimer,
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct ChannelsMutation;
+
+#[Object]
+impl ChannelsMutation {
+    /// Administrator, Editor.
+    async fn add_channel(&self, ctx: &Context<'_>, item: ChannelInput) -> Result<ChannelObject> {
+        let viewer = viewer(ctx)?;
+        viewer.require(&[Role::Administrator, Role::Editor])?;
+        let state = app_state(ctx);
+        let id = service::add_channel(&state.pool, &viewer.user.user_id, &item.into(), &state.config.uploads.dir).await?;
+        load_channel(ctx, &id).await
+    }
+
+    /// An Administrator, or an Editor among the channel's admins; archived channels are read-only.
+    async fn edit_channel(&self, ctx: &Context<'_>, item: ChannelInput) -> Result<ChannelObject> {
+        let viewer = viewer(ctx)?;
+        let role = viewer.require(&[Role::Administrator, Role::Editor])?;
+        let state = app_state(ctx);
+        let id = service::edit_channel(&state.pool, (&viewer.user.user_id, Some(role)), &item.into(), &state.config.uploads.dir).await?;
+        load_channel(ctx, &id).await
+    }
+
+    /// Same rights as editing. Refused while the channel has active subscribers; otherwise for
+    /// good: its articles are archived and its templates unlinked.
+    async fn archive_channel(&self, ctx: &Context<'_>, id: ID) -> Result<ChannelObject> {
+        let viewer = viewer(ctx)?;
+        let role = viewer.require(&[Role::Administrator, Role::Editor])?;
+        let id = optional_id(Some(&id), "Channel")?.ok_or(Error::NotFound("Channel"))?;
+        let mut tx = app_state(ctx).pool.begin().await?;
+        let is_admin = queries::is_admin(&mut *tx, &id, &viewer.user.user_id).await?;
+        if !service::may_change(Some(role), is_admin) {
+            // Do not tell outsiders whether the channel exists.
+            return Err(if queries::lock_channel(&mut tx, &id).await?.is_some() { Error::Forbidden } else { Error::NotFound("Channel") });
+        }
+        service::archive_channel(&mut tx, &id).await?;
+        tx.commit().await?;
+        load_channel(ctx, &id).await
+    }
+}

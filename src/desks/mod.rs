@@ -1,0 +1,6 @@
+//! Desks: teams of contributors that publish articles and own channels (spec 2 §2 Desks).
+
+mod graphql;
+pub mod queries;
+
+pub use graphql::{DesksMutation, DesksQuery};
