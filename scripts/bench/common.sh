@@ -23,3 +23,37 @@ start() { # [VAR=value ...] extra environment for the server
   pid=$!
   until curl -fsS "$url/healthz" >/dev/null 2>&1; do sleep 0.2; done
 }
+
+# body → SQL statements per request, counted from the statement log of a server started with
+# INSIGHTS_LOG_FORMAT=json INSIGHTS_LOG="warn,insights::http=info,sqlx::query=trace". Needs $TOKEN.
+statements() {
+  local body=$1 total=0
+  for i in 1 2 3; do
+    curl -fsS "$url/graphql" -H "authorization: Bearer $TOKEN" -H 'content-type: application/json' -H "x-request-id: bench-$i-$RANDOM" -d "$body" >/dev/null
+  done
+  sleep 0.5
+  python3 - "$log" <<'PY'
+import json, sys, collections
+counts = collections.Counter()
+for line in open(sys.argv[1]):
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        continue
+    rid = entry.get("span", {}).get("request_id", "")
+    if entry.get("target") == "sqlx::query" and rid.startswith("bench-"):
+        counts[rid] += 1
+print(sorted(set(counts.values())) if counts else "none counted")
+PY
+  : >"$log"
+}
+
+# name body [connections]: a 20-second wrk load; prints requests/s, p50 and p99. Needs $TOKEN.
+load() {
+  BODY=$2 wrk -t2 -c"${3:-32}" -d20s --latency -s scripts/bench/graphql.lua "$url/graphql" >/tmp/insights-bench.txt
+  local rps p50 p99
+  rps=$(awk '/Requests\/sec/ {print $2}' /tmp/insights-bench.txt)
+  p50=$(awk '/ 50%/ {print $2}' /tmp/insights-bench.txt)
+  p99=$(awk '/ 99%/ {print $2}' /tmp/insights-bench.txt)
+  printf '%-64s %4s conn %10s req/s   p50 %8s   p99 %8s\n' "$1" "${3:-32}" "$rps" "$p50" "$p99"
+}

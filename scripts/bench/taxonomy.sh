@@ -18,37 +18,6 @@ tags_page='{"query":"{ tags(params: {pageSize: 50}) { total items { _id name des
 tags=$(tags_query "ener")
 tags_broad=$(tags_query "e")
 
-statements() { # body → statements per request (server started with statement logging)
-  local body=$1 total=0
-  for i in 1 2 3; do
-    curl -fsS "$url/graphql" -H "authorization: Bearer $TOKEN" -H 'content-type: application/json' -H "x-request-id: bench-$i-$RANDOM" -d "$body" >/dev/null
-  done
-  sleep 0.5
-  python3 - "$log" <<'PY'
-import json, sys, collections
-counts = collections.Counter()
-for line in open(sys.argv[1]):
-    try:
-        entry = json.loads(line)
-    except ValueError:
-        continue
-    rid = entry.get("span", {}).get("request_id", "")
-    if entry.get("target") == "sqlx::query" and rid.startswith("bench-"):
-        counts[rid] += 1
-print(sorted(set(counts.values())) if counts else "none counted")
-PY
-  : >"$log"
-}
-
-load() { # name body [connections]
-  BODY=$2 wrk -t2 -c"${3:-32}" -d20s --latency -s scripts/bench/graphql.lua "$url/graphql" >/tmp/insights-bench.txt
-  local rps p50 p99
-  rps=$(awk '/Requests\/sec/ {print $2}' /tmp/insights-bench.txt)
-  p50=$(awk '/ 50%/ {print $2}' /tmp/insights-bench.txt)
-  p99=$(awk '/ 99%/ {print $2}' /tmp/insights-bench.txt)
-  printf '%-64s %4s conn %10s req/s   p50 %8s   p99 %8s\n' "$1" "${3:-32}" "$rps" "$p50" "$p99"
-}
-
 scenario() { # label
   stop; start INSIGHTS_NO_WORKER=true INSIGHTS_LOG_FORMAT=json INSIGHTS_LOG="warn,insights::http=info,sqlx::query=trace"
   echo "$1: SQL statements per request: categoriesAsTree $(statements "$tree"), tags search $(statements "$tags"), broad search $(statements "$tags_broad")"

@@ -18,3 +18,4 @@ export * from './SearchSelect';
 export * from './settings';
 export * from './useAdminForm';
 export * from './UserPicker';
+export { useRecordQuery } from './useRecordQuery';

@@ -200,8 +200,10 @@ describe('ChannelForm', () => {
     const owner = screen.getByRole('combobox', { name: 'Owner' });
     await user.type(owner, 'oil');
     expect(await screen.findByRole('listbox', { name: 'Matching desks' })).toBeInTheDocument();
+    // Wait for the debounced search itself (not just the list), then for its results.
+    await waitFor(() => expect(searches.at(-1)).toEqual({ ownerType: 'desk', searchQuery: 'oil', limit: 20 }), { timeout: 3000 });
     await waitFor(() => expect(screen.queryByRole('option', { name: 'Gas desk' })).not.toBeInTheDocument());
-    expect(searches.at(-1)).toEqual({ ownerType: 'desk', searchQuery: 'oil', limit: 20 });
+    expect(await screen.findByRole('option', { name: 'Oil desk' })).toBeInTheDocument();
     // Only the last search ran after the typing (the debounce), besides the one on opening.
     expect(searches.map((s) => s.searchQuery)).toEqual([null, 'oil']);
     await user.click(screen.getByRole('option', { name: 'Oil desk' }));

@@ -4,7 +4,7 @@
 //! channel), default trial days and hide-disclaimer. Type and owner are fixed once created. An
 //! existing channel shows its counts beside the form and can be archived; an archived one is read-only.
 import { gql } from '@apollo/client';
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useMutation } from '@apollo/client/react';
 import { Navigate, useParams } from 'react-router';
 import {
   AdminForm,
@@ -13,6 +13,7 @@ import {
   TextAreaField,
   TextField,
   useAdminForm,
+  useRecordQuery,
   UserPickerField,
   type FieldErrors,
   type UserSummary,
@@ -137,7 +138,7 @@ export function toChannelInput(v: ChannelValues): ChannelInput {
 export default function ChannelFormScreen() {
   const { id } = useParams();
   const user = useSession();
-  const { data, loading, error } = useQuery(ChannelByIdDocument, { variables: { id: id ?? '' }, skip: !id, fetchPolicy: 'network-only' });
+  const { data, loading, error } = useRecordQuery(ChannelByIdDocument, id);
   if (!id) return <ChannelForm record={null} />;
   if (data) {
     // Spec 3 §6: only an Administrator opens channels they may not edit (archived ones, read-only).

@@ -17,6 +17,7 @@ import {
   TextAreaField,
   TextField,
   useAdminForm,
+  useRecordQuery,
   UserPickerField,
   type FieldErrors,
   type UserSummary,
@@ -74,7 +75,7 @@ export function validateDesk(v: DeskValues): FieldErrors<DeskValues> {
 /** The route screen: edit/{_id} loads the desk first; add starts empty. */
 export default function DeskFormScreen() {
   const { id } = useParams();
-  const { data, loading, error } = useQuery(DeskByIdDocument, { variables: { id: id ?? '' }, skip: !id, fetchPolicy: 'network-only' });
+  const { data, loading, error } = useRecordQuery(DeskByIdDocument, id);
   if (!id) return <DeskForm record={null} />;
   if (data) return <DeskForm record={data.findDeskById} />;
   if (loading) return <LoadingBlock />;

@@ -1,9 +1,9 @@
 //! Add and edit a tag (spec 1 §2 "Tag add/edit form", §5): name (at most 50), description (at
 //! most 500, with a counter); Delete says how many articles lose the tag.
 import { gql } from '@apollo/client';
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useMutation } from '@apollo/client/react';
 import { useParams } from 'react-router';
-import { AdminForm, TextAreaField, TextField, useAdminForm, type FieldErrors } from '../../components/admin';
+import { AdminForm, TextAreaField, TextField, useAdminForm, useRecordQuery, type FieldErrors } from '../../components/admin';
 import { Banner } from '../../components/Banner';
 import { LoadingBlock } from '../../components/LoadingScreen';
 import { Page } from '../../components/Page';
@@ -35,7 +35,7 @@ export function validateTag(v: TagValues): FieldErrors<TagValues> {
 
 export default function TagFormScreen({ base }: { base: string }) {
   const { id } = useParams();
-  const { data, loading, error } = useQuery(TagByIdDocument, { variables: { id: id ?? '' }, skip: !id, fetchPolicy: 'network-only' });
+  const { data, loading, error } = useRecordQuery(TagByIdDocument, id);
   if (!id) return <TagForm base={base} record={null} />;
   if (data) return <TagForm base={base} record={data.findTagById} />;
   if (loading) return <LoadingBlock />;

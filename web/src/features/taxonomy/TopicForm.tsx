@@ -13,6 +13,7 @@ import {
   TextField,
   TreeSelectField,
   useAdminForm,
+  useRecordQuery,
   type FieldErrors,
 } from '../../components/admin';
 import { Banner } from '../../components/Banner';
@@ -84,7 +85,7 @@ export function validateTopic(v: TopicValues): FieldErrors<TopicValues> {
 export default function TopicFormScreen({ base }: { base: string }) {
   const { id } = useParams();
   const words = useTopicWording();
-  const { data, loading, error } = useQuery(TopicByIdDocument, { variables: { id: id ?? '' }, skip: !id, fetchPolicy: 'network-only' });
+  const { data, loading, error } = useRecordQuery(TopicByIdDocument, id);
   if (!id) return <TopicForm base={base} record={null} />;
   if (data) return <TopicForm base={base} record={data.findCategoryById} />;
   if (loading) return <LoadingBlock />;

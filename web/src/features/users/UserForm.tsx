@@ -4,9 +4,17 @@
 //! access (only an administrator may change it). A Contributor may edit only themself; the
 //! server checks every rule again.
 import { gql } from '@apollo/client';
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useMutation } from '@apollo/client/react';
 import { useParams } from 'react-router';
-import { AdminForm, CheckboxField, ImageUploadField, TextField, useAdminForm, type FieldErrors } from '../../components/admin';
+import {
+  AdminForm,
+  CheckboxField,
+  ImageUploadField,
+  TextField,
+  useAdminForm,
+  useRecordQuery,
+  type FieldErrors,
+} from '../../components/admin';
 import { Banner } from '../../components/Banner';
 import { LoadingBlock } from '../../components/LoadingScreen';
 import { Page } from '../../components/Page';
@@ -43,7 +51,7 @@ export function validateUser(v: UserValues): FieldErrors<UserValues> {
 /** The route screen: the id in the path is URL-encoded (react-router decodes it). */
 export default function UserFormScreen() {
   const { id = '' } = useParams();
-  const { data, loading, error } = useQuery(UserByIdDocument, { variables: { id }, fetchPolicy: 'network-only' });
+  const { data, loading, error } = useRecordQuery(UserByIdDocument, id);
   if (data) return <UserForm record={data.findUserById} />;
   if (loading) return <LoadingBlock />;
   return (
