@@ -2,42 +2,10 @@
 // a premium channel owned by a desk, edits it, filters the list (My Channels, Premium / Free,
 // Archived) and archives it; the archived channel then opens read-only.
 import { expect, test, type Page } from '@playwright/test';
-import { screenshot, signInAs } from './support';
-
-const BASE = (process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
-
-/** A 1×1 transparent PNG. */
-const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+import { graphqlData, PNG_1X1, screenshot, signInAs } from './support';
 
 /** Names unique to this run, so a rerun against the same database does not collide. */
 const run = Date.now().toString(36);
-
-/** The signed-in user's access token, as the app keeps it (oidc-client-ts, localStorage). */
-async function accessToken(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    // Runs in the page; the e2e tsconfig has no DOM types.
-    const storage = (
-      globalThis as unknown as { localStorage: { length: number; key(i: number): string | null; getItem(k: string): string | null } }
-    ).localStorage;
-    for (let i = 0; i < storage.length; i++) {
-      const key = storage.key(i)!;
-      if (key.startsWith('oidc.user:')) return JSON.parse(storage.getItem(key)!).access_token as string;
-    }
-    throw new Error('no signed-in user in localStorage');
-  });
-}
-
-/** One GraphQL call as the signed-in user; fails the test on any error. */
-async function graphql<T>(page: Page, query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const response = await page.request.post(`${BASE}/graphql`, {
-    headers: { authorization: `Bearer ${await accessToken(page)}` },
-    data: { query, variables },
-  });
-  expect(response.ok()).toBeTruthy();
-  const body = await response.json();
-  expect(body.errors).toBeUndefined();
-  return body.data as T;
-}
 
 /** The success toast, worded as spec 3 §8 says. */
 const toast = (page: Page, text: string) => page.locator('.bp6-toast').getByText(text, { exact: true });
@@ -50,8 +18,8 @@ test('An Administrator creates a premium channel owned by a desk, edits it, filt
   await expect(page.getByRole('heading', { level: 1, name: 'Channels' })).toBeVisible();
 
   // The owner: a desk made through the API, so this journey does not depend on the desk screens.
-  const { me } = await graphql<{ me: { _id: string } }>(page, '{ me { _id } }');
-  const { addDesk } = await graphql<{ addDesk: { _id: string } }>(
+  const { me } = await graphqlData<{ me: { _id: string } }>(page, '{ me { _id } }');
+  const { addDesk } = await graphqlData<{ addDesk: { _id: string } }>(
     page,
     `
       mutation ($item: DeskInput!) {

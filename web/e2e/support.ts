@@ -46,3 +46,41 @@ export function expectedSidebar(role: 'Administrator' | 'Editor' | 'Contributor'
     ...(role === 'Administrator' ? ['Promotional Content'] : []),
   ];
 }
+
+/** The server under test. */
+export const BASE_URL = (process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
+
+/** A 1×1 transparent PNG, base64. */
+export const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+/** The signed-in user's access token, as the app keeps it (oidc-client-ts, localStorage). */
+export async function accessToken(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    // Runs in the page; the e2e tsconfig has no DOM types.
+    const storage = (
+      globalThis as unknown as { localStorage: { length: number; key(i: number): string | null; getItem(k: string): string | null } }
+    ).localStorage;
+    for (let i = 0; i < storage.length; i++) {
+      const key = storage.key(i)!;
+      if (key.startsWith('oidc.user:')) return JSON.parse(storage.getItem(key)!).access_token as string;
+    }
+    throw new Error('no signed-in user in localStorage');
+  });
+}
+
+/** One GraphQL call as the signed-in user; the whole response (data and errors). */
+export async function graphqlResponse(page: Page, query: string, variables: Record<string, unknown> = {}) {
+  const response = await page.request.post(`${BASE_URL}/graphql`, {
+    headers: { authorization: `Bearer ${await accessToken(page)}` },
+    data: { query, variables },
+  });
+  expect(response.ok()).toBeTruthy();
+  return response.json();
+}
+
+/** One GraphQL call as the signed-in user; fails the test on any error. */
+export async function graphqlData<T>(page: Page, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const body = await graphqlResponse(page, query, variables);
+  expect(body.errors).toBeUndefined();
+  return body.data as T;
+}

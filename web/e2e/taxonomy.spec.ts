@@ -1,39 +1,10 @@
 // Topics and tags administration against the real server (spec 1 §2, §4, §5, §8): an editor builds
 // a small topic tree, edits it, cannot nest a topic under itself, deletes it; and manages a tag.
 import { expect, test, type Page } from '@playwright/test';
-import { screenshot, serverConfig, signInAs } from './support';
-
-const BASE = (process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
-
-/** A 1×1 transparent PNG. */
-const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+import { graphqlResponse, PNG_1X1, screenshot, serverConfig, signInAs } from './support';
 
 /** Names unique to this run, so a rerun against the same database does not collide. */
 const run = Date.now().toString(36);
-
-/** The signed-in user's access token, as the app keeps it (oidc-client-ts, localStorage). */
-async function accessToken(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    // Runs in the page; the e2e tsconfig has no DOM types.
-    const storage = (
-      globalThis as unknown as { localStorage: { length: number; key(i: number): string | null; getItem(k: string): string | null } }
-    ).localStorage;
-    for (let i = 0; i < storage.length; i++) {
-      const key = storage.key(i)!;
-      if (key.startsWith('oidc.user:')) return JSON.parse(storage.getItem(key)!).access_token as string;
-    }
-    throw new Error('no signed-in user in localStorage');
-  });
-}
-
-async function graphql(page: Page, query: string, variables: Record<string, unknown>) {
-  const response = await page.request.post(`${BASE}/graphql`, {
-    headers: { authorization: `Bearer ${await accessToken(page)}` },
-    data: { query, variables },
-  });
-  expect(response.ok()).toBeTruthy();
-  return response.json();
-}
 
 /** The id at the end of an edit link: /publisher/topics/edit/{_id}. */
 async function idOf(page: Page, name: string): Promise<string> {
@@ -103,7 +74,7 @@ test('An editor adds a sub-topic, edits it, cannot nest a topic under itself, an
   const childId = await idOf(page, child);
 
   // The editor follows the parent: its Followers count leads to the subscriber stats listing them.
-  const follow = await graphql(
+  const follow = await graphqlResponse(
     page,
     `
       mutation ($item: FollowInput!) {
@@ -134,7 +105,7 @@ test('An editor adds a sub-topic, edits it, cannot nest a topic under itself, an
   await expect(page.getByRole('checkbox', { name: 'Sector' })).toBeChecked();
 
   // The server refuses it too, with the spec's message on the parent field.
-  const edit = await graphql(
+  const edit = await graphqlResponse(
     page,
     `
       mutation ($item: CategoryInput!) {
