@@ -27,6 +27,7 @@ help:
 	@echo "make readme-config rewrite the README's configuration table from the flags"
 
 run: web rust
+	@scripts/debian-package.sh pdftoppm poppler-utils
 	@DATABASE_URL=$$(scripts/postgres.sh url) && export DATABASE_URL && \
 	  echo "Serving http://127.0.0.1:8080/insights (database $${DATABASE_URL})" && \
 	  exec $(BIN) serve --log-format pretty

@@ -179,6 +179,14 @@ pub struct Uploads {
     /// Largest image accepted by `POST /upload`, in bytes.
     #[arg(long = "upload-max-image-bytes", env = "INSIGHTS_UPLOAD_MAX_IMAGE_BYTES", default_value_t = 5 * 1024 * 1024)]
     pub max_image_bytes: usize,
+
+    /// Largest PDF accepted by `POST /upload-file`, in bytes (spec 2 §2: 20 MB).
+    #[arg(long = "upload-max-file-bytes", env = "INSIGHTS_UPLOAD_MAX_FILE_BYTES", default_value_t = 20_971_520)]
+    pub max_file_bytes: usize,
+
+    /// Most pages of a PDF rendered to images; longer files are refused.
+    #[arg(long = "upload-max-pdf-pages", env = "INSIGHTS_UPLOAD_MAX_PDF_PAGES", default_value_t = 100)]
+    pub max_pdf_pages: u32,
 }
 
 #[derive(Debug, Clone, Args)]

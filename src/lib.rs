@@ -1,6 +1,7 @@
 //! Insights core library: domain areas, database, GraphQL schema and HTTP router. The `insights-cli`
 //! binary wires it together; the `insights-jobs` crate runs its background work.
 
+pub mod articles;
 pub mod auth;
 pub mod channels;
 pub mod config;

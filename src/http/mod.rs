@@ -38,10 +38,17 @@ pub fn build_app(state: AppState) -> Router {
     let limits = &state.config.limits;
     // Uploads have their own, larger body limit; everything else the API's.
     let upload_limit = state.config.uploads.max_image_bytes + 64 * 1024;
+    let file_limit = state.config.uploads.max_file_bytes + 64 * 1024;
     let uploads = Router::new()
         .route("/upload", post(uploads::upload))
         .layer(DefaultBodyLimit::max(upload_limit))
-        .layer(RequestBodyLimitLayer::new(upload_limit));
+        .layer(RequestBodyLimitLayer::new(upload_limit))
+        .merge(
+            Router::new()
+                .route("/upload-file", post(uploads::upload_file))
+                .layer(DefaultBodyLimit::max(file_limit))
+                .layer(RequestBodyLimitLayer::new(file_limit)),
+        );
     let api = Router::new()
         .route("/graphql", post(graphql))
         .route("/version", post(version))

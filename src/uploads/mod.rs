@@ -1,6 +1,11 @@
 //! Uploads: `POST /upload` takes one image (png, jpeg or gif, recognised by its content, not its
 //! name), stores it under a generated name in `INSIGHTS_UPLOAD_DIR`, and answers with its link;
-//! `GET /uploads/{name}` serves it with its type and `nosniff`.
+//! `GET /uploads/{name}` serves it with its type and `nosniff`. `POST /upload-file` takes a PDF and
+//! stores an image of each page (see `pdf`).
+
+mod pdf;
+
+pub use pdf::upload_file;
 
 use std::path::{Path, PathBuf};
 
@@ -96,28 +101,7 @@ pub async fn upload(State(state): State<AppState>, headers: HeaderMap, mut multi
     let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
     session::authenticate(&state, authorization).await?.viewer()?.require(STAFF)?;
 
-    let max = state.config.uploads.max_image_bytes;
-    let too_large = || HttpError::from(Error::field("file", format!("The file is larger than {} MB", max / (1024 * 1024))));
-    let mut bytes = None;
-    while let Some(mut field) = multipart.next_field().await.map_err(multipart_error)? {
-        if field.name() != Some("file") {
-            continue;
-        }
-        // Read in chunks and stop at the limit, so an oversized file is never held in memory whole.
-        let mut data = Vec::new();
-        while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
-            if data.len() + chunk.len() > max {
-                return Err(too_large().with_status(StatusCode::PAYLOAD_TOO_LARGE));
-            }
-            data.extend_from_slice(&chunk);
-        }
-        bytes = Some(data);
-        break;
-    }
-    let bytes = bytes.ok_or_else(|| bad_upload(crate::error::REQUIRED_MESSAGE))?;
-    if bytes.is_empty() {
-        return Err(bad_upload("The file is empty"));
-    }
+    let bytes = read_file_part(&mut multipart, state.config.uploads.max_image_bytes).await?;
     let (name, kind) = store_image(&state.config.uploads.dir, &bytes).await?;
     tracing::info!(file = %name, size = bytes.len(), "image uploaded");
     let body = serde_json::json!({
@@ -127,6 +111,32 @@ pub async fn upload(State(state): State<AppState>, headers: HeaderMap, mut multi
         "size": bytes.len(),
     });
     Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+/// The bytes of the multipart part named `file`, read in chunks and refused (413) as soon as they
+/// pass `max`, so an oversized file is never held in memory whole. Missing or empty: 400.
+async fn read_file_part(multipart: &mut Multipart, max: usize) -> Result<Vec<u8>, HttpError> {
+    let too_large = || {
+        let message = format!("The file is larger than {} MB", max / (1024 * 1024));
+        HttpError::from(Error::field("file", message)).with_status(StatusCode::PAYLOAD_TOO_LARGE)
+    };
+    while let Some(mut field) = multipart.next_field().await.map_err(multipart_error)? {
+        if field.name() != Some("file") {
+            continue;
+        }
+        let mut data = Vec::new();
+        while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
+            if data.len() + chunk.len() > max {
+                return Err(too_large());
+            }
+            data.extend_from_slice(&chunk);
+        }
+        if data.is_empty() {
+            return Err(bad_upload("The file is empty"));
+        }
+        return Ok(data);
+    }
+    Err(bad_upload(crate::error::REQUIRED_MESSAGE))
 }
 
 fn multipart_error(error: MultipartError) -> HttpError {

@@ -1,6 +1,6 @@
 //! `POST /upload` and `GET /uploads/{name}`: images checked by content and size, generated names.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use sqlx::PgPool;
 
 use crate::support::{
@@ -89,4 +89,78 @@ async fn only_generated_names_are_served(pool: PgPool) {
         let response = app.client.get(app.url(path)).send().await.unwrap();
         assert_eq!(response.status(), 404, "{path}");
     }
+}
+
+/// A two-page PDF, written out with its cross-reference table.
+fn two_page_pdf() -> Vec<u8> {
+    let objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Contents 5 0 R >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Contents 5 0 R >>",
+        "<< /Length 34 >>\nstream\n0 0 1 rg 10 10 180 80 re f\nendstream",
+    ];
+    let mut pdf = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, object) in objects.iter().enumerate() {
+        offsets.push(pdf.len());
+        pdf.extend_from_slice(format!("{} 0 obj\n{object}\nendobj\n", i + 1).as_bytes());
+    }
+    let xref = pdf.len();
+    pdf.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes());
+    for offset in offsets {
+        pdf.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
+    }
+    pdf.extend_from_slice(format!("trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n", objects.len() + 1).as_bytes());
+    pdf
+}
+
+async fn upload_pdf(app: &crate::support::TestApp, token: Option<&str>, file_name: &str, bytes: Vec<u8>) -> reqwest::Response {
+    let form = reqwest::multipart::Form::new().part("file", reqwest::multipart::Part::bytes(bytes).file_name(file_name.to_owned()));
+    let mut request = app.client.post(app.url("/upload-file")).multipart(form);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    request.send().await.unwrap()
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_pdf_becomes_one_stored_image_per_page(pool: PgPool) {
+    let (app, dir) = spawn(pool, &[]).await;
+    let token = app.token(TestRole::Contributor).await;
+    let response = upload_pdf(&app, Some(&token), "deck.pdf", two_page_pdf()).await;
+    assert_eq!(response.status(), 201);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["pageCount"], 2, "{body}");
+    for page in body["pages"].as_array().unwrap() {
+        let name = page["fileName"].as_str().unwrap();
+        assert!(insights::uploads::is_upload_name(name) && name.ends_with(".png"), "{name}");
+        let served = app.client.get(app.url(page["link"].as_str().unwrap())).send().await.unwrap();
+        assert_eq!(served.headers()["content-type"], "image/png");
+        let bytes = served.bytes().await.unwrap();
+        assert_eq!(imagesize::blob_size(&bytes).unwrap().width, 306, "200 pt at 110 dpi");
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().starts_with(".pdf-")).collect();
+    assert!(leftovers.is_empty(), "the working copy is removed");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn only_pdfs_of_at_most_20_mb_are_taken(pool: PgPool) {
+    let (app, dir) = spawn(pool, &[]).await;
+    let token = app.token(TestRole::Editor).await;
+    let renamed = upload_pdf(&app, Some(&token), "report.pdf", PNG.to_vec()).await;
+    assert_eq!(renamed.status(), 400);
+    let body: Value = renamed.json().await.unwrap();
+    assert_eq!((&body["code"], &body["fields"]["file"]), (&json!("BAD_USER_INPUT"), &json!("File format not supported: upload a PDF")), "{body}");
+
+    let mut big = two_page_pdf();
+    big.resize(21 * 1024 * 1024, b' ');
+    assert_eq!(upload_pdf(&app, Some(&token), "big.pdf", big).await.status(), 413);
+    let broken = upload_pdf(&app, Some(&token), "broken.pdf", b"%PDF-1.7\nnot really".to_vec()).await;
+    assert_eq!(broken.status(), 400);
+    assert_eq!(upload_pdf(&app, None, "deck.pdf", two_page_pdf()).await.status(), 401);
+    let reader = app.token(TestRole::Subscriber).await;
+    assert_eq!(upload_pdf(&app, Some(&reader), "deck.pdf", two_page_pdf()).await.status(), 403);
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -1,0 +1,1 @@
+//! Placeholder: the HTML sanitiser (being written).
