@@ -47,7 +47,7 @@ select pg_temp.oid24(n % 20000 + 1, 'a'), pg_temp.oid24(n, 'u'), 1 + n % 5 from 
 insert into channel_subscription (channel_id, user_id, subscription_type, subscription_state)
 select pg_temp.oid24(n % 1000 + 1, 'c'), pg_temp.oid24(n + 50000, 'u'), 'account', case when n % 4 = 0 then 'canceled' else 'active' end
 from generate_series(1, 30000) n;
-analyze;
+vacuum analyze;
 SQL
 users=$(psql "$DATABASE_URL" -tAc "select count(*) from users")
 channels=$(psql "$DATABASE_URL" -tAc "select count(*) from channel")
@@ -62,18 +62,20 @@ users_query() { # search term (may be empty) → request body
 users_search=$(users_query "$term")
 users_page=$(users_query "")
 users_trial='{"query":"{ getPaginatedUsers(type: Trial, limit: 15, offset: 0) { total users { _id email name trialMinLeft articleCount views } } }"}'
+channels_default='{"query":"{ channels { total items { _id name type price canEdit articleCount archivedArticleCount templateCount channelActiveUsersCount owner { _id name type } adminUsers { _id name } } } }"}'
 channels_page='{"query":"{ channels(params: {pageSize: 50}) { total items { _id name type price canEdit articleCount archivedArticleCount templateCount channelActiveUsersCount owner { _id name type } adminUsers { _id name } } } }"}'
 channels_by_users='{"query":"{ channels(params: {pageSize: 50, sortField: ActiveUsers, sortDirection: Desc}) { total items { _id name channelActiveUsersCount articleCount adminUsers { _id } } } }"}'
 
 echo "$(nproc) cores shared by client, server and PostgreSQL; release build; $users users, $channels channels; search '$term'"
 start INSIGHTS_NO_WORKER=true INSIGHTS_LOG_FORMAT=json INSIGHTS_LOG="warn,insights::http=info,sqlx::query=trace"
-echo "SQL statements per request: users search $(statements "$users_search"), users page $(statements "$users_page"), trial tab $(statements "$users_trial"), channels page $(statements "$channels_page"), channels by active users $(statements "$channels_by_users")"
+echo "SQL statements per request: users search $(statements "$users_search"), users page $(statements "$users_page"), trial tab $(statements "$users_trial"), channels default page $(statements "$channels_default"), channels page of 50 $(statements "$channels_page"), channels by active users $(statements "$channels_by_users")"
 stop; start INSIGHTS_NO_WORKER=true INSIGHTS_LOG_FORMAT=json
 BODY=$users_page wrk -t2 -c8 -d2s -s scripts/bench/graphql.lua "$url/graphql" >/dev/null
 for connections in 32 4; do
   load "getPaginatedUsers, search '$term'" "$users_search" "$connections"
   load "getPaginatedUsers, first page, no search" "$users_page" "$connections"
   load "getPaginatedUsers, Trial tab" "$users_trial" "$connections"
+  load "channels, default page (15) by name" "$channels_default" "$connections"
   load "channels, page of 50 by name" "$channels_page" "$connections"
   load "channels, page of 50 by active users" "$channels_by_users" "$connections"
 done
