@@ -148,12 +148,13 @@ impl ChannelObject {
     }
 }
 
-/// Turns rows into objects, loading the admins of all of them in one statement.
-async fn channel_objects(ctx: &Context<'_>, rows: Vec<ChannelRow>) -> Result<Vec<ChannelObject>> {
+/// Turns rows into objects, loading the admins of all of them in one statement when the request
+/// asks for them (`admins_selected`, from the field's look-ahead).
+async fn channel_objects(ctx: &Context<'_>, rows: Vec<ChannelRow>, admins_selected: bool) -> Result<Vec<ChannelObject>> {
     let viewer = viewer(ctx)?;
     let staff_view = viewer.role.is_some_and(Role::is_staff);
     let mut admins: HashMap<String, Vec<UserSummary>> = HashMap::new();
-    if staff_view && !rows.is_empty() {
+    if staff_view && admins_selected && !rows.is_empty() {
         let ids: Vec<String> = rows.iter().map(|r| r.channel_id.clone()).collect();
         for (channel_id, user) in queries::admins_of(&app_state(ctx).pool, &ids).await? {
             admins.entry(channel_id).or_default().push(user);
@@ -168,9 +169,10 @@ async fn channel_objects(ctx: &Context<'_>, rows: Vec<ChannelRow>) -> Result<Vec
         .collect())
 }
 
+/// Channels for a field that returns channels (or one channel) directly.
 async fn select(ctx: &Context<'_>, filter: ChannelFilter<'_>) -> Result<Vec<ChannelObject>> {
     let rows = queries::select_channels(&app_state(ctx).pool, &filter).await?;
-    channel_objects(ctx, rows).await
+    channel_objects(ctx, rows, ctx.look_ahead().field("adminUsers").exists()).await
 }
 
 async fn load_channel(ctx: &Context<'_>, id: &str) -> Result<ChannelObject> {
@@ -302,7 +304,8 @@ impl ChannelsQuery {
             Some(total) => total,
             None => queries::count_channels(pool, &filter).await?,
         };
-        Ok(Page { items: channel_objects(ctx, rows).await?, total })
+        let admins_selected = ctx.look_ahead().field("items").field("adminUsers").exists();
+        Ok(Page { items: channel_objects(ctx, rows, admins_selected).await?, total })
     }
 
     /// Active premium channels by name.

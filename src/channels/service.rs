@@ -140,13 +140,13 @@ async fn validate(pool: &PgPool, change: &ChannelChange, upload_dir: &Path) -> R
         }
         _ => {}
     }
-    if let Some(days) = change.default_trial_duration_days {
-        if !(TRIAL_MIN_DAYS as i32..=TRIAL_MAX_DAYS as i32).contains(&days) {
-            fields.insert(
-                "defaultTrialDurationDays".to_owned(),
-                format!("Enter a whole number of days from {TRIAL_MIN_DAYS} to {TRIAL_MAX_DAYS}"),
-            );
-        }
+    if let Some(days) = change.default_trial_duration_days
+        && !(TRIAL_MIN_DAYS as i32..=TRIAL_MAX_DAYS as i32).contains(&days)
+    {
+        fields.insert(
+            "defaultTrialDurationDays".to_owned(),
+            format!("Enter a whole number of days from {TRIAL_MIN_DAYS} to {TRIAL_MAX_DAYS}"),
+        );
     }
     let profile_image = channel_image(&mut fields, "profileImage", change.profile_image.as_deref(), upload_dir).await;
     let cover_image = channel_image(&mut fields, "coverImage", change.cover_image.as_deref(), upload_dir).await;

@@ -185,6 +185,9 @@ async fn only_administrators_and_the_channels_editor_admins_change_it(pool: PgPo
     assert_eq!(error_code(&added), Some("FORBIDDEN"));
     let reader = app.token(TestRole::Subscriber).await;
     assert_eq!(error_code(&app.gql(Some(&reader), LIST, json!({})).await), Some("FORBIDDEN"));
+    // Readers may read a channel, without its billing and admin details.
+    let read = app.gql(Some(&reader), "query($id: ID!) { channel(id: $id) { name glAccount canEdit adminUsers { _id } } }", json!({ "id": id })).await;
+    assert_eq!(read["data"]["channel"], json!({ "name": "Rates", "glAccount": null, "canEdit": false, "adminUsers": [] }), "{read}");
     assert_eq!(error_code(&app.gql(Some(&reader), EDIT, json!({ "item": item.clone() })).await), Some("FORBIDDEN"));
 
     // Made an admin, the Editor may edit; the Administrator may edit any channel.
