@@ -122,7 +122,7 @@ test('An Administrator creates a premium channel owned by a desk, edits it, filt
   await page.getByRole('form').getByRole('button', { name: 'Archive' }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Archive channel' });
   await expect(dialog).toContainText(`Archive the channel ${channel}?`);
-  await screenshot(page, 'channel-archive-confirm');
+  await screenshot(page, 'channel-archive-confirm', false);
   await dialog.getByRole('button', { name: 'Archive' }).click();
   await expect(toast(page, `The Premium Channel ${channel} has been archived`)).toBeVisible();
   await expect(page).toHaveURL(/\/publisher\/premium-channels$/);

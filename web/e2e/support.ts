@@ -15,9 +15,13 @@ export async function signInAs(page: Page, user: ReadyUser, path = ''): Promise<
   await button.click();
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Saves a screenshot in the artifacts. `fullPage` resizes the window while it captures, which the
+ * app sees as a resize (the publisher area re-checks its width): pass false while a dialog is open.
+ */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
+  await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage });
 }
 
 export interface ServerConfig {
