@@ -98,6 +98,16 @@ impl Error {
     }
 
     /// A stale `version` on an edit.
+    /// Checks an edit's `version` against the stored one, read under a row lock: NOT_FOUND when the
+    /// record is missing, CONFLICT when the edit was based on an older version.
+    pub fn check_version(stored: Option<i32>, version: i32, entity: &'static str) -> Result<(), Error> {
+        match stored {
+            None => Err(Error::NotFound(entity)),
+            Some(stored) if stored != version => Err(Error::stale_version()),
+            Some(_) => Ok(()),
+        }
+    }
+
     pub fn stale_version() -> Self {
         Error::Conflict("This item was changed by someone else. Reload it and apply your changes again.".to_owned())
     }

@@ -261,9 +261,7 @@ async fn archive_channel(args: ArchiveChannelArgs) -> anyhow::Result<()> {
     apply_migrations(&pool).await?;
     let outcome = async {
         let id = service::resolve(&pool, &args.channel).await?;
-        let mut tx = pool.begin().await?;
-        let archived = service::archive_channel(&mut tx, &id).await?;
-        tx.commit().await?;
+        let archived = service::archive_channel(&pool, &id, service::ArchivedBy::Operator).await?;
         Ok::<_, insights::error::Error>((id, archived))
     }
     .await;

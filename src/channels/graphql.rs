@@ -9,14 +9,14 @@ use chrono::{DateTime, Utc};
 use super::{
     model::{ChannelState, ChannelType, OwnerType},
     queries::{self, ChannelFilter, ChannelRow},
-    service::{self, ChannelChange},
+    service::{self, ArchivedBy, ChannelChange},
 };
 use crate::{
     auth::{ALL_ROLES, Role, STAFF},
     desks::queries as desks,
     error::{Error, Result},
     graphql::{Page, PageParams, SortDirection, app_state, contains_pattern, total_from_page, viewer},
-    users::UserSummary,
+    users::{UserSummary, queries as users},
     validation::optional_id,
 };
 
@@ -27,9 +27,6 @@ pub struct ChannelOwner {
     name: String,
     r#type: OwnerType,
 }
-
-/// A desk or contributor the owner picker offers.
-pub type OwnerCandidate = ChannelOwner;
 
 pub struct ChannelObject {
     row: ChannelRow,
@@ -343,14 +340,14 @@ impl ChannelsQuery {
         owner_type: OwnerType,
         search_query: Option<String>,
         #[graphql(default = 20)] limit: i32,
-    ) -> Result<Vec<OwnerCandidate>> {
+    ) -> Result<Vec<ChannelOwner>> {
         viewer(ctx)?.require(STAFF)?;
         let pattern = contains_pattern(search_query.as_deref());
         let limit = i64::from(limit.clamp(1, 100));
         let pool = &app_state(ctx).pool;
         let found = match owner_type {
             OwnerType::Desk => desks::search_desks(pool, pattern.as_deref(), limit).await?,
-            OwnerType::Contributor => queries::search_contributors(pool, pattern.as_deref(), limit).await?,
+            OwnerType::Contributor => users::search_contributors(pool, pattern.as_deref(), limit).await?,
         };
         Ok(found.into_iter().map(|(id, name)| ChannelOwner { id, name, r#type: owner_type }).collect())
     }
@@ -444,15 +441,7 @@ impl ChannelsMutation {
     async fn archive_channel(&self, ctx: &Context<'_>, id: ID) -> Result<ChannelObject> {
         let viewer = viewer(ctx)?;
         let role = viewer.require(&[Role::Administrator, Role::Editor])?;
-        let id = optional_id(Some(&id), "Channel")?.ok_or(Error::NotFound("Channel"))?;
-        let mut tx = app_state(ctx).pool.begin().await?;
-        let is_admin = queries::is_admin(&mut *tx, &id, &viewer.user.user_id).await?;
-        if !service::may_change(Some(role), is_admin) {
-            // Do not tell outsiders whether the channel exists.
-            return Err(if queries::lock_channel(&mut tx, &id).await?.is_some() { Error::Forbidden } else { Error::NotFound("Channel") });
-        }
-        service::archive_channel(&mut tx, &id).await?;
-        tx.commit().await?;
+        service::archive_channel(&app_state(ctx).pool, &id, ArchivedBy::User(&viewer.user.user_id, Some(role))).await?;
         load_channel(ctx, &id).await
     }
 }

@@ -309,35 +309,3 @@ pub async fn mark_archived(conn: &mut PgConnection, channel_id: &str) -> sqlx::R
 pub async fn id_by_name(db: impl PgExecutor<'_>, name: &str) -> sqlx::Result<Option<String>> {
     sqlx::query_scalar!("select channel_id from channel where name = $1", name).fetch_optional(db).await
 }
-
-/// Whether `user_id` may own a channel as a contributor: a user with an editing scope.
-pub async fn is_contributor(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Result<bool> {
-    sqlx::query_scalar!(
-        r#"select exists(select 1 from users where user_id = $1
-                         and scopes && array['insights:content-publish', 'insights:content-edit']) as "ok!""#,
-        user_id
-    )
-    .fetch_one(db)
-    .await
-}
-
-pub async fn desk_exists(db: impl PgExecutor<'_>, desk_id: &str) -> sqlx::Result<bool> {
-    sqlx::query_scalar!(r#"select exists(select 1 from desk where desk_id = $1) as "ok!""#, desk_id)
-        .fetch_one(db)
-        .await
-}
-
-/// Contributors (users with an editing scope) whose name matches, by name.
-pub async fn search_contributors(db: impl PgExecutor<'_>, pattern: Option<&str>, limit: i64) -> sqlx::Result<Vec<(String, String)>> {
-    let rows = sqlx::query!(
-        r#"select user_id, name from users u
-           where u.scopes && array['insights:content-publish', 'insights:content-edit']
-             and ($1::text is null or u.search_text like $1)
-           order by lower(u.name), u.user_id limit $2"#,
-        pattern,
-        limit
-    )
-    .fetch_all(db)
-    .await?;
-    Ok(rows.into_iter().map(|r| (r.user_id, r.name)).collect())
-}

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use sqlx::{PgConnection, PgPool};
+use sqlx::PgPool;
 
 use super::{
     model::{ChannelType, OwnerType},
@@ -13,6 +13,7 @@ use super::{
 use crate::{
     auth::Role,
     config::{TRIAL_MAX_DAYS, TRIAL_MIN_DAYS},
+    desks::queries as desks,
     error::{Error, FieldErrors, REQUIRED_MESSAGE, Result, ResultExt},
     ids,
     users::queries as users,
@@ -189,8 +190,8 @@ async fn check_owner(pool: &PgPool, owner_type: OwnerType, owner_id: &str) -> Re
     };
     let id = optional_id(Some(owner_id), entity)?.ok_or(Error::NotFound(entity))?;
     let exists = match owner_type {
-        OwnerType::Desk => queries::desk_exists(pool, &id).await?,
-        OwnerType::Contributor => queries::is_contributor(pool, &id).await?,
+        OwnerType::Desk => desks::exists(pool, &id).await?,
+        OwnerType::Contributor => users::is_contributor(pool, &id).await?,
     };
     if !exists {
         return Err(Error::NotFound(entity));
@@ -264,9 +265,7 @@ pub async fn edit_channel(pool: &PgPool, editor: (&str, Option<Role>), change: &
     if !fields.is_empty() {
         return Err(Error::invalid(fields));
     }
-    if current.version != version {
-        return Err(Error::stale_version());
-    }
+    Error::check_version(Some(current.version), version, "Channel")?;
     queries::update_channel(&mut tx, &id, &valid.values()).await.on_constraint("channel_name_key", duplicate_name)?;
     queries::set_admins(&mut tx, &id, &valid.admins).await?;
     tx.commit().await?;
@@ -281,11 +280,28 @@ pub struct Archived {
     pub templates_unlinked: u64,
 }
 
-/// Archives a channel, for good: refused while it has active subscribers; in one transaction its
-/// articles are archived and its templates unlinked. The caller checks who may do it.
-#[tracing::instrument(skip(conn))]
-pub async fn archive_channel(conn: &mut PgConnection, id: &str) -> Result<Archived> {
-    let current = queries::lock_channel(conn, id).await?.ok_or(Error::NotFound("Channel"))?;
+/// Who archives a channel: a signed-in user, with the rights of an edit, or the operator's command.
+#[derive(Debug, Clone, Copy)]
+pub enum ArchivedBy<'a> {
+    User(&'a str, Option<Role>),
+    Operator,
+}
+
+/// Archives a channel, for good, in one transaction: refused while it has active subscribers; its
+/// articles are archived and its templates unlinked. The web app and `insights-cli archive-channel`
+/// both come here.
+#[tracing::instrument(skip(pool))]
+pub async fn archive_channel(pool: &PgPool, id: &str, by: ArchivedBy<'_>) -> Result<Archived> {
+    let id = optional_id(Some(id), "Channel")?.ok_or(Error::NotFound("Channel"))?;
+    let mut tx = pool.begin().await?;
+    let conn = &mut *tx;
+    let current = queries::lock_channel(conn, &id).await?.ok_or(Error::NotFound("Channel"))?;
+    if let ArchivedBy::User(user_id, role) = by
+        && !may_change(role, queries::is_admin(&mut *conn, &id, user_id).await?)
+    {
+        return Err(Error::Forbidden);
+    }
+    let id = id.as_str();
     if current.state == "archived" {
         return Err(Error::Conflict(ARCHIVED_MESSAGE.to_owned()));
     }
@@ -296,6 +312,7 @@ pub async fn archive_channel(conn: &mut PgConnection, id: &str) -> Result<Archiv
     // Templates arrive with the article issue; unlinking them joins this transaction then.
     let templates_unlinked = 0;
     queries::mark_archived(conn, id).await?;
+    tx.commit().await?;
     tracing::info!(channel = %id, articles_archived, templates_unlinked, "channel archived");
     Ok(Archived { name: current.name, articles_archived, templates_unlinked })
 }

@@ -1,23 +1,21 @@
 //! GraphQL of the desks area: the list (with counts, members and channels batched per list), the
-//! form's reads and the add/edit/delete mutations with their rules (spec 2 §2, §4, §5).
+//! form's reads, and the add/edit/delete mutations (their rules are in `service`).
 
 use std::collections::HashMap;
 
 use async_graphql::{Context, ID, InputObject, Object, SimpleObject};
 
-use super::queries::{self, DeskRow};
-use crate::{
-    auth::{Role, STAFF, Viewer},
-    error::{Error, FieldErrors, Result, ResultExt},
-    graphql::{DeleteResult, app_state, viewer},
-    ids,
-    users::{UserSummary, queries as users},
-    validation::{optional_email, optional_id, optional_text, required_text},
+use super::{
+    queries::{self, DeskRow},
+    service::{self, DeskChange},
 };
-
-const NAME_MAX: usize = 50;
-const EMAIL_MAX: usize = 50;
-const DESCRIPTION_MAX: usize = 500;
+use crate::{
+    auth::STAFF,
+    error::{Error, Result},
+    graphql::{DeleteResult, app_state, viewer},
+    users::UserSummary,
+    validation::optional_id,
+};
 
 /// A channel as a desk lists it.
 #[derive(SimpleObject, Clone)]
@@ -63,7 +61,7 @@ async fn desk_objects(ctx: &Context<'_>, rows: Vec<DeskRow>) -> Result<Vec<DeskO
         .into_iter()
         .map(|row| {
             let contributors = members.remove(&row.desk_id).unwrap_or_default();
-            let can_edit = may_edit(viewer, &contributors);
+            let can_edit = service::may_change(viewer.role, contributors.iter().any(|u| u.user_id == viewer.user.user_id));
             DeskObject {
                 channels: channels.remove(&row.desk_id).unwrap_or_default(),
                 contributors,
@@ -78,10 +76,6 @@ async fn desk_objects(ctx: &Context<'_>, rows: Vec<DeskRow>) -> Result<Vec<DeskO
             }
         })
         .collect())
-}
-
-fn may_edit(viewer: &Viewer, contributors: &[UserSummary]) -> bool {
-    viewer.role == Some(Role::Administrator) || contributors.iter().any(|u| u.user_id == viewer.user.user_id)
 }
 
 async fn load_desk(ctx: &Context<'_>, id: &str) -> Result<DeskObject> {
@@ -127,52 +121,17 @@ pub struct DeskInput {
     contributors: Vec<String>,
 }
 
-struct ValidDesk {
-    name: String,
-    description: Option<String>,
-    email: Option<String>,
-    contributors: Vec<String>,
-}
-
-async fn validate(ctx: &Context<'_>, item: &DeskInput) -> Result<ValidDesk> {
-    let mut fields = FieldErrors::new();
-    let name = required_text(&mut fields, "name", &item.name, NAME_MAX);
-    let description = optional_text(&mut fields, "description", item.description.as_deref(), DESCRIPTION_MAX);
-    let email = optional_email(&mut fields, "email", item.email.as_deref(), EMAIL_MAX);
-    let mut contributors: Vec<String> = item.contributors.iter().map(|c| c.trim().to_owned()).filter(|c| !c.is_empty()).collect();
-    contributors.sort();
-    contributors.dedup();
-    if contributors.is_empty() {
-        fields.insert("contributors".to_owned(), crate::error::REQUIRED_MESSAGE.to_owned());
-    } else if contributors.iter().any(|c| !ids::is_valid_id(c))
-        || !users::non_staff_among(&app_state(ctx).pool, &contributors).await?.is_empty()
-    {
-        fields.insert("contributors".to_owned(), "Choose contributors among the staff users".to_owned());
+impl From<DeskInput> for DeskChange {
+    fn from(input: DeskInput) -> Self {
+        DeskChange {
+            id: input.id.map(|id| id.0),
+            version: input.version,
+            name: input.name,
+            description: input.description,
+            email: input.email,
+            contributors: input.contributors,
+        }
     }
-    if !fields.is_empty() {
-        return Err(Error::invalid(fields));
-    }
-    Ok(ValidDesk { name, description, email, contributors })
-}
-
-fn duplicate_name() -> Error {
-    Error::Duplicate { field: "name".to_owned() }
-}
-
-/// The desk `id`, if the caller may change it: an Administrator, or one of its members.
-async fn editable_desk_id(ctx: &Context<'_>, id: Option<&str>) -> Result<String> {
-    let viewer = viewer(ctx)?;
-    viewer.require(STAFF)?;
-    let id = optional_id(id, "Desk")?.ok_or_else(|| Error::field("_id", crate::error::REQUIRED_MESSAGE))?;
-    let pool = &app_state(ctx).pool;
-    if viewer.role != Some(Role::Administrator) && !queries::is_member(pool, &id, &viewer.user.user_id).await? {
-        // Only members learn whether a desk exists beyond its listing; missing desks are NOT_FOUND.
-        return match queries::list_desks(pool, Some(&id), None).await?.is_empty() {
-            true => Err(Error::NotFound("Desk")),
-            false => Err(Error::Forbidden),
-        };
-    }
-    Ok(id)
 }
 
 #[derive(Default)]
@@ -183,49 +142,23 @@ impl DesksMutation {
     /// Staff.
     async fn add_desk(&self, ctx: &Context<'_>, item: DeskInput) -> Result<DeskObject> {
         viewer(ctx)?.require(STAFF)?;
-        let desk = validate(ctx, &item).await?;
-        let id = ids::new_id();
-        let mut tx = app_state(ctx).pool.begin().await?;
-        queries::insert_desk(&mut tx, &id, &desk.name, desk.description.as_deref(), desk.email.as_deref())
-            .await
-            .on_constraint("desk_name_key", duplicate_name)?;
-        queries::set_contributors(&mut tx, &id, &desk.contributors).await?;
-        tx.commit().await?;
+        let id = service::add_desk(&app_state(ctx).pool, &item.into()).await?;
         load_desk(ctx, &id).await
     }
 
     /// An Administrator or a member of the desk.
     async fn edit_desk(&self, ctx: &Context<'_>, item: DeskInput) -> Result<DeskObject> {
-        let id = editable_desk_id(ctx, item.id.as_ref().map(|id| id.as_str())).await?;
-        let version = item.version.ok_or_else(|| Error::field("version", crate::error::REQUIRED_MESSAGE))?;
-        let desk = validate(ctx, &item).await?;
-        let mut tx = app_state(ctx).pool.begin().await?;
-        let written = queries::update_desk(&mut tx, &id, version, &desk.name, desk.description.as_deref(), desk.email.as_deref())
-            .await
-            .on_constraint("desk_name_key", duplicate_name)?;
-        match written {
-            None => return Err(Error::NotFound("Desk")),
-            Some(false) => return Err(Error::stale_version()),
-            Some(true) => {}
-        }
-        queries::set_contributors(&mut tx, &id, &desk.contributors).await?;
-        tx.commit().await?;
+        let viewer = viewer(ctx)?;
+        let role = viewer.require(STAFF)?;
+        let id = service::edit_desk(&app_state(ctx).pool, (&viewer.user.user_id, Some(role)), &item.into()).await?;
         load_desk(ctx, &id).await
     }
 
     /// An Administrator or a member of the desk; refused while the desk owns a channel.
     async fn delete_desk(&self, ctx: &Context<'_>, id: ID) -> Result<DeleteResult> {
-        let id = editable_desk_id(ctx, Some(&id)).await?;
-        let mut tx = app_state(ctx).pool.begin().await?;
-        let (name, channels) = queries::lock_for_delete(&mut tx, &id).await?.ok_or(Error::NotFound("Desk"))?;
-        if channels > 0 {
-            let noun = if channels == 1 { "channel" } else { "channels" };
-            return Err(Error::Conflict(format!(
-                "The desk {name} owns {channels} {noun}: it can be deleted only when it owns no channel."
-            )));
-        }
-        queries::delete_desk(&mut tx, &id).await?;
-        tx.commit().await?;
+        let viewer = viewer(ctx)?;
+        let role = viewer.require(STAFF)?;
+        let (id, name) = service::delete_desk(&app_state(ctx).pool, (&viewer.user.user_id, Some(role)), &id).await?;
         Ok(DeleteResult { id: ID(id), name })
     }
 }

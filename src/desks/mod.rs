@@ -2,5 +2,6 @@
 
 mod graphql;
 pub mod queries;
+pub mod service;
 
 pub use graphql::{DesksMutation, DesksQuery};

@@ -65,6 +65,10 @@ pub async fn channels_of(db: impl PgExecutor<'_>, desk_ids: &[String]) -> sqlx::
     .await
 }
 
+pub async fn exists(db: impl PgExecutor<'_>, desk_id: &str) -> sqlx::Result<bool> {
+    sqlx::query_scalar!(r#"select exists(select 1 from desk where desk_id = $1) as "exists!""#, desk_id).fetch_one(db).await
+}
+
 pub async fn is_member(db: impl PgExecutor<'_>, desk_id: &str, user_id: &str) -> sqlx::Result<bool> {
     sqlx::query_scalar!(
         r#"select exists(select 1 from desk_contributor where desk_id = $1 and user_id = $2) as "member!""#,
@@ -82,22 +86,12 @@ pub async fn insert_desk(conn: &mut PgConnection, id: &str, name: &str, descript
     Ok(())
 }
 
-/// Writes an edit if `version` is still current; `None` when the desk does not exist.
-pub async fn update_desk(
-    conn: &mut PgConnection,
-    id: &str,
-    version: i32,
-    name: &str,
-    description: Option<&str>,
-    email: Option<&str>,
-) -> sqlx::Result<Option<bool>> {
-    let current = sqlx::query_scalar!("select version from desk where desk_id = $1 for update", id)
-        .fetch_optional(&mut *conn)
-        .await?;
-    let Some(current) = current else { return Ok(None) };
-    if current != version {
-        return Ok(Some(false));
-    }
+/// The desk's version, locking the row for an edit; none when it does not exist.
+pub async fn lock_desk_version(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<i32>> {
+    sqlx::query_scalar!("select version from desk where desk_id = $1 for update", id).fetch_optional(conn).await
+}
+
+pub async fn update_desk(conn: &mut PgConnection, id: &str, name: &str, description: Option<&str>, email: Option<&str>) -> sqlx::Result<()> {
     sqlx::query!(
         "update desk set name = $2, description = $3, email = $4, version = version + 1 where desk_id = $1",
         id,
@@ -107,7 +101,7 @@ pub async fn update_desk(
     )
     .execute(conn)
     .await?;
-    Ok(Some(true))
+    Ok(())
 }
 
 /// Makes `user_ids` the desk's contributors.

@@ -410,15 +410,12 @@ pub async fn insert_tag(conn: &mut PgConnection, id: &str, name: &str, descripti
     Ok(())
 }
 
-/// Writes an edit if `version` is still current; `None` when the tag does not exist.
-pub async fn update_tag(conn: &mut PgConnection, id: &str, version: i32, name: &str, description: &str) -> sqlx::Result<Option<bool>> {
-    let current = sqlx::query_scalar!("select version from tag where tag_id = $1 for update", id)
-        .fetch_optional(&mut *conn)
-        .await?;
-    let Some(current) = current else { return Ok(None) };
-    if current != version {
-        return Ok(Some(false));
-    }
+/// The tag's version, locking the row for an edit; none when it does not exist.
+pub async fn lock_tag_version(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<i32>> {
+    sqlx::query_scalar!("select version from tag where tag_id = $1 for update", id).fetch_optional(conn).await
+}
+
+pub async fn update_tag(conn: &mut PgConnection, id: &str, name: &str, description: &str) -> sqlx::Result<()> {
     sqlx::query!(
         "update tag set name = $2, description = $3, version = version + 1 where tag_id = $1",
         id,
@@ -427,7 +424,7 @@ pub async fn update_tag(conn: &mut PgConnection, id: &str, version: i32, name: &
     )
     .execute(conn)
     .await?;
-    Ok(Some(true))
+    Ok(())
 }
 
 /// Deletes a tag (its article links go with it); returns its name, or none when missing.

@@ -280,7 +280,7 @@ pub async fn apply(pool: &PgPool, mut rows: Vec<SeedRow>, progress: &(dyn Fn(u64
             SeedRow::Tag { line, name, description } => match tags.get(&key(name)) {
                 Some(existing) if existing.description == *description => summary.tags_unchanged += 1,
                 Some(existing) => {
-                    queries::update_tag(&mut tx, &existing.tag_id, existing.version, &existing.name, description).await.context("update a tag")?;
+                    queries::update_tag(&mut tx, &existing.tag_id, &existing.name, description).await.context("update a tag")?;
                     summary.tags_updated += 1;
                 }
                 None => {

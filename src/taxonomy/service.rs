@@ -213,11 +213,8 @@ pub async fn edit_tag(pool: &PgPool, change: &TagChange) -> Result<String> {
     let version = change.version.ok_or_else(|| Error::field("version", crate::error::REQUIRED_MESSAGE))?;
     let (name, description) = parse_tag(change)?;
     let mut tx = pool.begin().await?;
-    match queries::update_tag(&mut tx, &id, version, &name, &description).await.on_constraint("tag_name_key", duplicate_name)? {
-        None => return Err(Error::NotFound("Tag")),
-        Some(false) => return Err(Error::stale_version()),
-        Some(true) => {}
-    }
+    Error::check_version(queries::lock_tag_version(&mut tx, &id).await?, version, "Tag")?;
+    queries::update_tag(&mut tx, &id, &name, &description).await.on_constraint("tag_name_key", duplicate_name)?;
     tx.commit().await?;
     Ok(id)
 }

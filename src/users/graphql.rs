@@ -1,4 +1,5 @@
-//! GraphQL of the users area: the `User` object and the identity operations.
+//! GraphQL of the users area: the `User` object, the identity operations, and the users
+//! administration (its rules are in `service`).
 
 use async_graphql::{Context, Enum, ID, InputObject, Object, SimpleObject};
 use chrono::{DateTime, Utc};
@@ -6,17 +7,14 @@ use chrono::{DateTime, Utc};
 use super::{
     User,
     queries::{self, UserListQuery, UserStats, UserSummary},
+    service::{self, ProfileChange},
 };
 use crate::{
     auth::{ALL_ROLES, Identity, Role, STAFF, TrialState, is_trial_reader, trial_minutes_left},
     channels::{self, ChannelObject},
-    error::{Error, FieldErrors, Result},
+    error::{Error, Result},
     graphql::{SortDirection, app_state, checked_limit_offset, contains_pattern, total_from_page, viewer},
-    validation::{optional_file, optional_text},
 };
-
-/// The Function (job title) field's limit (spec 2 §5).
-const POSITION_MAX: usize = 50;
 
 #[Object]
 impl User {
@@ -123,7 +121,7 @@ impl User {
 
     /// Whether the user's email is on an internal company domain (only those may show a photo).
     async fn can_have_profile_picture(&self, ctx: &Context<'_>) -> bool {
-        self.on_internal_domain(ctx)
+        service::is_company_email(&self.email, &app_state(ctx).config.internal_email_domains)
     }
 
     async fn has_profile_picture(&self) -> bool {
@@ -149,11 +147,6 @@ impl User {
             Some(stats) => Ok(stats),
             None => Ok(queries::stats_of(&app_state(ctx).pool, &self.user_id).await?),
         }
-    }
-
-    fn on_internal_domain(&self, ctx: &Context<'_>) -> bool {
-        let domain = self.email.rsplit_once('@').map(|(_, domain)| domain.to_ascii_lowercase());
-        domain.is_some_and(|domain| app_state(ctx).config.internal_email_domains.iter().any(|d| d.eq_ignore_ascii_case(&domain)))
     }
 
     fn trial_minutes_left(&self, ctx: &Context<'_>) -> i64 {
@@ -362,44 +355,16 @@ impl UsersMutation {
     async fn edit_user(&self, ctx: &Context<'_>, item: UserInput) -> Result<User> {
         let viewer = viewer(ctx)?;
         let role = viewer.require(STAFF)?;
-        let user = load_user(ctx, &item.id).await?;
-        if role == Role::Contributor && user.user_id != viewer.user.user_id {
-            return Err(Error::Forbidden);
-        }
-        if item.tableau_access != user.tableau_access && role != Role::Administrator {
-            return Err(Error::Forbidden);
-        }
-        let mut fields = FieldErrors::new();
-        let position = optional_text(&mut fields, "position", item.position.as_deref(), POSITION_MAX);
-        let picture = optional_file(&mut fields, "profilePicture", item.profile_picture.as_deref());
-        if picture.as_deref().is_some_and(|name| name.ends_with(".gif")) {
-            fields.insert("profilePicture".to_owned(), "Upload a PNG or JPEG image".to_owned());
-        }
-        let may_show_photo = user.on_internal_domain(ctx);
-        if (item.display_avatar || picture.is_some()) && !may_show_photo {
-            fields.insert("displayAvatar".to_owned(), "Only users of the company can have a contributor photo".to_owned());
-        }
-        if !fields.is_empty() {
-            return Err(Error::invalid(fields));
-        }
-        let pool = &app_state(ctx).pool;
-        let mut tx = pool.begin().await?;
-        let written = queries::update_profile(
-            &mut tx,
-            &user.user_id,
-            item.version,
-            position.as_deref(),
-            item.display_avatar,
-            item.tableau_access,
-            picture.as_deref(),
-        )
-        .await?;
-        match written {
-            None => return Err(Error::NotFound("User")),
-            Some(false) => return Err(Error::stale_version()),
-            Some(true) => {}
-        }
-        tx.commit().await?;
-        load_user(ctx, &user.user_id).await
+        let state = app_state(ctx);
+        let change = ProfileChange {
+            id: item.id.0,
+            version: item.version,
+            position: item.position,
+            display_avatar: item.display_avatar,
+            tableau_access: item.tableau_access,
+            profile_picture: item.profile_picture,
+        };
+        let id = service::edit_profile(&state.pool, (&viewer.user.user_id, role), &change, &state.config.internal_email_domains).await?;
+        load_user(ctx, &id).await
     }
 }

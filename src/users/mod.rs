@@ -5,6 +5,7 @@
 mod graphql;
 mod picture;
 pub mod queries;
+pub mod service;
 
 pub use graphql::{UsersMutation, UsersQuery};
 pub use picture::contributor_profile_picture;

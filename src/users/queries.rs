@@ -248,23 +248,20 @@ pub async fn stats_of(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Result<Us
     Ok(UserStats { article_count: row.article_count, views: row.views })
 }
 
-/// Writes an admin edit if `version` is still current; `None` when the user does not exist.
+/// The user's version, locking the row for an edit; none when they do not exist.
+pub async fn lock_user_version(conn: &mut sqlx::PgConnection, id: &str) -> sqlx::Result<Option<i32>> {
+    sqlx::query_scalar!("select version from users where user_id = $1 for update", id).fetch_optional(conn).await
+}
+
+/// Writes an administrator's edit; a `profile_picture` of none keeps the current one.
 pub async fn update_profile(
     conn: &mut sqlx::PgConnection,
     id: &str,
-    version: i32,
     position: Option<&str>,
     display_avatar: bool,
     tableau_access: bool,
     profile_picture: Option<&str>,
-) -> sqlx::Result<Option<bool>> {
-    let current = sqlx::query_scalar!("select version from users where user_id = $1 for update", id)
-        .fetch_optional(&mut *conn)
-        .await?;
-    let Some(current) = current else { return Ok(None) };
-    if current != version {
-        return Ok(Some(false));
-    }
+) -> sqlx::Result<()> {
     sqlx::query!(
         "update users set position = $2, display_avatar = $3, tableau_access = $4,
                 profile_picture = coalesce($5, profile_picture), version = version + 1
@@ -277,7 +274,7 @@ pub async fn update_profile(
     )
     .execute(conn)
     .await?;
-    Ok(Some(true))
+    Ok(())
 }
 
 /// A user as other records show them.
@@ -312,4 +309,30 @@ pub async fn non_staff_among(db: impl PgExecutor<'_>, ids: &[String]) -> sqlx::R
     )
     .fetch_all(db)
     .await
+}
+
+/// Whether `user_id` may own a channel as a contributor: a user with an editing scope.
+pub async fn is_contributor(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Result<bool> {
+    sqlx::query_scalar!(
+        r#"select exists(select 1 from users where user_id = $1
+                         and scopes && array['insights:content-publish', 'insights:content-edit']) as "ok!""#,
+        user_id
+    )
+    .fetch_one(db)
+    .await
+}
+
+/// Contributors (users with an editing scope) whose name matches, by name.
+pub async fn search_contributors(db: impl PgExecutor<'_>, pattern: Option<&str>, limit: i64) -> sqlx::Result<Vec<(String, String)>> {
+    let rows = sqlx::query!(
+        r#"select user_id, name from users u
+           where u.scopes && array['insights:content-publish', 'insights:content-edit']
+             and ($1::text is null or u.search_text like $1)
+           order by lower(u.name), u.user_id limit $2"#,
+        pattern,
+        limit
+    )
+    .fetch_all(db)
+    .await?;
+    Ok(rows.into_iter().map(|r| (r.user_id, r.name)).collect())
 }

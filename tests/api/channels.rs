@@ -252,15 +252,11 @@ async fn the_operator_command_archives_by_name_with_the_same_rules(pool: PgPool)
 
     assert_eq!(service::resolve(&pool, "macro weekly").await.unwrap(), id);
     assert!(matches!(service::resolve(&pool, "No such channel").await, Err(insights::error::Error::NotFound(_))));
-    let mut tx = pool.begin().await.unwrap();
-    let refused = service::archive_channel(&mut tx, &id).await.unwrap_err();
+    let refused = service::archive_channel(&pool, &id, service::ArchivedBy::Operator).await.unwrap_err();
     assert_eq!(refused.message(), service::ACTIVE_SUBSCRIBERS_MESSAGE);
-    drop(tx);
 
     sqlx::query("update channel_subscription set subscription_state = 'expired'").execute(&pool).await.unwrap();
-    let mut tx = pool.begin().await.unwrap();
-    let done = service::archive_channel(&mut tx, &id).await.unwrap();
-    tx.commit().await.unwrap();
+    let done = service::archive_channel(&pool, &id, service::ArchivedBy::Operator).await.unwrap();
     assert_eq!((done.name.as_str(), done.articles_archived, done.templates_unlinked), ("Macro Weekly", 1, 0));
 }
 
