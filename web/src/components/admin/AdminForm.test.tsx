@@ -2,6 +2,7 @@ import { CombinedGraphQLErrors } from '@apollo/client/errors';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createContext, useContext, useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UiProvider } from '../blueprint';
 import { AdminForm } from './AdminForm';
@@ -59,6 +60,23 @@ function ThingForm({ record, save, remove }: { record: Thing | null } & Handlers
   );
 }
 
+/** The record the test's form shows; re-rendering the provider hands the form another record. */
+const RecordContext = createContext<Thing | null>(null);
+
+function ThingFromContext(handlers: Handlers) {
+  return <ThingForm record={useContext(RecordContext)} {...handlers} />;
+}
+
+/** The form inside a router of its own, so a test can re-render it with another record. */
+function ThingRoute({ record, ...handlers }: { record: Thing | null } & Handlers) {
+  const [router] = useState(() => createMemoryRouter([{ path: '*', element: <ThingFromContext {...handlers} /> }]));
+  return (
+    <RecordContext.Provider value={record}>
+      <RouterProvider router={router} />
+    </RecordContext.Provider>
+  );
+}
+
 const OLD: Thing = { _id: 't1', name: 'Old', description: 'An old thing', hidden: false };
 
 function renderForm(path: '/things/add' | '/things/edit', handlers: Partial<Handlers> = {}) {
@@ -108,6 +126,30 @@ describe('useAdminForm + AdminForm', () => {
     expect(screen.getByLabelText('Name')).toHaveValue('Old');
     expect(screen.getByRole('button', { name: 'Update' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Delete' })).toBeInTheDocument();
+  });
+
+  it('keeps what the user typed when the same record is loaded again, and restarts from a changed one', async () => {
+    const user = userEvent.setup();
+    const handlers = { save: async () => ({}), remove: async () => ({}) };
+    const { rerender } = render(
+      <UiProvider>
+        <ThingRoute record={OLD} {...handlers} />
+      </UiProvider>,
+    );
+    await user.type(screen.getByLabelText('Name'), ' one');
+    // A refetch brings an equal record back as a new object.
+    rerender(
+      <UiProvider>
+        <ThingRoute record={{ ...OLD }} {...handlers} />
+      </UiProvider>,
+    );
+    expect(screen.getByLabelText('Name')).toHaveValue('Old one');
+    rerender(
+      <UiProvider>
+        <ThingRoute record={{ ...OLD, name: 'Renamed' }} {...handlers} />
+      </UiProvider>,
+    );
+    expect(screen.getByLabelText('Name')).toHaveValue('Renamed');
   });
 
   it('shows a field error only once the field was touched', async () => {

@@ -10,6 +10,7 @@
 //!     itemKey={(o) => o._id} itemLabel={(o) => o.name} listLabel="Matching desks" {...form.field('owner')} />
 import { Button, Classes, FormGroup, InputGroup, Spinner, type IconName } from '@blueprintjs/core';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useDebounced } from '../../lib/useDebounced';
 import { useAdminSettings } from './settings';
 import type { FieldBinding } from './useAdminForm';
 
@@ -38,16 +39,6 @@ export interface SearchSelectProps<T> {
   invalid?: boolean;
   /** Ids of the elements describing the field (its error message). */
   describedBy?: string;
-}
-
-/** `value`, once it has stopped changing for `delay` ms. */
-function useDebounced<T>(value: T, delay: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delay);
-    return () => clearTimeout(timer);
-  }, [value, delay]);
-  return debounced;
 }
 
 export function SearchSelect<T>({

@@ -9,8 +9,9 @@
 import { gql } from '@apollo/client';
 import { useQuery } from '@apollo/client/react';
 import { Classes, FormGroup, Icon, PopoverNext, TagInput, type TagProps } from '@blueprintjs/core';
-import { useEffect, useId, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useId, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { StaffUsersDocument } from './__generated__/UserPicker.generated';
+import { useDebounced } from '../../lib/useDebounced';
 import { useAdminSettings } from './settings';
 import type { FieldBinding } from './useAdminForm';
 
@@ -39,16 +40,6 @@ export interface UserPickerProps {
 
 /** Suggestions shown at once. */
 export const USER_SUGGESTIONS = 20;
-
-/** `value`, once it has stopped changing for `delay` ms. */
-function useDebounced<T>(value: T, delay: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delay);
-    return () => clearTimeout(timer);
-  }, [value, delay]);
-  return debounced;
-}
 
 export function UserPicker({
   selected,

@@ -95,8 +95,10 @@ export function useAdminForm<V extends FormValues, R>(options: AdminFormOptions<
   const navigate = useNavigate();
   const { busyIndicatorDelayMs } = useAdminSettings();
 
-  // The values the form started from; they change only when another record loads.
-  const initial = useMemo(() => (record ? toValues(record) : empty), [record]); // eslint-disable-line react-hooks/exhaustive-deps
+  // The values the form started from; they change only when another record, or a changed one,
+  // loads: a refetch that brings the same record back keeps what the user typed.
+  const recordKey = record ? JSON.stringify(record) : '';
+  const initial = useMemo(() => (record ? toValues(record) : empty), [recordKey]); // eslint-disable-line react-hooks/exhaustive-deps
   const [values, setAll] = useState<V>(initial);
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
