@@ -25,6 +25,12 @@ const DeskList = lazy(() => import('../features/desks/DeskList'));
 const DeskForm = lazy(() => import('../features/desks/DeskForm'));
 const UserList = lazy(() => import('../features/users/UserList'));
 const UserForm = lazy(() => import('../features/users/UserForm'));
+const ArticleList = lazy(() => import('../features/articles/ArticleList'));
+const ArticleStats = lazy(() => import('../features/articles/ArticleStats'));
+const ArticleEditor = lazy(() => import('../features/articles/editor/ArticleEditor'));
+const TemplateList = lazy(() => import('../features/templates/TemplateList'));
+const TemplateForm = lazy(() => import('../features/templates/TemplateForm'));
+const TemplateChooser = lazy(() => import('../features/templates/TemplateChooser'));
 const ForYou = lazy(() => import('../features/reader/ForYou'));
 const Channels = lazy(() => import('../features/reader/Channels'));
 const Subscriptions = lazy(() => import('../features/reader/Subscriptions'));
@@ -77,15 +83,22 @@ const publisherRoutes: RouteObject[] = [
   {
     path: 'articles',
     children: [
-      section(undefined, 'Articles', ACCESS.articleList),
-      section('add', 'Add article', ACCESS.articleEdit),
-      section('edit/:id', 'Edit article', ACCESS.articleEdit),
-      section('add-from-template', 'Add article from a template', ACCESS.articleEdit),
-      section('add-from-template/:templateId', 'Add article from a template', ACCESS.articleEdit),
-      section('stats/:id', 'Article stats', ACCESS.articleStats),
+      { index: true, element: guarded(ACCESS.articleList, <ArticleList />) },
+      { path: 'add', element: guarded(ACCESS.articleAdd, <ArticleEditor />) },
+      { path: 'edit/:id', element: guarded(ACCESS.articleEdit, <ArticleEditor />) },
+      { path: 'add-from-template', element: guarded(ACCESS.articleAdd, <TemplateChooser />) },
+      { path: 'add-from-template/:templateId', element: guarded(ACCESS.articleAdd, <ArticleEditor />) },
+      { path: 'stats/:id', element: guarded(ACCESS.articleStats, <ArticleStats />) },
     ],
   },
-  crud('templates', 'Templates', 'template', ACCESS.templateList, ACCESS.templateEdit),
+  {
+    path: 'templates',
+    children: [
+      { index: true, element: guarded(ACCESS.templateList, <TemplateList />) },
+      { path: 'add', element: guarded(ACCESS.templateEdit, <TemplateForm />) },
+      { path: 'edit/:id', element: guarded(ACCESS.templateEdit, <TemplateForm />) },
+    ],
+  },
   crud('promotional-content', 'Promotional Content', 'promotional content', ACCESS.promotions),
   crud('promotional-page', 'Promotion pages', 'promotion page', ACCESS.promotions),
   {

@@ -15,7 +15,9 @@ export const ACCESS = {
   readerPages: ALL_ROLES,
   articleList: STAFF,
   articleStats: STAFF,
-  articleEdit: ['Editor', 'Contributor'],
+  articleAdd: ['Editor', 'Contributor'],
+  // Spec 2 §6: an Administrator edits any article (the list links its titles to the editor).
+  articleEdit: ['Administrator', 'Editor', 'Contributor'],
   taxonomy: STAFF,
   tags: STAFF,
   desks: STAFF,

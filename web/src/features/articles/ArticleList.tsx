@@ -1,0 +1,6 @@
+//! Placeholder until the screen lands (issue 5).
+import SectionPlaceholder from '../publisher/SectionPlaceholder';
+
+export default function ArticleList() {
+  return <SectionPlaceholder title="ArticleList" />;
+}
