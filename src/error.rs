@@ -21,6 +21,8 @@ pub enum Error {
     Forbidden,
     NotFound(&'static str),
     BadUserInput { message: String, fields: FieldErrors },
+    /// A publish refused for what the article lacks (spec 2 §4 publish gaps), e.g. "TextAbsent".
+    PublishGaps(Vec<&'static str>),
     Conflict(String),
     Duplicate { field: String },
     TrialExpired,
@@ -51,6 +53,7 @@ impl Error {
             Error::Forbidden => "You don't have sufficient permissions to perform this action".to_owned(),
             Error::NotFound(entity) => format!("{entity} not found"),
             Error::BadUserInput { message, .. } => message.clone(),
+            Error::PublishGaps(gaps) => format!("The article cannot be published yet: {}", gaps.join(", ")),
             Error::Conflict(message) => message.clone(),
             Error::Duplicate { .. } => DUPLICATE_MESSAGE.to_owned(),
             Error::TrialExpired => TRIAL_EXPIRED_MESSAGE.to_owned(),
@@ -72,7 +75,7 @@ impl Error {
             Error::Unauthenticated => "UNAUTHENTICATED",
             Error::Forbidden => "FORBIDDEN",
             Error::NotFound(_) => "NOT_FOUND",
-            Error::BadUserInput { .. } => "BAD_USER_INPUT",
+            Error::BadUserInput { .. } | Error::PublishGaps(_) => "BAD_USER_INPUT",
             Error::Conflict(_) => "CONFLICT",
             Error::Duplicate { .. } => "DUPLICATE",
             Error::TrialExpired => "TRIAL_EXPIRED",
@@ -126,6 +129,10 @@ impl ErrorExtensions for Error {
                         .map(|(k, v)| (async_graphql::Name::new(k), async_graphql::Value::from(v.as_str())))
                         .collect();
                     extensions.set("fields", async_graphql::Value::Object(fields));
+                }
+                Error::PublishGaps(gaps) => {
+                    let gaps = gaps.iter().map(|gap| async_graphql::Value::from(*gap)).collect();
+                    extensions.set("gaps", async_graphql::Value::List(gaps));
                 }
                 Error::Duplicate { field } => {
                     let mut fields = async_graphql::indexmap::IndexMap::new();

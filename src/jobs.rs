@@ -10,6 +10,9 @@ use sqlx::PgConnection;
 pub enum JobRequest {
     /// Delete the built-in identity provider's expired authorization codes and refresh tokens.
     PurgeExpiredGrants,
+    /// Email the subscribers of a just-published article (request recorded in
+    /// `article_notification_request`).
+    NotifyArticleSubscribers { request_id: i64, article_id: String },
 }
 
 #[async_trait::async_trait]

@@ -15,6 +15,7 @@ pub mod jobs;
 pub mod state;
 pub mod taxonomy;
 pub mod telemetry;
+pub mod templates;
 pub mod uploads;
 pub mod users;
 pub mod validation;

@@ -5,6 +5,7 @@ use std::{sync::Arc, time::Duration};
 use sqlx::PgPool;
 
 use crate::{
+    articles::sanitize::Sanitizer,
     auth::{TokenValidator, jwt::KeySource},
     config::Config,
     jobs::JobQueue,
@@ -21,6 +22,8 @@ pub struct AppState {
     pub topic_list: Arc<TopicListCache>,
     /// Serialised responses of shared topic reads, reused while the taxonomy is unchanged.
     pub shared_reads: Arc<SharedReadCache>,
+    /// The HTML allow-list every stored article, template and page goes through.
+    pub sanitizer: Arc<Sanitizer>,
 }
 
 impl AppState {
@@ -42,6 +45,15 @@ impl AppState {
             config.auth.leeway_secs,
             Duration::from_secs(config.auth.jwks_refresh_secs),
         );
-        AppState { pool, config: Arc::new(config), tokens: Arc::new(tokens), jobs, topic_list: Arc::default(), shared_reads: Arc::default() }
+        let sanitizer = Arc::new(Sanitizer::new(config.public_url()));
+        AppState {
+            pool,
+            config: Arc::new(config),
+            tokens: Arc::new(tokens),
+            jobs,
+            topic_list: Arc::default(),
+            shared_reads: Arc::default(),
+            sanitizer,
+        }
     }
 }

@@ -108,3 +108,14 @@ mod tests {
         assert_eq!(optional_id(Some(" "), "Topic").unwrap(), None);
     }
 }
+
+/// A list of ids: blanks dropped, sorted, deduplicated; a malformed one is NOT_FOUND.
+pub fn id_list(values: &[String], entity: &'static str) -> Result<Vec<String>, Error> {
+    let mut ids = Vec::with_capacity(values.len());
+    for value in values {
+        ids.extend(optional_id(Some(value), entity)?);
+    }
+    ids.sort();
+    ids.dedup();
+    Ok(ids)
+}

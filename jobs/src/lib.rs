@@ -4,6 +4,7 @@
 //! Every job travels as a `JobRequest` on one queue, so a job enqueued inside a transaction exists
 //! exactly when that transaction commits. Handlers are idempotent: apalis retries failures.
 
+mod notify_article_subscribers;
 mod purge_expired_grants;
 
 use std::{str::FromStr, sync::Arc, time::Duration};
@@ -56,6 +57,9 @@ impl JobQueue for ApalisQueue {
 async fn run_job(job: JobRequest, state: Data<AppState>) -> Result<(), BoxDynError> {
     let result = match job {
         JobRequest::PurgeExpiredGrants => purge_expired_grants::handle(&state).await,
+        JobRequest::NotifyArticleSubscribers { request_id, article_id } => {
+            notify_article_subscribers::handle(&state, request_id, &article_id).await
+        }
     };
     result.map_err(|error| {
         tracing::error!(error = format!("{error:#}"), "job failed");

@@ -29,7 +29,7 @@ start() { # [VAR=value ...] extra environment for the server
 statements() {
   local body=$1 total=0
   for i in 1 2 3; do
-    curl -fsS "$url/graphql" -H "authorization: Bearer $TOKEN" -H 'content-type: application/json' -H "x-request-id: bench-$i-$RANDOM" -d "$body" >/dev/null
+    curl -fsS "$url/graphql" -H "authorization: Bearer $TOKEN" -H 'content-type: application/json' -H "x-request-id: bench-$i-$RANDOM" --data-binary @- <<<"$body" >/dev/null
   done
   sleep 0.5
   python3 - "$log" <<'PY'
@@ -51,6 +51,16 @@ PY
 # name body [connections]: a 20-second wrk load; prints requests/s, p50 and p99. Needs $TOKEN.
 load() {
   BODY=$2 wrk -t2 -c"${3:-32}" -d20s --latency -s scripts/bench/graphql.lua "$url/graphql" >/tmp/insights-bench.txt
+  local rps p50 p99
+  rps=$(awk '/Requests\/sec/ {print $2}' /tmp/insights-bench.txt)
+  p50=$(awk '/ 50%/ {print $2}' /tmp/insights-bench.txt)
+  p99=$(awk '/ 99%/ {print $2}' /tmp/insights-bench.txt)
+  printf '%-64s %4s conn %10s req/s   p50 %8s   p99 %8s\n' "$1" "${3:-32}" "$rps" "$p50" "$p99"
+}
+
+# name file [connections]: as `load`, with the request body read from a file (large bodies).
+load_file() {
+  BODY_FILE=$2 wrk -t2 -c"${3:-32}" -d20s --latency -s scripts/bench/graphql.lua "$url/graphql" >/tmp/insights-bench.txt
   local rps p50 p99
   rps=$(awk '/Requests\/sec/ {print $2}' /tmp/insights-bench.txt)
   p50=$(awk '/ 50%/ {print $2}' /tmp/insights-bench.txt)

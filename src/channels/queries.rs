@@ -71,7 +71,7 @@ pub async fn select_channels(db: impl PgExecutor<'_>, f: &ChannelFilter<'_>) -> 
                   c.version,
                   (select count(*) from article a where a.premium_channel_id = c.channel_id and a.state <> 'Archived') as "article_count!",
                   (select count(*) from article a where a.premium_channel_id = c.channel_id and a.state = 'Archived') as "archived_article_count!",
-                  0::bigint as "template_count!",
+                  (select count(*) from template t where t.premium_channel_id = c.channel_id) as "template_count!",
                   (select count(*) from channel_subscription s
                      where s.channel_id = c.channel_id and s.subscription_state = 'active'
                        and (s.cancel_at is null or s.cancel_at > now())) as "active_users!",

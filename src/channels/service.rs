@@ -16,6 +16,7 @@ use crate::{
     desks::queries as desks,
     error::{Error, FieldErrors, REQUIRED_MESSAGE, Result, ResultExt},
     ids,
+    templates::queries as templates,
     users::queries as users,
     validation::{optional_file, optional_id, optional_text, required_text},
 };
@@ -309,8 +310,7 @@ pub async fn archive_channel(pool: &PgPool, id: &str, by: ArchivedBy<'_>) -> Res
         return Err(Error::Conflict(ACTIVE_SUBSCRIBERS_MESSAGE.to_owned()));
     }
     let articles_archived = queries::archive_articles(conn, id).await?;
-    // Templates arrive with the article issue; unlinking them joins this transaction then.
-    let templates_unlinked = 0;
+    let templates_unlinked = templates::unlink_channel(conn, id).await?;
     queries::mark_archived(conn, id).await?;
     tx.commit().await?;
     tracing::info!(channel = %id, articles_archived, templates_unlinked, "channel archived");

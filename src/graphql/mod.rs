@@ -5,15 +5,17 @@ pub mod access;
 mod client_config;
 mod pagination;
 
-use async_graphql::{Context, EmptySubscription, MergedObject, Schema, SchemaBuilder};
+use async_graphql::{Context, EmptySubscription, ID, MergedObject, Schema, SchemaBuilder};
 
 use crate::{
+    articles::{ArticlesMutation, ArticlesQuery},
     auth::{Auth, Viewer},
     channels::{ChannelsMutation, ChannelsQuery},
     desks::{DesksMutation, DesksQuery},
     error::Result,
     state::AppState,
     taxonomy::{TaxonomyMutation, TaxonomyQuery},
+    templates::{TemplatesMutation, TemplatesQuery},
     users::{UsersMutation, UsersQuery},
 };
 
@@ -26,11 +28,11 @@ use client_config::ConfigQuery;
 
 #[derive(MergedObject, Default)]
 #[graphql(name = "Query")]
-pub struct QueryRoot(ConfigQuery, UsersQuery, TaxonomyQuery, ChannelsQuery, DesksQuery);
+pub struct QueryRoot(ConfigQuery, UsersQuery, TaxonomyQuery, ChannelsQuery, DesksQuery, ArticlesQuery, TemplatesQuery);
 
 #[derive(MergedObject, Default)]
 #[graphql(name = "Mutation")]
-pub struct MutationRoot(UsersMutation, TaxonomyMutation, ChannelsMutation, DesksMutation);
+pub struct MutationRoot(UsersMutation, TaxonomyMutation, ChannelsMutation, DesksMutation, ArticlesMutation, TemplatesMutation);
 
 pub type AppSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;
 
@@ -67,4 +69,9 @@ pub fn app_state<'a>(ctx: &Context<'a>) -> &'a AppState {
 /// The signed-in caller, or UNAUTHENTICATED.
 pub fn viewer<'a>(ctx: &Context<'a>) -> Result<&'a Viewer> {
     ctx.data_unchecked::<Auth>().viewer()
+}
+
+/// The strings of an optional list of ids (absent: none).
+pub fn id_strings(ids: Option<Vec<ID>>) -> Vec<String> {
+    ids.unwrap_or_default().into_iter().map(|id| id.0).collect()
 }

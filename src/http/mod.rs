@@ -185,7 +185,7 @@ impl IntoResponse for HttpError {
             Error::Unauthenticated => StatusCode::UNAUTHORIZED,
             Error::Forbidden | Error::TrialExpired => StatusCode::FORBIDDEN,
             Error::NotFound(_) => StatusCode::NOT_FOUND,
-            Error::BadUserInput { .. } => StatusCode::BAD_REQUEST,
+            Error::BadUserInput { .. } | Error::PublishGaps(_) => StatusCode::BAD_REQUEST,
             Error::Conflict(_) | Error::Duplicate { .. } => StatusCode::CONFLICT,
             Error::Internal(_) | Error::Database(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };

@@ -19,10 +19,10 @@ use crate::{
 #[graphql(name = "PromotionalContentSummary")]
 pub struct PromotionalContentSummary {
     #[graphql(name = "_id")]
-    id: ID,
-    name: String,
-    link: Option<String>,
-    article_image: Option<String>,
+    pub id: ID,
+    pub name: String,
+    pub link: Option<String>,
+    pub article_image: Option<String>,
 }
 
 /// A topic. `children` is filled by `categoriesAsTree` only.

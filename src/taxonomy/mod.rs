@@ -10,5 +10,5 @@ pub mod seed;
 pub mod shared_reads;
 mod service;
 
-pub use graphql::{Follower, TagObject, TaxonomyMutation, TaxonomyQuery};
+pub use graphql::{Follower, PromotionalContentSummary, TagObject, TaxonomyMutation, TaxonomyQuery};
 pub use service::{CategoryChange, TagChange};

@@ -278,9 +278,10 @@ pub async fn update_profile(
 }
 
 /// A user as other records show them.
-#[derive(Debug, Clone, async_graphql::SimpleObject)]
+#[derive(Debug, Clone, async_graphql::SimpleObject, serde::Deserialize)]
 pub struct UserSummary {
     #[graphql(name = "_id")]
+    #[serde(rename = "_id")]
     pub user_id: String,
     pub name: String,
     pub email: String,

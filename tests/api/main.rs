@@ -2,6 +2,7 @@
 //! a free port, and talks to it over HTTP.
 
 mod api_conventions;
+mod articles;
 mod auth;
 mod channels;
 mod desks;
@@ -11,6 +12,7 @@ mod schema;
 mod seed;
 mod support;
 mod tags;
+mod templates;
 mod topics;
 mod uploads;
 mod users;

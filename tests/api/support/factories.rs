@@ -114,7 +114,8 @@ impl TestApp {
     /// An article row in a channel, published by a desk (the article API comes later).
     pub async fn insert_channel_article(&self, channel: Option<&str>, desk: Option<&str>, state: &str) -> String {
         let id = insights::ids::new_id();
-        sqlx::query("insert into article (article_id, title, state, premium_channel_id, published_by_desk_id) values ($1, 'An article', $2, $3, $4)")
+        sqlx::query("insert into article (article_id, title, state, premium_channel_id, published_by_desk_id, publish_date)
+             values ($1, 'An article', $2, $3, $4, case when $2 = 'Published' then now() end)")
             .bind(&id)
             .bind(state)
             .bind(channel)

@@ -22,6 +22,8 @@ export function createCache(): InMemoryCache {
       // A follower's `_id` is the user's: the same user follows many topics, each at its own time,
       // so followers stay inside their page instead of being merged by id.
       Follower: { keyFields: false },
+      // A viewer is a user, but their views differ per article.
+      ArticleViewer: { keyFields: false },
     },
   });
 }

@@ -1,0 +1,140 @@
+//! The article enums of spec 1 §3 and spec 2 §3–§4, as the API and the database spell them.
+
+use async_graphql::Enum;
+use chrono::{DateTime, Days, Months, Utc};
+
+#[derive(Enum, Clone, Copy, PartialEq, Eq, Debug)]
+#[graphql(rename_items = "PascalCase")]
+pub enum ArticleState {
+    Pending,
+    ReadyForReview,
+    Published,
+    Archived,
+}
+
+impl ArticleState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ArticleState::Pending => "Pending",
+            ArticleState::ReadyForReview => "ReadyForReview",
+            ArticleState::Published => "Published",
+            ArticleState::Archived => "Archived",
+        }
+    }
+
+    pub fn parse(value: &str) -> ArticleState {
+        match value {
+            "ReadyForReview" => ArticleState::ReadyForReview,
+            "Published" => ArticleState::Published,
+            "Archived" => ArticleState::Archived,
+            _ => ArticleState::Pending,
+        }
+    }
+
+    /// A draft: what Contributors may change.
+    pub fn is_draft(self) -> bool {
+        matches!(self, ArticleState::Pending | ArticleState::ReadyForReview)
+    }
+}
+
+/// The list's kind tabs (spec 2 "Articles list").
+#[derive(Enum, Clone, Copy, PartialEq, Eq, Default, Debug)]
+#[graphql(rename_items = "camelCase")]
+pub enum ArticleListType {
+    /// Created, edited or published today.
+    Today,
+    #[default]
+    All,
+    /// The caller's: as author or contributor.
+    My,
+    Published,
+    Pending,
+    Archived,
+}
+
+#[derive(Enum, Clone, Copy, PartialEq, Eq, Default, Debug)]
+#[graphql(rename_items = "PascalCase")]
+pub enum ArticleSortField {
+    Title,
+    PublishedBy,
+    Views,
+    PublishDate,
+    LastEdited,
+    #[default]
+    Created,
+    Premium,
+}
+
+impl ArticleSortField {
+    /// The name the list query's ORDER BY knows.
+    pub fn as_sql(self) -> &'static str {
+        match self {
+            ArticleSortField::Title => "title",
+            ArticleSortField::PublishedBy => "publishedBy",
+            ArticleSortField::Views => "views",
+            ArticleSortField::PublishDate => "publishDate",
+            ArticleSortField::LastEdited => "lastEdited",
+            ArticleSortField::Created => "created",
+            ArticleSortField::Premium => "premium",
+        }
+    }
+}
+
+/// What publishing needs and the article lacks (spec 2 §4), in the spec's order.
+#[derive(Enum, Clone, Copy, PartialEq, Eq, Debug)]
+#[graphql(rename_items = "PascalCase")]
+pub enum PublishGap {
+    TextAbsent,
+    PublisherAbsent,
+    ContributorAbsent,
+    SummaryAbsent,
+    CategoriesAbsent,
+    TitleAbsent,
+    ChannelAbsent,
+}
+
+impl PublishGap {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PublishGap::TextAbsent => "TextAbsent",
+            PublishGap::PublisherAbsent => "PublisherAbsent",
+            PublishGap::ContributorAbsent => "ContributorAbsent",
+            PublishGap::SummaryAbsent => "SummaryAbsent",
+            PublishGap::CategoriesAbsent => "CategoriesAbsent",
+            PublishGap::TitleAbsent => "TitleAbsent",
+            PublishGap::ChannelAbsent => "ChannelAbsent",
+        }
+    }
+}
+
+/// How long a premium article stays premium after its publish date: '3d', '1w' or '1m'.
+pub const EXPIRY_OFFSETS: &[&str] = &["3d", "1w", "1m"];
+
+/// When premium access to an article ends: its publish date plus the offset; none without either.
+pub fn premium_expires_at(publish_date: Option<DateTime<Utc>>, offset: Option<&str>) -> Option<DateTime<Utc>> {
+    let date = publish_date?;
+    match offset? {
+        "3d" => date.checked_add_days(Days::new(3)),
+        "1w" => date.checked_add_days(Days::new(7)),
+        "1m" => date.checked_add_months(Months::new(1)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+
+    use super::*;
+
+    #[test]
+    fn expiry_adds_the_offset_to_the_publish_date() {
+        let published = Utc.with_ymd_and_hms(2024, 1, 31, 10, 0, 0).unwrap();
+        let at = |offset| premium_expires_at(Some(published), Some(offset)).unwrap().to_rfc3339();
+        assert_eq!(at("3d"), "2024-02-03T10:00:00+00:00");
+        assert_eq!(at("1w"), "2024-02-07T10:00:00+00:00");
+        assert_eq!(at("1m"), "2024-02-29T10:00:00+00:00");
+        assert_eq!(premium_expires_at(None, Some("1w")), None);
+        assert_eq!(premium_expires_at(Some(published), None), None);
+    }
+}

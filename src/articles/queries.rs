@@ -1,0 +1,473 @@
+//! SQL of the articles area.
+
+use chrono::{DateTime, Utc};
+use serde::Deserialize;
+use sqlx::{PgConnection, PgExecutor, types::Json};
+
+use crate::users::UserSummary;
+
+/// An article as the list and the editor read it. `html` only when asked for (it can be large).
+pub struct ArticleRow {
+    pub article_id: String,
+    pub title: String,
+    pub html: Option<String>,
+    pub summary: Option<String>,
+    pub state: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub version: i32,
+    pub publish_date: Option<DateTime<Utc>>,
+    pub was_published_previously: bool,
+    pub is_premium: bool,
+    pub premium_expiry_offset: Option<String>,
+    pub show_watermark: bool,
+    pub display_in_chart_section: bool,
+    pub is_pinned: bool,
+    pub is_timeless: bool,
+    pub template_id: Option<String>,
+    pub send_emails: bool,
+    pub author_id: Option<String>,
+    pub author_name: Option<String>,
+    pub author_email: Option<String>,
+    pub premium_channel_id: Option<String>,
+    pub channel_name: Option<String>,
+    pub channel_type: Option<String>,
+    pub channel_state: Option<String>,
+    /// 'desk' or 'contributor'.
+    pub publisher_type: Option<String>,
+    pub publisher_id: Option<String>,
+    pub publisher_name: Option<String>,
+    pub views: i64,
+    pub unique_views: i64,
+    /// The asking user is a contributor, an admin of its channel or a member of its desk.
+    pub viewer_has_access: bool,
+}
+
+/// Which articles a read wants; every filter is optional, `sort` is a whitelisted name.
+#[derive(Default)]
+pub struct ArticleFilter<'a> {
+    pub id: Option<&'a str>,
+    pub state: Option<&'a str>,
+    /// Edited (or published) since this instant.
+    pub changed_since: Option<DateTime<Utc>>,
+    /// Authored by or credited to this user.
+    pub mine: Option<&'a str>,
+    pub categories: &'a [String],
+    pub publishers: &'a [String],
+    pub tags: &'a [String],
+    pub channels: &'a [String],
+    pub promotional_content: &'a [String],
+    /// Words for `websearch_to_tsquery`.
+    pub search: Option<&'a str>,
+    pub with_html: bool,
+    /// The asking user (for `viewer_has_access`).
+    pub viewer: &'a str,
+    pub sort: &'a str,
+    pub descending: bool,
+    pub limit: Option<i64>,
+    pub offset: i64,
+}
+
+/// Articles with their channel, publisher and view counts. The counts are sub-selects that
+/// PostgreSQL evaluates only for the rows of the page, unless the sort needs them.
+pub async fn select_articles(db: impl PgExecutor<'_>, f: &ArticleFilter<'_>) -> sqlx::Result<Vec<ArticleRow>> {
+    sqlx::query_as!(
+        ArticleRow,
+        r#"select a.article_id, a.title, case when $12 then a.html end as html, a.summary, a.state,
+                  a.created_at, a.updated_at, a.version, a.publish_date, a.was_published_previously,
+                  a.is_premium, a.premium_expiry_offset, a.show_watermark, a.display_in_chart_section,
+                  a.is_pinned, a.is_timeless, a.template_id, a.send_emails,
+                  a.author_id, au.name as "author_name?", au.email::text as "author_email?",
+                  a.premium_channel_id, c.name::text as "channel_name?", c.type as "channel_type?", c.state as "channel_state?",
+                  case when a.published_by_desk_id is not null then 'desk'
+                       when a.published_by_user_id is not null then 'contributor' end as publisher_type,
+                  coalesce(a.published_by_desk_id, a.published_by_user_id) as publisher_id,
+                  coalesce(d.name::text, pu.name) as publisher_name,
+                  (select coalesce(sum(v.views), 0) from article_view v where v.article_id = a.article_id)::bigint as "views!",
+                  (select count(*) from article_view v where v.article_id = a.article_id) as "unique_views!",
+                  (exists(select 1 from article_contributor ac where ac.article_id = a.article_id and ac.user_id = $13)
+                   or exists(select 1 from channel_admin ca where ca.channel_id = a.premium_channel_id and ca.user_id = $13)
+                   or exists(select 1 from desk_contributor dc where dc.desk_id = a.published_by_desk_id and dc.user_id = $13))
+                   as "viewer_has_access!"
+           from article a
+           left join users au on au.user_id = a.author_id
+           left join channel c on c.channel_id = a.premium_channel_id
+           left join desk d on d.desk_id = a.published_by_desk_id
+           left join users pu on pu.user_id = a.published_by_user_id
+           where ($1::text is null or a.article_id = $1)
+             and ($2::text is null or a.state = $2)
+             and ($3::timestamptz is null or a.updated_at >= $3 or a.publish_date >= $3)
+             and ($4::text is null or a.author_id = $4
+                  or exists(select 1 from article_contributor ac where ac.article_id = a.article_id and ac.user_id = $4))
+             and (cardinality($5::text[]) = 0
+                  or exists(select 1 from article_category x where x.article_id = a.article_id and x.category_id = any($5)))
+             and (cardinality($6::text[]) = 0 or a.published_by_desk_id = any($6) or a.published_by_user_id = any($6))
+             and (cardinality($7::text[]) = 0
+                  or exists(select 1 from article_tag x where x.article_id = a.article_id and x.tag_id = any($7)))
+             and (cardinality($8::text[]) = 0 or a.premium_channel_id = any($8))
+             and (cardinality($9::text[]) = 0
+                  or exists(select 1 from article_promotional_content x
+                            where x.article_id = a.article_id and x.promotional_content_id = any($9)))
+             and ($10::text is null or a.search_vector @@ websearch_to_tsquery('english', $10))
+           order by
+             case when $11 = 'title' and not $14 then lower(a.title) end asc,
+             case when $11 = 'title' and $14 then lower(a.title) end desc,
+             case when $11 = 'publishedBy' and not $14 then lower(coalesce(d.name::text, pu.name)) end asc nulls last,
+             case when $11 = 'publishedBy' and $14 then lower(coalesce(d.name::text, pu.name)) end desc nulls last,
+             case when $11 = 'views' and not $14 then (select count(*) from article_view v where v.article_id = a.article_id) end asc,
+             case when $11 = 'views' and $14 then (select count(*) from article_view v where v.article_id = a.article_id) end desc,
+             case when $11 = 'publishDate' and not $14 then a.publish_date end asc nulls first,
+             case when $11 = 'publishDate' and $14 then a.publish_date end desc nulls last,
+             case when $11 = 'lastEdited' and not $14 then a.updated_at end asc,
+             case when $11 = 'lastEdited' and $14 then a.updated_at end desc,
+             case when $11 = 'premium' and not $14 then a.is_premium end asc,
+             case when $11 = 'premium' and $14 then a.is_premium end desc,
+             case when $11 = 'created' and not $14 then a.created_at end asc,
+             case when $11 = 'created' and $14 then a.created_at end desc,
+             case when not $14 then a.article_id end asc,
+             case when $14 then a.article_id end desc
+           limit $15 offset $16"#,
+        f.id,
+        f.state,
+        f.changed_since,
+        f.mine,
+        f.categories,
+        f.publishers,
+        f.tags,
+        f.channels,
+        f.promotional_content,
+        f.search,
+        f.sort,
+        f.with_html,
+        f.viewer,
+        f.descending,
+        f.limit,
+        f.offset,
+    )
+    .fetch_all(db)
+    .await
+}
+
+/// How many articles the filter matches (the list's total).
+pub async fn count_articles(db: impl PgExecutor<'_>, f: &ArticleFilter<'_>) -> sqlx::Result<i64> {
+    sqlx::query_scalar!(
+        r#"select count(*) as "count!" from article a
+           where ($1::text is null or a.state = $1)
+             and ($2::timestamptz is null or a.updated_at >= $2 or a.publish_date >= $2)
+             and ($3::text is null or a.author_id = $3
+                  or exists(select 1 from article_contributor ac where ac.article_id = a.article_id and ac.user_id = $3))
+             and (cardinality($4::text[]) = 0
+                  or exists(select 1 from article_category x where x.article_id = a.article_id and x.category_id = any($4)))
+             and (cardinality($5::text[]) = 0 or a.published_by_desk_id = any($5) or a.published_by_user_id = any($5))
+             and (cardinality($6::text[]) = 0
+                  or exists(select 1 from article_tag x where x.article_id = a.article_id and x.tag_id = any($6)))
+             and (cardinality($7::text[]) = 0 or a.premium_channel_id = any($7))
+             and (cardinality($8::text[]) = 0
+                  or exists(select 1 from article_promotional_content x
+                            where x.article_id = a.article_id and x.promotional_content_id = any($8)))
+             and ($9::text is null or a.search_vector @@ websearch_to_tsquery('english', $9))"#,
+        f.state,
+        f.changed_since,
+        f.mine,
+        f.categories,
+        f.publishers,
+        f.tags,
+        f.channels,
+        f.promotional_content,
+        f.search,
+    )
+    .fetch_one(db)
+    .await
+}
+
+/// A topic, tag or promotional content as an article names it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Named {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub link: Option<String>,
+    #[serde(default)]
+    pub article_image: Option<String>,
+}
+
+/// The linked records of one article (or template).
+pub struct Relations {
+    pub id: String,
+    pub contributors: Json<Vec<UserSummary>>,
+    pub categories: Json<Vec<Named>>,
+    pub tags: Json<Vec<Named>>,
+    pub promotional_content: Json<Vec<Named>>,
+}
+
+/// Contributors, topics, tags and promotional content of several articles, in one statement.
+pub async fn relations_of(db: impl PgExecutor<'_>, article_ids: &[String]) -> sqlx::Result<Vec<Relations>> {
+    sqlx::query_as!(
+        Relations,
+        r#"select ids.id as "id!",
+                  coalesce((select jsonb_agg(jsonb_build_object('_id', u.user_id, 'name', u.name, 'email', u.email) order by lower(u.name))
+                            from article_contributor x join users u on u.user_id = x.user_id where x.article_id = ids.id), '[]')
+                    as "contributors!: Json<Vec<UserSummary>>",
+                  coalesce((select jsonb_agg(jsonb_build_object('_id', t.category_id, 'name', t.name) order by lower(t.name))
+                            from article_category x join category t on t.category_id = x.category_id where x.article_id = ids.id), '[]')
+                    as "categories!: Json<Vec<Named>>",
+                  coalesce((select jsonb_agg(jsonb_build_object('_id', t.tag_id, 'name', t.name) order by lower(t.name))
+                            from article_tag x join tag t on t.tag_id = x.tag_id where x.article_id = ids.id), '[]')
+                    as "tags!: Json<Vec<Named>>",
+                  coalesce((select jsonb_agg(jsonb_build_object('_id', p.promotional_content_id, 'name', p.name, 'link', p.link,
+                                                                'article_image', p.article_image) order by lower(p.name))
+                            from article_promotional_content x join promotional_content p on p.promotional_content_id = x.promotional_content_id
+                            where x.article_id = ids.id), '[]')
+                    as "promotional_content!: Json<Vec<Named>>"
+           from unnest($1::text[]) as ids(id)"#,
+        article_ids,
+    )
+    .fetch_all(db)
+    .await
+}
+
+/// What the rules need of a stored article, read under a row lock.
+pub struct LockedArticle {
+    pub state: String,
+    pub version: i32,
+    pub publish_date: Option<DateTime<Utc>>,
+    pub was_published_previously: bool,
+    pub premium_channel_id: Option<String>,
+}
+
+pub async fn lock_article(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<LockedArticle>> {
+    sqlx::query_as!(
+        LockedArticle,
+        "select state, version, publish_date, was_published_previously, premium_channel_id
+         from article where article_id = $1 for update",
+        id
+    )
+    .fetch_optional(conn)
+    .await
+}
+
+/// Whether `user_id` may open the article as one of its contributors, an admin of its channel or
+/// a member of its publishing desk.
+pub async fn has_access(db: impl PgExecutor<'_>, article_id: &str, user_id: &str) -> sqlx::Result<bool> {
+    sqlx::query_scalar!(
+        r#"select exists(select 1 from article_contributor where article_id = $1 and user_id = $2)
+               or exists(select 1 from article a join channel_admin ca on ca.channel_id = a.premium_channel_id
+                         where a.article_id = $1 and ca.user_id = $2)
+               or exists(select 1 from article a join desk_contributor dc on dc.desk_id = a.published_by_desk_id
+                         where a.article_id = $1 and dc.user_id = $2) as "allowed!""#,
+        article_id,
+        user_id
+    )
+    .fetch_one(db)
+    .await
+}
+
+/// A channel as an article sees it: its type, state and owner (the article's publisher).
+pub struct ArticleChannel {
+    pub channel_type: String,
+    pub state: String,
+    pub name: String,
+    pub owner_desk_id: Option<String>,
+    pub owner_user_id: Option<String>,
+    /// The asking user may publish to it: admin of it, its owner, or a member of its desk.
+    pub may_publish: bool,
+}
+
+pub async fn channel_for_article(db: impl PgExecutor<'_>, channel_id: &str, user_id: &str) -> sqlx::Result<Option<ArticleChannel>> {
+    sqlx::query_as!(
+        ArticleChannel,
+        r#"select c.type as channel_type, c.state, c.name::text as "name!", c.owner_desk_id, c.owner_user_id,
+                  (exists(select 1 from channel_admin ca where ca.channel_id = c.channel_id and ca.user_id = $2)
+                   or coalesce(c.owner_user_id = $2, false)
+                   or exists(select 1 from desk_contributor dc where dc.desk_id = c.owner_desk_id and dc.user_id = $2)) as "may_publish!"
+           from channel c where c.channel_id = $1"#,
+        channel_id,
+        user_id
+    )
+    .fetch_optional(db)
+    .await
+}
+
+/// The stored columns of an article (add or edit).
+pub struct ArticleValues<'a> {
+    pub title: &'a str,
+    pub html: &'a str,
+    pub body_text: &'a str,
+    pub summary: Option<&'a str>,
+    pub state: &'a str,
+    pub publish_date: Option<DateTime<Utc>>,
+    pub was_published_previously: bool,
+    pub premium_channel_id: Option<&'a str>,
+    pub published_by_desk_id: Option<&'a str>,
+    pub published_by_user_id: Option<&'a str>,
+    pub is_premium: bool,
+    pub premium_expiry_offset: Option<&'a str>,
+    pub show_watermark: bool,
+    pub display_in_chart_section: bool,
+    pub is_pinned: bool,
+    pub is_timeless: bool,
+    pub send_emails: bool,
+}
+
+pub async fn insert_article(
+    conn: &mut PgConnection,
+    id: &str,
+    author_id: &str,
+    template_id: Option<&str>,
+    v: &ArticleValues<'_>,
+) -> sqlx::Result<()> {
+    sqlx::query!(
+        "insert into article (article_id, author_id, template_id, title, html, body_text, summary, state, publish_date,
+                              was_published_previously, premium_channel_id, published_by_desk_id, published_by_user_id,
+                              is_premium, premium_expiry_offset, show_watermark, display_in_chart_section, is_pinned,
+                              is_timeless, send_emails)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)",
+        id,
+        author_id,
+        template_id,
+        v.title,
+        v.html,
+        v.body_text,
+        v.summary,
+        v.state,
+        v.publish_date,
+        v.was_published_previously,
+        v.premium_channel_id,
+        v.published_by_desk_id,
+        v.published_by_user_id,
+        v.is_premium,
+        v.premium_expiry_offset,
+        v.show_watermark,
+        v.display_in_chart_section,
+        v.is_pinned,
+        v.is_timeless,
+        v.send_emails,
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+pub async fn update_article(conn: &mut PgConnection, id: &str, v: &ArticleValues<'_>) -> sqlx::Result<()> {
+    sqlx::query!(
+        "update article set title = $2, html = $3, body_text = $4, summary = $5, state = $6, publish_date = $7,
+                was_published_previously = $8, premium_channel_id = $9, published_by_desk_id = $10,
+                published_by_user_id = $11, is_premium = $12, premium_expiry_offset = $13, show_watermark = $14,
+                display_in_chart_section = $15, is_pinned = $16, is_timeless = $17, send_emails = $18,
+                version = version + 1
+         where article_id = $1",
+        id,
+        v.title,
+        v.html,
+        v.body_text,
+        v.summary,
+        v.state,
+        v.publish_date,
+        v.was_published_previously,
+        v.premium_channel_id,
+        v.published_by_desk_id,
+        v.published_by_user_id,
+        v.is_premium,
+        v.premium_expiry_offset,
+        v.show_watermark,
+        v.display_in_chart_section,
+        v.is_pinned,
+        v.is_timeless,
+        v.send_emails,
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+pub async fn set_state(conn: &mut PgConnection, id: &str, state: &str) -> sqlx::Result<()> {
+    sqlx::query!("update article set state = $2, version = version + 1 where article_id = $1", id, state)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Replaces the article's contributors, topics, tags and promotional content.
+pub async fn set_relations(
+    conn: &mut PgConnection,
+    id: &str,
+    contributors: &[String],
+    categories: &[String],
+    tags: &[String],
+    promotional_content: &[String],
+) -> sqlx::Result<()> {
+    sqlx::query!(
+        "with gone_contributors as (delete from article_contributor where article_id = $1 and user_id <> all($2)),
+              gone_categories as (delete from article_category where article_id = $1 and category_id <> all($3)),
+              gone_tags as (delete from article_tag where article_id = $1 and tag_id <> all($4)),
+              gone_promotions as (delete from article_promotional_content where article_id = $1 and promotional_content_id <> all($5))
+         select 1 as done",
+        id,
+        contributors,
+        categories,
+        tags,
+        promotional_content,
+    )
+    .fetch_one(&mut *conn)
+    .await?;
+    sqlx::query!(
+        "insert into article_contributor (article_id, user_id) select $1, unnest($2::text[]) on conflict do nothing",
+        id,
+        contributors
+    )
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query!(
+        "insert into article_category (article_id, category_id) select $1, unnest($2::text[]) on conflict do nothing",
+        id,
+        categories
+    )
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query!("insert into article_tag (article_id, tag_id) select $1, unnest($2::text[]) on conflict do nothing", id, tags)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query!(
+        "insert into article_promotional_content (article_id, promotional_content_id)
+         select $1, unnest($2::text[]) on conflict do nothing",
+        id,
+        promotional_content
+    )
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Records that subscribers are to be notified of a publish (delivered by the notification jobs).
+pub async fn request_notification(conn: &mut PgConnection, article_id: &str, requested_by: &str) -> sqlx::Result<i64> {
+    sqlx::query_scalar!(
+        "insert into article_notification_request (article_id, requested_by) values ($1, $2) returning request_id",
+        article_id,
+        requested_by
+    )
+    .fetch_one(conn)
+    .await
+}
+
+pub struct Viewer {
+    pub user_id: String,
+    pub name: String,
+    pub email: String,
+    pub views: i32,
+    pub last_viewed: DateTime<Utc>,
+}
+
+/// An article's viewers, last viewed first.
+pub async fn viewers_of(db: impl PgExecutor<'_>, article_id: &str) -> sqlx::Result<Vec<Viewer>> {
+    sqlx::query_as!(
+        Viewer,
+        r#"select u.user_id, u.name, u.email::text as "email!", v.views, v.last_viewed
+           from article_view v join users u on u.user_id = v.user_id
+           where v.article_id = $1
+           order by v.last_viewed desc, u.user_id"#,
+        article_id
+    )
+    .fetch_all(db)
+    .await
+}
