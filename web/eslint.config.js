@@ -11,6 +11,15 @@ const blueprintOnlyInComponents = {
   message: 'Import Blueprint through our wrappers in src/components/.',
 };
 
+/** The no-cross-feature-imports rule for files at one depth under src/features. */
+function featureImports(files, regex) {
+  const message = 'Features do not import each other: move shared code to lib/ or components/.';
+  return {
+    files: [files],
+    rules: { 'no-restricted-imports': ['error', { paths: [blueprintOnlyInComponents], patterns: [{ regex, message }] }] },
+  };
+}
+
 export default defineConfig(
   { ignores: ['dist/', 'node_modules/', '**/__generated__/', 'e2e/artifacts/', 'playwright-report/', 'test-results/'] },
   js.configs.recommended,
@@ -26,21 +35,10 @@ export default defineConfig(
       'no-restricted-imports': ['error', { paths: [blueprintOnlyInComponents] }],
     },
   },
-  {
-    files: ['src/features/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [blueprintOnlyInComponents],
-          // '../other-feature/…' from inside a feature; '../../lib' and '../../components' stay allowed.
-          patterns: [
-            { regex: '^\\.\\./(?!\\.\\./)', message: 'Features do not import each other: move shared code to lib/ or components/.' },
-          ],
-        },
-      ],
-    },
-  },
+  // Features do not import each other: '../other-feature/…' from a feature's own folder, or
+  // '../../other-feature/…' from one of its subfolders ('../' there stays inside the feature).
+  featureImports('src/features/*/*.{ts,tsx}', '^\\.\\./(?!\\.\\./)'),
+  featureImports('src/features/*/*/**/*.{ts,tsx}', '^\\.\\./\\.\\./(?!\\.\\./)'),
   { files: ['src/components/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': 'off' } },
   { files: ['*.{js,ts}', 'e2e/**/*.ts'], languageOptions: { globals: globals.node } },
 );

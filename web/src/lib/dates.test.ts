@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime } from './dates';
+import { formatDate, formatDateTime, formatFullDateTime } from './dates';
 
 describe('dates', () => {
   it("formats as 'DD MMM YYYY' and 'HH:mm'", () => {
@@ -13,5 +13,14 @@ describe('dates', () => {
 
   it('gives nothing for an invalid date', () => {
     expect(formatDateTime('not a date')).toBe('');
+    expect(formatFullDateTime('not a date')).toBe('');
+  });
+
+  it("writes the full date and time even for today when asked to ('DD MMM YYYY HH:mm')", () => {
+    const now = new Date();
+    expect(formatFullDateTime(now)).toBe(
+      `${formatDate(now)} ${String(now.getHours()).padStart(2, '0')}:${String(now.getMinutes()).padStart(2, '0')}`,
+    );
+    expect(formatFullDateTime(new Date(2024, 0, 5, 14, 30).toISOString())).toBe('05 Jan 2024 14:30');
   });
 });

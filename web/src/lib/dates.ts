@@ -13,10 +13,25 @@ export function formatTime(date: Date): string {
   return `${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
+/** The date a server string stands for, or null when it is not a date. */
+function toDate(value: string | Date): Date | null {
+  const date = typeof value === 'string' ? new Date(value) : value;
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
 /** '05 Mar 2026 14:05', or 'Today 14:05' for today. */
 export function formatDateTime(value: string | Date, now: Date = new Date()): string {
-  const date = typeof value === 'string' ? new Date(value) : value;
-  if (Number.isNaN(date.getTime())) return '';
+  const date = toDate(value);
+  if (!date) return '';
   const day = formatDate(date) === formatDate(now) ? 'Today' : formatDate(date);
   return `${day} ${formatTime(date)}`;
+}
+
+/**
+ * '05 Mar 2026 14:05', today included: for a date the spec words in full ('DD MMM YYYY HH:mm'),
+ * such as a premium expiry, which readers compare with other dates rather than with now.
+ */
+export function formatFullDateTime(value: string | Date): string {
+  const date = toDate(value);
+  return date ? `${formatDate(date)} ${formatTime(date)}` : '';
 }

@@ -47,7 +47,7 @@ describe('publisherSidebarItems', () => {
 });
 
 describe('PublisherLayout', () => {
-  it('renders the sidebar as links and the section placeholder', async () => {
+  it('renders the sidebar as links and the section', async () => {
     renderApp({ path: '/publisher/articles', user: testUser('Editor') });
     const sidebar = await screen.findByRole('navigation', { name: 'Publisher' });
     const links = within(sidebar)
@@ -56,7 +56,6 @@ describe('PublisherLayout', () => {
     expect(links).toEqual(['Articles', 'Templates', 'Channels', 'Topics', 'Tags', 'Users', 'Desks']);
     expect(within(sidebar).getByRole('link', { name: 'Articles' })).toHaveAttribute('aria-current', 'page');
     expect(await screen.findByRole('heading', { name: 'Articles', level: 1 })).toBeInTheDocument();
-    expect(screen.getByText('This section is being built')).toBeInTheDocument();
   });
 
   it('follows the premium channels flag', async () => {
