@@ -12,7 +12,7 @@ start INSIGHTS_NO_WORKER=true
 curl -fsS "$url/graphql" -H "authorization: Bearer $TOKEN" -H 'content-type: application/json' -d '{"query":"{ me { _id } }"}' >/dev/null
 stop
 
-psql "$DATABASE_URL" -q <<'SQL'
+psql "$DATABASE_URL" -q -v ON_ERROR_STOP=1 <<'SQL'
 create function pg_temp.oid24(n bigint, salt text) returns text language sql as $$ select substr(md5(salt || n), 1, 24) $$;
 -- Words for titles and bodies: 2,000 made-up words plus market vocabulary, so a term is selective
 -- the way real search terms are.
@@ -27,7 +27,9 @@ select pg_temp.oid24(n, 'u'), 'bench|' || n, 'staff' || n || '@insights.example'
        '{insights:content-edit}', 'Contributor', now(), now()
 from generate_series(1, 200) n;
 insert into desk (desk_id, name) select pg_temp.oid24(n, 'd'), 'Desk ' || n from generate_series(1, 20) n;
-insert into desk_contributor select pg_temp.oid24(d, 'd'), pg_temp.oid24(d * 10 + k, 'u') from generate_series(1, 20) d, generate_series(0, 1) k;
+insert into desk_contributor select pg_temp.oid24(d, 'd'), pg_temp.oid24((d - 1) * 10 + k + 1, 'u') from generate_series(1, 20) d, generate_series(0, 1) k;
+-- The benchmark's editor is on every desk, so it may publish to every channel.
+insert into desk_contributor select pg_temp.oid24(d, 'd'), (select user_id from users where email = 'bench.editor@insights.example') from generate_series(1, 20) d;
 insert into channel (channel_id, name, type, owner_type, owner_desk_id, price, gl_account)
 select pg_temp.oid24(n, 'c'), 'Channel ' || n, 'premium', 'desk', pg_temp.oid24(n % 20 + 1, 'd'), 49, 'GL-' || n
 from generate_series(1, 100) n;
@@ -43,8 +45,8 @@ select pg_temp.oid24(n, 'a'), initcap(t.words), 'Summary of ' || t.words, '<p>' 
        pg_temp.oid24(n % 100 + 1, 'c'), pg_temp.oid24(n % 20 + 1, 'd'), n % 3 = 0, case when n % 6 = 0 then '1w' end,
        pg_temp.oid24(n % 200 + 1, 'u')
 from generate_series(1, 100000) n,
-     lateral (select string_agg(w, ' ' order by k) from generate_series(1, 6) k join word on word.n = (n * 7 + k * 131) % 2000 + 1) t(words),
-     lateral (select string_agg(w, ' ' order by k) from generate_series(1, 120) k join word on word.n = (n * 13 + k * k * 31) % 2000 + 1) b(words);
+     lateral (select string_agg(w, ' ' order by k) from generate_series(1, 6) k join word on word.n = abs(hashtext(n || 't' || k)) % 2000 + 1) t(words),
+     lateral (select string_agg(w, ' ' order by k) from generate_series(1, 120) k join word on word.n = abs(hashtext(n || 'b' || k)) % 2000 + 1) b(words);
 insert into article_category select pg_temp.oid24(n, 'a'), pg_temp.oid24((n * 3 + k) % 500 + 1, 't') from generate_series(1, 100000) n, generate_series(0, 2) k;
 insert into article_tag select pg_temp.oid24(n, 'a'), pg_temp.oid24((n * 7 + k * 11) % 2000 + 1, 'g') from generate_series(1, 100000) n, generate_series(0, 2) k;
 insert into article_contributor select pg_temp.oid24(n, 'a'), pg_temp.oid24((n + k * 100) % 200 + 1, 'u') from generate_series(1, 100000) n, generate_series(0, 1) k;

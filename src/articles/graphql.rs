@@ -273,7 +273,7 @@ async fn load_article(ctx: &Context<'_>, id: &str, access: Access) -> Result<Art
     let viewer = viewer(ctx)?;
     let role = viewer.require(STAFF)?;
     let id = optional_id(Some(id), "Article")?.ok_or(Error::NotFound("Article"))?;
-    let filter = ArticleFilter { id: Some(&id), with_html: true, viewer: &viewer.user.user_id, sort: "created", ..Default::default() };
+    let filter = ArticleFilter { id: Some(&id), with_html: true, viewer: &viewer.user.user_id, ..Default::default() };
     let rows = queries::select_articles(&app_state(ctx).pool, &filter).await?;
     let article = article_objects(ctx, rows, role).await?.pop().ok_or(Error::NotFound("Article"))?;
     if access == Access::Required && !article.can_edit {
@@ -389,7 +389,7 @@ impl ArticlesQuery {
             promotional_content: &promotions,
             search,
             viewer: user_id,
-            sort: params.sort_field.as_sql(),
+            sort: params.sort_field,
             descending: params.sort_direction == SortDirection::Desc,
             limit: Some(limit),
             offset,

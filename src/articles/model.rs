@@ -65,21 +65,6 @@ pub enum ArticleSortField {
     Premium,
 }
 
-impl ArticleSortField {
-    /// The name the list query's ORDER BY knows.
-    pub fn as_sql(self) -> &'static str {
-        match self {
-            ArticleSortField::Title => "title",
-            ArticleSortField::PublishedBy => "publishedBy",
-            ArticleSortField::Views => "views",
-            ArticleSortField::PublishDate => "publishDate",
-            ArticleSortField::LastEdited => "lastEdited",
-            ArticleSortField::Created => "created",
-            ArticleSortField::Premium => "premium",
-        }
-    }
-}
-
 /// What publishing needs and the article lacks (spec 2 §4), in the spec's order.
 #[derive(Enum, Clone, Copy, PartialEq, Eq, Debug)]
 #[graphql(rename_items = "PascalCase")]
