@@ -252,7 +252,7 @@ export function ArticleForm({ target, record, template, role, tableauAccess, cha
 
           <aside className="insights-article-editor-sidebar" aria-label="Article settings">
             <div role="group" aria-label="Article actions" className="insights-article-editor-panel insights-article-editor-actions">
-              <Button text={buttons.save} onClick={save} disabled={!!running} loading={busy && running === 'save'} />
+              {buttons.save && <Button text={buttons.save} onClick={save} disabled={!!running} loading={busy && running === 'save'} />}
               {buttons.publish && (
                 <Button
                   text={buttons.publish}

@@ -14,7 +14,12 @@ describe('editorButtons', () => {
 
   it('offers no publish or update to users without publish rights', () => {
     expect(editorButtons(null, false)).toEqual({ save: 'Save to draft', publish: null, archive: false });
-    expect(editorButtons('Published', false)).toEqual({ save: 'Convert to draft', publish: null, archive: true });
+    expect(editorButtons('Pending', false)).toEqual({ save: 'Update draft', publish: null, archive: true });
+  });
+
+  it('leaves published and archived articles read-only for users without publish rights', () => {
+    expect(editorButtons('Published', false)).toEqual({ save: null, publish: null, archive: false });
+    expect(editorButtons('Archived', false)).toEqual({ save: null, publish: null, archive: false });
   });
 });
 

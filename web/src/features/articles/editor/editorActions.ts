@@ -9,8 +9,8 @@ export type ArticleState = 'Pending' | 'ReadyForReview' | 'Published' | 'Archive
 export type EditorAction = 'save' | 'publish' | 'archive';
 
 export interface EditorButtons {
-  /** The save button's text; a save always stores the article as a draft. */
-  save: string;
+  /** The save button's text (a save always stores a draft); null when the user may not change it. */
+  save: string | null;
   /** The publish button's text; null when the user may not publish. */
   publish: string | null;
   archive: boolean;
@@ -21,8 +21,14 @@ export function canPublish(role: Role | null | undefined): boolean {
   return role === 'Administrator' || role === 'Editor';
 }
 
-/** The buttons for an article in `state` (null: a new article). */
+/**
+ * The buttons for an article in `state` (null: a new article). Without publish rights a user
+ * changes drafts only (the server refuses the rest), so a published or archived article is read-only.
+ */
 export function editorButtons(state: ArticleState | null, mayPublish: boolean): EditorButtons {
+  if (!mayPublish && (state === 'Published' || state === 'Archived')) {
+    return { save: null, publish: null, archive: false };
+  }
   const [save, publish] = ((): [string, string] => {
     switch (state) {
       case null:
