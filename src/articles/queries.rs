@@ -177,8 +177,26 @@ pub async fn select_articles(db: impl PgExecutor<'_>, f: &ArticleFilter<'_>) -> 
     q.build_query_as().fetch_all(db).await
 }
 
-/// How many articles the filter matches (the list's total).
+/// How many articles the filter matches (the list's total). Without filters beyond the state, the
+/// trigger-kept counts answer.
 pub async fn count_articles(db: impl PgExecutor<'_>, f: &ArticleFilter<'_>) -> sqlx::Result<i64> {
+    let by_state_only = f.id.is_none()
+        && f.changed_since.is_none()
+        && f.mine.is_none()
+        && f.categories.is_empty()
+        && f.publishers.is_empty()
+        && f.tags.is_empty()
+        && f.channels.is_empty()
+        && f.promotional_content.is_empty()
+        && f.search.is_none();
+    if by_state_only {
+        return sqlx::query_scalar!(
+            r#"select coalesce(sum(articles), 0)::bigint as "count!" from article_state_count where ($1::text is null or state = $1)"#,
+            f.state
+        )
+        .fetch_one(db)
+        .await;
+    }
     let mut q = QueryBuilder::<Postgres>::new("select count(*) from article a");
     push_filters(&mut q, f);
     q.build_query_scalar().fetch_one(db).await

@@ -131,6 +131,16 @@ async fn the_lifecycle_goes_draft_published_draft_archived_and_back(pool: PgPool
     // New: publish directly.
     let fresh = w.ok(&w.editor, "publishAdd", w.complete()).await;
     assert_eq!(fresh["state"], "Published");
+    assert_state_counts_match(&w.app.pool).await;
+}
+
+/// The trigger-kept counts per state (the list's unfiltered totals) equal the articles' states.
+async fn assert_state_counts_match(pool: &PgPool) {
+    let kept: Vec<(String, i64)> =
+        sqlx::query_as("select state, articles from article_state_count where articles > 0 order by state").fetch_all(pool).await.unwrap();
+    let real: Vec<(String, i64)> =
+        sqlx::query_as("select state, count(*) from article group by state order by state").fetch_all(pool).await.unwrap();
+    assert_eq!(kept, real);
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -402,6 +412,10 @@ async fn archiving_a_channel_archives_its_articles_and_unlinks_its_templates(poo
     let found = w.app.gql(Some(&w.admin), FIND, json!({ "id": draft["_id"] })).await["data"]["findArticleById"].clone();
     let refused = w.call(&w.editor, "editArticle", edit_of(&found, w.complete())).await;
     assert_eq!(error_code(&refused), Some("CONFLICT"));
+    assert_state_counts_match(&w.app.pool).await;
+    // Deleting rows keeps them right too.
+    sqlx::query("delete from article where article_id = $1").bind(published["_id"].as_str()).execute(&w.app.pool).await.unwrap();
+    assert_state_counts_match(&w.app.pool).await;
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -461,7 +475,10 @@ async fn the_list_filters_searches_sorts_and_pages_in_the_database(pool: PgPool)
     assert_eq!(views["data"]["articles"]["items"][0]["views"], 4);
     let too_many = app.gql(Some(&w.editor), LIST, json!({ "params": { "limit": 500 } })).await;
     assert_eq!(error_code(&too_many), Some("BAD_USER_INPUT"));
-    let _ = draft;
+    // The search follows an edit of the text.
+    w.ok(&w.contributor, "editArticle", edit_of(&draft, json!({ "title": "Unfinished barge note" }))).await;
+    assert_eq!(titles(json!({ "searchQuery": "barge" })).await.1, ["Unfinished barge note"]);
+    assert_eq!(titles(json!({ "searchQuery": "tanker" })).await.1, ["LNG shipping"]);
 }
 
 #[sqlx::test(migrations = "./migrations")]
