@@ -72,6 +72,14 @@ export async function accessToken(page: Page): Promise<string> {
   });
 }
 
+/** One item of the page's localStorage (null when absent). */
+export async function localStorageItem(page: Page, key: string): Promise<string | null> {
+  return page.evaluate(
+    (k) => (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem(k),
+    key,
+  );
+}
+
 /** One GraphQL call as the signed-in user; the whole response (data and errors). */
 export async function graphqlResponse(page: Page, query: string, variables: Record<string, unknown> = {}) {
   const response = await page.request.post(`${BASE_URL}/graphql`, {
