@@ -38,15 +38,15 @@ insert into tag (tag_id, name, description) select pg_temp.oid24(n, 'g'), 'Tag '
 -- 100,000 articles over two years, with a title of 6 words and a body of 120.
 insert into article (article_id, title, summary, html, body_text, state, created_at, publish_date, premium_channel_id,
                      published_by_desk_id, is_premium, premium_expiry_offset, author_id)
-select pg_temp.oid24(n, 'a'), initcap(t.words), 'Summary of ' || t.words, '<p>' || b.words || '</p>', b.words,
-       case when n % 10 = 0 then 'Pending' when n % 17 = 0 then 'Archived' else 'Published' end,
-       now() - (n % 730) * interval '1 day' - n * interval '1 second',
-       case when n % 10 = 0 then null else now() - (n % 730) * interval '1 day' end,
-       pg_temp.oid24(n % 100 + 1, 'c'), pg_temp.oid24(n % 20 + 1, 'd'), n % 3 = 0, case when n % 6 = 0 then '1w' end,
-       pg_temp.oid24(n % 200 + 1, 'u')
-from generate_series(1, 100000) n,
-     lateral (select string_agg(w, ' ' order by k) from generate_series(1, 6) k join word on word.n = abs(hashtext(n || 't' || k)) % 2000 + 1) t(words),
-     lateral (select string_agg(w, ' ' order by k) from generate_series(1, 120) k join word on word.n = abs(hashtext(n || 'b' || k)) % 2000 + 1) b(words);
+select pg_temp.oid24(i, 'a'), initcap(t.words), 'Summary of ' || t.words, '<p>' || b.words || '</p>', b.words,
+       case when i % 10 = 0 then 'Pending' when i % 17 = 0 then 'Archived' else 'Published' end,
+       now() - (i % 730) * interval '1 day' - i * interval '1 second',
+       case when i % 10 = 0 then null else now() - (i % 730) * interval '1 day' end,
+       pg_temp.oid24(i % 100 + 1, 'c'), pg_temp.oid24(i % 20 + 1, 'd'), i % 3 = 0, case when i % 6 = 0 then '1w' end,
+       pg_temp.oid24(i % 200 + 1, 'u')
+from generate_series(1, 100000) i,
+     lateral (select string_agg(w, ' ' order by k) from generate_series(1, 6) k join word on word.n = abs(hashtext(i || 't' || k)) % 2000 + 1) t(words),
+     lateral (select string_agg(w, ' ' order by k) from generate_series(1, 120) k join word on word.n = abs(hashtext(i || 'b' || k)) % 2000 + 1) b(words);
 insert into article_category select pg_temp.oid24(n, 'a'), pg_temp.oid24((n * 3 + k) % 500 + 1, 't') from generate_series(1, 100000) n, generate_series(0, 2) k;
 insert into article_tag select pg_temp.oid24(n, 'a'), pg_temp.oid24((n * 7 + k * 11) % 2000 + 1, 'g') from generate_series(1, 100000) n, generate_series(0, 2) k;
 insert into article_contributor select pg_temp.oid24(n, 'a'), pg_temp.oid24((n + k * 100) % 200 + 1, 'u') from generate_series(1, 100000) n, generate_series(0, 1) k;

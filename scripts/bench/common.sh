@@ -48,22 +48,23 @@ PY
   : >"$log"
 }
 
-# name body [connections]: a 20-second wrk load; prints requests/s, p50 and p99. Needs $TOKEN.
-load() {
-  BODY=$2 wrk -t2 -c"${3:-32}" -d20s --latency -s scripts/bench/graphql.lua "$url/graphql" >/tmp/insights-bench.txt
+# name connections: prints requests/s, p50 and p99 of the wrk run in /tmp/insights-bench.txt.
+report() {
   local rps p50 p99
   rps=$(awk '/Requests\/sec/ {print $2}' /tmp/insights-bench.txt)
   p50=$(awk '/ 50%/ {print $2}' /tmp/insights-bench.txt)
   p99=$(awk '/ 99%/ {print $2}' /tmp/insights-bench.txt)
-  printf '%-64s %4s conn %10s req/s   p50 %8s   p99 %8s\n' "$1" "${3:-32}" "$rps" "$p50" "$p99"
+  printf '%-64s %4s conn %10s req/s   p50 %8s   p99 %8s\n' "$1" "$2" "$rps" "$p50" "$p99"
+}
+
+# name body [connections]: a 20-second wrk load; prints requests/s, p50 and p99. Needs $TOKEN.
+load() {
+  BODY=$2 wrk -t2 -c"${3:-32}" -d20s --latency -s scripts/bench/graphql.lua "$url/graphql" >/tmp/insights-bench.txt
+  report "$1" "${3:-32}"
 }
 
 # name file [connections]: as `load`, with the request body read from a file (large bodies).
 load_file() {
-  BODY_FILE=$2 wrk -t2 -c"${3:-32}" -d20s --latency -s scripts/bench/graphql.lua "$url/graphql" >/tmp/insights-bench.txt
-  local rps p50 p99
-  rps=$(awk '/Requests\/sec/ {print $2}' /tmp/insights-bench.txt)
-  p50=$(awk '/ 50%/ {print $2}' /tmp/insights-bench.txt)
-  p99=$(awk '/ 99%/ {print $2}' /tmp/insights-bench.txt)
-  printf '%-64s %4s conn %10s req/s   p50 %8s   p99 %8s\n' "$1" "${3:-32}" "$rps" "$p50" "$p99"
+  BODY_FILE=$2 wrk -t1 -c"${3:-32}" -d20s --latency -s scripts/bench/graphql.lua "$url/graphql" >/tmp/insights-bench.txt
+  report "$1" "${3:-32}"
 }

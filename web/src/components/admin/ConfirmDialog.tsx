@@ -1,5 +1,6 @@
-//! A confirmation dialog (deletes): a title, what will happen, the confirm and Cancel buttons.
-import { Button, Classes, Dialog, type IconName } from '@blueprintjs/core';
+//! A confirmation dialog (deletes, publishing, archiving): a title, what will happen, the confirm
+//! and Cancel buttons.
+import { Button, Classes, Dialog, type IconName, type Intent } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 
 export interface ConfirmDialogProps {
@@ -9,6 +10,8 @@ export interface ConfirmDialogProps {
   confirmText?: string;
   /** The title's icon (default 'trash'). */
   icon?: IconName;
+  /** The confirm button's intent: 'danger' (default) for what destroys, 'primary' for the rest. */
+  intent?: Intent;
   /** The confirm button spins and Cancel is disabled while the action runs. */
   loading?: boolean;
   onConfirm: () => void;
@@ -21,6 +24,7 @@ export function ConfirmDialog({
   children,
   confirmText = 'Delete',
   icon = 'trash',
+  intent = 'danger',
   loading = false,
   onConfirm,
   onCancel,
@@ -38,7 +42,7 @@ export function ConfirmDialog({
       <div className={Classes.DIALOG_FOOTER}>
         <div className={Classes.DIALOG_FOOTER_ACTIONS}>
           <Button text="Cancel" disabled={loading} onClick={onCancel} />
-          <Button text={confirmText} intent="danger" loading={loading} onClick={onConfirm} />
+          <Button text={confirmText} intent={intent} loading={loading} onClick={onConfirm} />
         </div>
       </div>
     </Dialog>

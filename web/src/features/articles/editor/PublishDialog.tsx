@@ -43,6 +43,7 @@ export function PublishDialog({ channelId, state, wasPublishedPreviously, publis
       title={text.title}
       confirmText={text.confirm}
       icon="send-message"
+      intent="primary"
       loading={counting}
       onConfirm={() => onConfirm(sendEmailsFor(ctx, notify))}
       onCancel={onCancel}
