@@ -67,6 +67,17 @@ pub fn optional_file(fields: &mut FieldErrors, field: &str, value: Option<&str>)
     Some(value.to_owned())
 }
 
+/// A list of ids: blanks dropped, sorted, deduplicated; a malformed one is NOT_FOUND.
+pub fn id_list(values: &[String], entity: &'static str) -> Result<Vec<String>, Error> {
+    let mut ids = Vec::with_capacity(values.len());
+    for value in values {
+        ids.extend(optional_id(Some(value), entity)?);
+    }
+    ids.sort();
+    ids.dedup();
+    Ok(ids)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,15 +118,4 @@ mod tests {
         assert!(matches!(optional_id(Some("nope"), "Topic"), Err(Error::NotFound("Topic"))));
         assert_eq!(optional_id(Some(" "), "Topic").unwrap(), None);
     }
-}
-
-/// A list of ids: blanks dropped, sorted, deduplicated; a malformed one is NOT_FOUND.
-pub fn id_list(values: &[String], entity: &'static str) -> Result<Vec<String>, Error> {
-    let mut ids = Vec::with_capacity(values.len());
-    for value in values {
-        ids.extend(optional_id(Some(value), entity)?);
-    }
-    ids.sort();
-    ids.dedup();
-    Ok(ids)
 }
