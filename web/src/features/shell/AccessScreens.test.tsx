@@ -1,9 +1,15 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TrialStore } from '../../lib/trial';
 import { testConfig, testUser } from '../../testing/fixtures';
 import { renderApp } from '../../testing/renderApp';
+
+// The screens behind these routes query the server; these tests are about the shell around them.
+vi.mock('../articles/ArticleList', () => ({ default: () => <h1>Articles</h1> }));
+vi.mock('../articles/editor/ArticleEditor', () => ({ default: () => <h1>Article editor</h1> }));
+vi.mock('../templates/TemplateList', () => ({ default: () => <h1>Templates</h1> }));
+vi.mock('../templates/TemplateForm', () => ({ default: () => <h1>Template</h1> }));
 
 describe('protected-route screens', () => {
   it('shows Access Denied to a subscriber in the publisher area', async () => {

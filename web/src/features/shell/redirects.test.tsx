@@ -1,8 +1,14 @@
 import { screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Role } from '../../lib/access';
 import { testUser } from '../../testing/fixtures';
 import { renderApp } from '../../testing/renderApp';
+
+// The screens behind these routes query the server; these tests are about the shell around them.
+vi.mock('../articles/ArticleList', () => ({ default: () => <h1>Articles</h1> }));
+vi.mock('../articles/editor/ArticleEditor', () => ({ default: () => <h1>Article editor</h1> }));
+vi.mock('../templates/TemplateList', () => ({ default: () => <h1>Templates</h1> }));
+vi.mock('../templates/TemplateForm', () => ({ default: () => <h1>Template</h1> }));
 
 async function landOn(path: string, role: Role, width: number) {
   const { router } = renderApp({ path, user: testUser(role), width });
