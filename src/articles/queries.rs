@@ -192,6 +192,24 @@ const PUBLISHER_JOINS: &str = " left join desk d on d.desk_id = a.published_by_d
 /// How many articles the filter matches (the list's total). Without filters beyond the state, the
 /// trigger-kept counts answer.
 pub async fn count_articles(db: impl PgExecutor<'_>, f: &ArticleFilter<'_>) -> sqlx::Result<i64> {
+    let no_other_filter = f.id.is_none()
+        && f.state.is_none()
+        && f.changed_since.is_none()
+        && f.mine.is_none()
+        && f.publishers.is_empty()
+        && f.tags.is_empty()
+        && f.channels.is_empty()
+        && f.promotional_content.is_empty()
+        && f.search.is_none();
+    // A topic filter alone: its links tell the total (they exist only for existing articles).
+    if no_other_filter && !f.categories.is_empty() {
+        return sqlx::query_scalar!(
+            r#"select count(distinct article_id) as "count!" from article_category where category_id = any($1)"#,
+            f.categories
+        )
+        .fetch_one(db)
+        .await;
+    }
     let by_state_only = f.id.is_none()
         && f.changed_since.is_none()
         && f.mine.is_none()

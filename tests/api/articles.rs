@@ -429,7 +429,7 @@ async fn the_list_filters_searches_sorts_and_pages_in_the_database(pool: PgPool)
         item["title"] = json!(title);
         item["summary"] = json!(summary);
         if title.starts_with("LNG") {
-            item["categories"] = json!([other_topic]);
+            item["categories"] = json!([other_topic, w.topic]);
         }
         ids.push(w.ok(&w.editor, "publishAdd", item).await["_id"].as_str().unwrap().to_owned());
     }
@@ -457,7 +457,10 @@ async fn the_list_filters_searches_sorts_and_pages_in_the_database(pool: PgPool)
     // 'My': authored or credited (the contributor is credited on the editor's articles too).
     let mine = app.gql(Some(&w.contributor), LIST, json!({ "params": { "type": "my" } })).await;
     assert_eq!(mine["data"]["articles"]["total"], 4);
-    assert_eq!(titles(json!({ "categoryId": [other_topic] })).await.1, ["LNG shipping"]);
+    assert_eq!(titles(json!({ "categoryId": [other_topic] })).await, (1, vec!["LNG shipping".to_owned()]));
+    // An article under both topics counts once.
+    assert_eq!(titles(json!({ "categoryId": [w.topic, other_topic], "limit": 1 })).await.0, 3);
+    assert_eq!(titles(json!({ "categoryId": [other_topic], "type": "pending" })).await.0, 0);
     assert_eq!(titles(json!({ "tagId": [w.tag] })).await.0, 3);
     assert_eq!(titles(json!({ "channel": [w.premium] })).await.0, 3);
     assert_eq!(titles(json!({ "publishedBy": [w.desk] })).await.0, 3);
