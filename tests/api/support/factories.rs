@@ -44,7 +44,7 @@ impl TestApp {
         id
     }
 
-    /// An article row linked to topics and tags, with contributors (the article API comes later).
+    /// An article row linked to topics and tags, with contributors, written directly (quicker than the API).
     pub async fn insert_article(&self, categories: &[&str], tags: &[&str], contributors: &[&str]) -> String {
         let id = insights::ids::new_id();
         sqlx::query("insert into article (article_id, title) values ($1, 'An article')").bind(&id).execute(&self.pool).await.unwrap();
@@ -111,7 +111,7 @@ impl TestApp {
         .unwrap();
     }
 
-    /// An article row in a channel, published by a desk (the article API comes later).
+    /// An article row in a channel, published by a desk, written directly (quicker than the API).
     pub async fn insert_channel_article(&self, channel: Option<&str>, desk: Option<&str>, state: &str) -> String {
         let id = insights::ids::new_id();
         sqlx::query("insert into article (article_id, title, state, premium_channel_id, published_by_desk_id, publish_date)
