@@ -2,7 +2,7 @@
 //! server's config names: the built-in development provider or an external one (DESIGN §5).
 //! Tokens are renewed with the refresh token (scope includes offline_access) before they expire.
 import { ErrorResponse, UserManager, WebStorageStateStore, type User } from 'oidc-client-ts';
-import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { browser } from './browser';
 import type { ClientConfig } from './config';
 
@@ -80,6 +80,18 @@ export function useAuth(): AuthApi {
   const auth = useContext(AuthContext);
   if (!auth) throw new Error('useAuth outside AuthProvider');
   return auth;
+}
+
+/**
+ * The signed-in user's access token for requests outside Apollo (uploads, images behind a bearer
+ * token), renewed first when it has expired, as the GraphQL link does.
+ */
+export function useAccessToken(): () => Promise<string | null> {
+  const auth = useAuth();
+  return useCallback(async () => {
+    const user = auth.user && !auth.user.expired ? auth.user : await auth.renew();
+    return user?.access_token ?? null;
+  }, [auth]);
 }
 
 /** For tests and stories: a fixed AuthApi. */

@@ -1,12 +1,11 @@
 //! The editor's uploads (spec 2 "Editor uploads"): images (jpeg, jpg, png, gif) go through the
-//! app's image upload (lib/upload.ts); a PDF (at most 20 MB) goes to `POST /upload-file`, which
+//! app's image upload; a PDF (at most 20 MB) goes to `POST /upload-file`, which
 //! answers 201 {pageCount, pages: [{link, fileName}]} with one stored image per page, in order.
-//! Both send the signed-in user's bearer token and the correlation headers.
+//! Both go through lib/upload.ts (bearer token, correlation headers, failure messages).
 import { useCallback } from 'react';
 import { IMAGE_ACCEPT, IMAGE_TYPE_MESSAGE, IMAGE_TYPES } from '../admin/fields';
-import { useAuth } from '../../lib/auth';
-import { logger } from '../../lib/logger';
-import { correlationHeaders } from '../../lib/requestIds';
+import { useAccessToken } from '../../lib/auth';
+import { postFile, type UploadKind } from '../../lib/upload';
 
 export { IMAGE_ACCEPT };
 
@@ -33,49 +32,14 @@ export interface PdfUploadResult {
   pages: { link: string; fileName: string }[];
 }
 
-async function failureMessage(response: Response): Promise<string> {
-  if (response.status === 413) return PDF_TOO_LARGE_MESSAGE;
-  try {
-    const body = (await response.json()) as { code?: string; message?: string };
-    if (body.message) return body.code ? `${body.code}::${body.message}` : body.message;
-  } catch {
-    // Not JSON: fall through to the status.
-  }
-  return `Upload failed (HTTP ${response.status})`;
-}
+const PDF: UploadKind = { label: 'PDF', tooLarge: PDF_TOO_LARGE_MESSAGE };
 
-export async function uploadPdf(file: File, token: string | null, fetchImpl: typeof fetch = fetch): Promise<PdfUploadResult> {
-  const body = new FormData();
-  body.append('file', file, file.name);
-  let response: Response;
-  try {
-    response = await fetchImpl(UPLOAD_FILE_ENDPOINT, {
-      method: 'POST',
-      headers: { ...correlationHeaders(), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body,
-    });
-  } catch (error) {
-    logger.warn(`PDF upload failed: ${error instanceof Error ? error.message : String(error)}`, { file: file.name });
-    throw new Error('Cannot connect to server', { cause: error });
-  }
-  if (!response.ok) {
-    const message = await failureMessage(response);
-    logger.warn(`PDF upload failed: ${message}`, { file: file.name, status: response.status });
-    throw new Error(message);
-  }
-  return (await response.json()) as PdfUploadResult;
+export function uploadPdf(file: File, token: string | null, fetchImpl: typeof fetch = fetch): Promise<PdfUploadResult> {
+  return postFile<PdfUploadResult>(UPLOAD_FILE_ENDPOINT, file, token, PDF, fetchImpl);
 }
 
 /** Uploads a PDF with the signed-in user's token; resolves to the stored page images' file names, in page order. */
 export function usePdfUpload(): (file: File) => Promise<string[]> {
-  const auth = useAuth();
-  return useCallback(
-    async (file: File) => {
-      // An expired token is renewed first, as the image upload does.
-      const user = auth.user && !auth.user.expired ? auth.user : await auth.renew();
-      const result = await uploadPdf(file, user?.access_token ?? null);
-      return result.pages.map((page) => page.fileName);
-    },
-    [auth],
-  );
+  const token = useAccessToken();
+  return useCallback(async (file: File) => (await uploadPdf(file, await token())).pages.map((page) => page.fileName), [token]);
 }

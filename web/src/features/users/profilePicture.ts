@@ -3,7 +3,7 @@
 //! GET /contributor-profile-picture/{id}, which needs the bearer token, so the image is fetched
 //! as a blob and shown through an object URL.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useAuth } from '../../lib/auth';
+import { useAccessToken } from '../../lib/auth';
 import { logger } from '../../lib/logger';
 import { correlationHeaders } from '../../lib/requestIds';
 import { uploadImage } from '../../lib/upload';
@@ -20,15 +20,6 @@ export function profilePictureUrl(userId: string): string {
 export function checkPhoto(file: File): string | null {
   const ok = ['image/png', 'image/jpeg'].includes(file.type) || /\.(png|jpe?g)$/i.test(file.name);
   return ok ? null : PHOTO_TYPE_MESSAGE;
-}
-
-/** The signed-in user's access token, renewed first when it has expired (as the GraphQL link does). */
-function useAccessToken(): () => Promise<string | null> {
-  const auth = useAuth();
-  return useCallback(async () => {
-    const user = auth.user && !auth.user.expired ? auth.user : await auth.renew();
-    return user?.access_token ?? null;
-  }, [auth]);
 }
 
 /** Uploads a photo; resolves to the link to send as `profilePicture`. */
