@@ -65,9 +65,9 @@ pub enum ArticleSortField {
     Premium,
 }
 
-/// What publishing needs and the article lacks (spec 2 §4), in the spec's order.
-#[derive(Enum, Clone, Copy, PartialEq, Eq, Debug)]
-#[graphql(rename_items = "PascalCase")]
+/// What publishing needs and the article lacks (spec 2 §4), in the spec's order; refusals carry
+/// their names in `extensions.gaps`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum PublishGap {
     TextAbsent,
     PublisherAbsent,

@@ -315,32 +315,6 @@ pub async fn has_access(db: impl PgExecutor<'_>, article_id: &str, user_id: &str
     .await
 }
 
-/// A channel as an article sees it: its type, state and owner (the article's publisher).
-pub struct ArticleChannel {
-    pub channel_type: String,
-    pub state: String,
-    pub name: String,
-    pub owner_desk_id: Option<String>,
-    pub owner_user_id: Option<String>,
-    /// The asking user may publish to it: admin of it, its owner, or a member of its desk.
-    pub may_publish: bool,
-}
-
-pub async fn channel_for_article(db: impl PgExecutor<'_>, channel_id: &str, user_id: &str) -> sqlx::Result<Option<ArticleChannel>> {
-    sqlx::query_as!(
-        ArticleChannel,
-        r#"select c.type as channel_type, c.state, c.name::text as "name!", c.owner_desk_id, c.owner_user_id,
-                  (exists(select 1 from channel_admin ca where ca.channel_id = c.channel_id and ca.user_id = $2)
-                   or coalesce(c.owner_user_id = $2, false)
-                   or exists(select 1 from desk_contributor dc where dc.desk_id = c.owner_desk_id and dc.user_id = $2)) as "may_publish!"
-           from channel c where c.channel_id = $1"#,
-        channel_id,
-        user_id
-    )
-    .fetch_optional(db)
-    .await
-}
-
 /// The stored columns of an article (add or edit).
 pub struct ArticleValues<'a> {
     pub title: &'a str,
@@ -499,6 +473,16 @@ pub async fn request_notification(conn: &mut PgConnection, article_id: &str, req
         requested_by
     )
     .fetch_one(conn)
+    .await
+}
+
+/// Whether a notification request is still waiting for delivery (none: it is gone with its article).
+pub async fn notification_pending(db: impl PgExecutor<'_>, request_id: i64) -> sqlx::Result<Option<bool>> {
+    sqlx::query_scalar!(
+        r#"select processed_at is null as "pending!" from article_notification_request where request_id = $1"#,
+        request_id
+    )
+    .fetch_optional(db)
     .await
 }
 

@@ -12,6 +12,7 @@ use super::{
 };
 use crate::{
     auth::Role,
+    channels::queries as channels,
     error::{Error, FieldErrors, REQUIRED_MESSAGE, Result, ResultExt},
     ids,
     jobs::JobRequest,
@@ -175,7 +176,7 @@ async fn channel_part(
         return Ok(ChannelPart { desk_id: None, user_id: None, is_premium: false, expiry_offset: None });
     };
     let channel =
-        queries::channel_for_article(&mut *conn, channel_id, author.user_id).await?.ok_or(Error::NotFound("Channel"))?;
+        channels::publishing_channel(&mut *conn, channel_id, author.user_id).await?.ok_or(Error::NotFound("Channel"))?;
     if channel.state == "archived" {
         return Err(Error::Conflict(ARCHIVED_CHANNEL_MESSAGE.to_owned()));
     }

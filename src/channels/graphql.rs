@@ -130,8 +130,7 @@ impl ChannelObject {
     }
 
     async fn created_by(&self) -> Option<UserSummary> {
-        let row = &self.row;
-        Some(UserSummary { user_id: row.created_by_id.clone()?, name: row.created_by_name.clone()?, email: row.created_by_email.clone()? })
+        UserSummary::from_columns(&self.row.created_by_id, &self.row.created_by_name, &self.row.created_by_email)
     }
 
     async fn version(&self) -> i32 {

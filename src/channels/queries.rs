@@ -309,3 +309,30 @@ pub async fn mark_archived(conn: &mut PgConnection, channel_id: &str) -> sqlx::R
 pub async fn id_by_name(db: impl PgExecutor<'_>, name: &str) -> sqlx::Result<Option<String>> {
     sqlx::query_scalar!("select channel_id from channel where name = $1", name).fetch_optional(db).await
 }
+
+/// A channel as an article or template sees it: its type, state, owner (the publisher) and
+/// whether a user may publish to it.
+pub struct PublishingChannel {
+    pub channel_type: String,
+    pub state: String,
+    pub name: String,
+    pub owner_desk_id: Option<String>,
+    pub owner_user_id: Option<String>,
+    /// The asking user may publish to it: admin of it, its owner, or a member of its desk.
+    pub may_publish: bool,
+}
+
+pub async fn publishing_channel(db: impl PgExecutor<'_>, channel_id: &str, user_id: &str) -> sqlx::Result<Option<PublishingChannel>> {
+    sqlx::query_as!(
+        PublishingChannel,
+        r#"select c.type as channel_type, c.state, c.name::text as "name!", c.owner_desk_id, c.owner_user_id,
+                  (exists(select 1 from channel_admin ca where ca.channel_id = c.channel_id and ca.user_id = $2)
+                   or coalesce(c.owner_user_id = $2, false)
+                   or exists(select 1 from desk_contributor dc where dc.desk_id = c.owner_desk_id and dc.user_id = $2)) as "may_publish!"
+           from channel c where c.channel_id = $1"#,
+        channel_id,
+        user_id
+    )
+    .fetch_optional(db)
+    .await
+}

@@ -73,8 +73,7 @@ impl TemplateObject {
     }
 
     async fn author(&self) -> Option<UserSummary> {
-        let row = &self.row;
-        Some(UserSummary { user_id: row.author_id.clone()?, name: row.author_name.clone()?, email: row.author_email.clone()? })
+        UserSummary::from_columns(&self.row.author_id, &self.row.author_name, &self.row.author_email)
     }
 
     async fn created(&self) -> DateTime<Utc> {

@@ -3,10 +3,8 @@
 
 use super::queries;
 use crate::{
-    articles::{
-        queries::channel_for_article,
-        service::{ARCHIVED_CHANNEL_MESSAGE, TITLE_MAX, one_line},
-    },
+    articles::service::{ARCHIVED_CHANNEL_MESSAGE, TITLE_MAX, one_line},
+    channels::queries::publishing_channel,
     auth::Role,
     error::{Error, FieldErrors, Result, ResultExt},
     ids,
@@ -63,7 +61,7 @@ async fn validate(state: &AppState, user_id: &str, change: &TemplateChange) -> R
     let (Some(channel_id), true) = (channel_id, fields.is_empty()) else {
         return Err(Error::invalid(fields));
     };
-    let channel = channel_for_article(&state.pool, &channel_id, user_id).await?.ok_or(Error::NotFound("Channel"))?;
+    let channel = publishing_channel(&state.pool, &channel_id, user_id).await?.ok_or(Error::NotFound("Channel"))?;
     if channel.state == "archived" {
         return Err(Error::Conflict(ARCHIVED_CHANNEL_MESSAGE.to_owned()));
     }

@@ -287,6 +287,13 @@ pub struct UserSummary {
     pub email: String,
 }
 
+impl UserSummary {
+    /// A user read through an outer join (a creator or author who may be gone): all three columns or none.
+    pub fn from_columns(user_id: &Option<String>, name: &Option<String>, email: &Option<String>) -> Option<UserSummary> {
+        Some(UserSummary { user_id: user_id.clone()?, name: name.clone()?, email: email.clone()? })
+    }
+}
+
 /// Users holding a staff role whose name or email matches, by name.
 pub async fn staff_users(db: impl PgExecutor<'_>, pattern: Option<&str>, limit: i64) -> sqlx::Result<Vec<UserSummary>> {
     sqlx::query_as!(
