@@ -361,14 +361,7 @@ impl ArticlesQuery {
         let params = params.unwrap_or_default();
         let (limit, offset) = checked_limit_offset(params.limit, params.offset)?;
         let user_id = viewer.user.user_id.as_str();
-        let (state, changed_since, mine) = match params.r#type {
-            ArticleListType::All => (None, None, None),
-            ArticleListType::Today => (None, Some(Utc::now().date_naive().and_hms_opt(0, 0, 0).unwrap_or_default().and_utc()), None),
-            ArticleListType::My => (None, None, Some(user_id)),
-            ArticleListType::Published => (Some("Published"), None, None),
-            ArticleListType::Pending => (Some("Pending"), None, None),
-            ArticleListType::Archived => (Some("Archived"), None, None),
-        };
+        let tab = params.r#type.scope(user_id, Utc::now());
         let search = params.search_query.as_deref().map(str::trim).filter(|s| !s.is_empty());
         let (categories, publishers, tags, channels, promotions) = (
             id_strings(params.category_id),
@@ -378,9 +371,9 @@ impl ArticlesQuery {
             id_strings(params.promotional_content_id),
         );
         let filter = ArticleFilter {
-            state,
-            changed_since,
-            mine,
+            state: tab.state.map(ArticleState::as_str),
+            changed_since: tab.changed_since,
+            mine: tab.mine,
             categories: &categories,
             publishers: &publishers,
             tags: &tags,

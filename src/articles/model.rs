@@ -1,7 +1,7 @@
 //! The article enums of spec 1 §3 and spec 2 §3–§4, as the API and the database spell them.
 
 use async_graphql::Enum;
-use chrono::{DateTime, Days, Months, Utc};
+use chrono::{DateTime, Days, Months, NaiveTime, Utc};
 
 #[derive(Enum, Clone, Copy, PartialEq, Eq, Debug)]
 #[graphql(rename_items = "PascalCase")]
@@ -50,6 +50,31 @@ pub enum ArticleListType {
     Published,
     Pending,
     Archived,
+}
+
+/// What a tab of the list selects.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct TabScope<'a> {
+    pub state: Option<ArticleState>,
+    /// Edited (publishing is an edit) since this instant.
+    pub changed_since: Option<DateTime<Utc>>,
+    /// Authored by or credited to this user.
+    pub mine: Option<&'a str>,
+}
+
+impl ArticleListType {
+    /// The articles of this tab for `user_id`; 'Today' starts at midnight UTC.
+    pub fn scope(self, user_id: &str, now: DateTime<Utc>) -> TabScope<'_> {
+        let by_state = |state| TabScope { state: Some(state), ..TabScope::default() };
+        match self {
+            ArticleListType::All => TabScope::default(),
+            ArticleListType::Today => TabScope { changed_since: Some(now.date_naive().and_time(NaiveTime::MIN).and_utc()), ..TabScope::default() },
+            ArticleListType::My => TabScope { mine: Some(user_id), ..TabScope::default() },
+            ArticleListType::Published => by_state(ArticleState::Published),
+            ArticleListType::Pending => by_state(ArticleState::Pending),
+            ArticleListType::Archived => by_state(ArticleState::Archived),
+        }
+    }
 }
 
 #[derive(Enum, Clone, Copy, PartialEq, Eq, Default, Debug)]
@@ -111,6 +136,15 @@ mod tests {
     use chrono::TimeZone;
 
     use super::*;
+
+    #[test]
+    fn the_today_tab_starts_at_midnight_utc() {
+        let now = Utc.with_ymd_and_hms(2024, 1, 5, 17, 30, 0).unwrap();
+        let midnight = Utc.with_ymd_and_hms(2024, 1, 5, 0, 0, 0).unwrap();
+        assert_eq!(ArticleListType::Today.scope("u", now).changed_since, Some(midnight));
+        assert_eq!(ArticleListType::My.scope("u", now).mine, Some("u"));
+        assert_eq!(ArticleListType::Archived.scope("u", now).state, Some(ArticleState::Archived));
+    }
 
     #[test]
     fn expiry_adds_the_offset_to_the_publish_date() {
