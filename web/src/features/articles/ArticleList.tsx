@@ -34,7 +34,7 @@ import {
 } from './__generated__/ArticleList.generated';
 import './articles.css';
 
-type Article = ArticleListQuery['articles']['items'][number];
+type Article = ArticleListQuery['articles']['articles'][number];
 type ArticleParams = NonNullable<ArticleListQueryVariables['params']>;
 type Topic = ArticleListTopicsQuery['categories'][number];
 
@@ -113,7 +113,7 @@ export default function ArticleList() {
     fetchPolicy: 'cache-and-network',
   });
   const shown = data ?? previousData;
-  const rows = shown?.articles.items ?? [];
+  const rows = shown?.articles.articles ?? [];
   const topics = useQuery(ArticleListTopicsDocument).data?.categories ?? [];
   const publishers = rows.flatMap((a) => (a.publishedBy ? [a.publishedBy] : []));
 
@@ -175,7 +175,7 @@ export const ARTICLE_LIST_QUERY = gql`
   query ArticleList($params: ArticleListParams) {
     articles(params: $params) {
       total
-      items {
+      articles {
         _id
         title
         state

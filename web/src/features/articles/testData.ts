@@ -54,7 +54,7 @@ export function articlesMock(
       const params = variables.params as ArticleParams;
       calls.push(params);
       const page = answer(params);
-      return { data: { articles: { __typename: 'ArticlePage', total: page.total, items: page.rows } } };
+      return { data: { articles: { __typename: 'ArticlePage', total: page.total, articles: page.rows } } };
     },
   };
 }
