@@ -28,6 +28,7 @@ help:
 
 run: web rust
 	@scripts/debian-package.sh pdftoppm poppler-utils
+	@scripts/debian-package.sh /usr/share/postgresql/$$(ls /usr/lib/postgresql | sort -n | tail -1)/extension/rum.control postgresql-$$(ls /usr/lib/postgresql | sort -n | tail -1)-rum || true
 	@DATABASE_URL=$$(scripts/postgres.sh url) && export DATABASE_URL && \
 	  echo "Serving http://127.0.0.1:8080/insights (database $${DATABASE_URL})" && \
 	  exec $(BIN) serve --log-format pretty

@@ -23,7 +23,8 @@ create index article_desk_published_idx on article (published_by_desk_id, publis
     where state = 'Published';
 create index article_charts_idx on article (premium_channel_id, publish_date desc, article_id desc)
     where state = 'Published' and display_in_chart_section;
-create index article_pinned_idx on article (publish_date desc, article_id desc) where state = 'Published' and is_pinned;
+-- Pinned first, then newest (search with pinnedFirst).
+create index article_pinned_published_idx on article (is_pinned, publish_date, article_id) where state = 'Published';
 
 -- ---- views ----
 

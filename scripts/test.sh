@@ -46,8 +46,9 @@ need_rust() {
 }
 
 run_rust() {
-  # PDF uploads are rendered by poppler's pdftoppm, as in production.
+  # PDF uploads are rendered by poppler's pdftoppm, as in production; search ranks with RUM.
   scripts/debian-package.sh pdftoppm poppler-utils
+  scripts/debian-package.sh /usr/share/postgresql/15/extension/rum.control postgresql-15-rum
   stage "rust: unit and integration tests"
   cargo test --workspace -q
   elapsed
@@ -102,7 +103,8 @@ case "$what" in
   all) need_web; need_rust; run_rust; run_web; run_e2e ;;
   rust) need_rust; run_rust ;;
   web) make -s web-deps; run_web ;;
-  e2e) need_web; stage "rust: build the binary"; cargo build -p insights-cli; scripts/debian-package.sh pdftoppm poppler-utils; run_e2e ;;
+  e2e) need_web; stage "rust: build the binary"; cargo build -p insights-cli; scripts/debian-package.sh pdftoppm poppler-utils
+       scripts/debian-package.sh /usr/share/postgresql/15/extension/rum.control postgresql-15-rum; run_e2e ;;
   *) echo "usage: $0 all|rust|web|e2e" >&2; exit 2 ;;
 esac
 stage "all passed in $((SECONDS / 60))m$((SECONDS % 60))s"

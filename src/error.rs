@@ -20,11 +20,19 @@ pub enum Error {
     Unauthenticated,
     Forbidden,
     NotFound(&'static str),
-    BadUserInput { message: String, fields: FieldErrors },
+    /// An article that is not published (or does not exist), asked for by a reader page: the
+    /// client sends the reader back to For You (spec 3 §8).
+    ArticleNotFound,
+    BadUserInput {
+        message: String,
+        fields: FieldErrors,
+    },
     /// A publish refused for what the article lacks (spec 2 §4 publish gaps), e.g. "TextAbsent".
     PublishGaps(Vec<&'static str>),
     Conflict(String),
-    Duplicate { field: String },
+    Duplicate {
+        field: String,
+    },
     TrialExpired,
     Internal(anyhow::Error),
     Database(sqlx::Error),
@@ -50,10 +58,15 @@ impl Error {
     pub fn message(&self) -> String {
         match self {
             Error::Unauthenticated => "Authentication required".to_owned(),
-            Error::Forbidden => "You don't have sufficient permissions to perform this action".to_owned(),
+            Error::Forbidden => {
+                "You don't have sufficient permissions to perform this action".to_owned()
+            }
             Error::NotFound(entity) => format!("{entity} not found"),
+            Error::ArticleNotFound => "Article not found".to_owned(),
             Error::BadUserInput { message, .. } => message.clone(),
-            Error::PublishGaps(gaps) => format!("The article cannot be published yet: {}", gaps.join(", ")),
+            Error::PublishGaps(gaps) => {
+                format!("The article cannot be published yet: {}", gaps.join(", "))
+            }
             Error::Conflict(message) => message.clone(),
             Error::Duplicate { .. } => DUPLICATE_MESSAGE.to_owned(),
             Error::TrialExpired => TRIAL_EXPIRED_MESSAGE.to_owned(),
@@ -64,7 +77,9 @@ impl Error {
     /// Logs the details of an internal error (with the request's span, hence its request id).
     pub fn log_if_internal(&self) {
         match self {
-            Error::Internal(error) => tracing::error!(error = format!("{error:#}"), "internal error"),
+            Error::Internal(error) => {
+                tracing::error!(error = format!("{error:#}"), "internal error")
+            }
             Error::Database(error) => tracing::error!(error = %error, "database error"),
             _ => {}
         }
@@ -75,6 +90,7 @@ impl Error {
             Error::Unauthenticated => "UNAUTHENTICATED",
             Error::Forbidden => "FORBIDDEN",
             Error::NotFound(_) => "NOT_FOUND",
+            Error::ArticleNotFound => "ARTICLE_NOT_FOUND",
             Error::BadUserInput { .. } | Error::PublishGaps(_) => "BAD_USER_INPUT",
             Error::Conflict(_) => "CONFLICT",
             Error::Duplicate { .. } => "DUPLICATE",
@@ -103,7 +119,11 @@ impl Error {
     /// A stale `version` on an edit.
     /// Checks an edit's `version` against the stored one, read under a row lock: NOT_FOUND when the
     /// record is missing, CONFLICT when the edit was based on an older version.
-    pub fn check_version(stored: Option<i32>, version: i32, entity: &'static str) -> Result<(), Error> {
+    pub fn check_version(
+        stored: Option<i32>,
+        version: i32,
+        entity: &'static str,
+    ) -> Result<(), Error> {
         match stored {
             None => Err(Error::NotFound(entity)),
             Some(stored) if stored != version => Err(Error::stale_version()),
@@ -112,7 +132,10 @@ impl Error {
     }
 
     pub fn stale_version() -> Self {
-        Error::Conflict("This item was changed by someone else. Reload it and apply your changes again.".to_owned())
+        Error::Conflict(
+            "This item was changed by someone else. Reload it and apply your changes again."
+                .to_owned(),
+        )
     }
 }
 
@@ -124,19 +147,33 @@ impl ErrorExtensions for Error {
             extensions.set("code", self.code());
             match self {
                 Error::BadUserInput { fields, .. } => {
-                    let fields: async_graphql::indexmap::IndexMap<async_graphql::Name, async_graphql::Value> = fields
+                    let fields: async_graphql::indexmap::IndexMap<
+                        async_graphql::Name,
+                        async_graphql::Value,
+                    > = fields
                         .iter()
-                        .map(|(k, v)| (async_graphql::Name::new(k), async_graphql::Value::from(v.as_str())))
+                        .map(|(k, v)| {
+                            (
+                                async_graphql::Name::new(k),
+                                async_graphql::Value::from(v.as_str()),
+                            )
+                        })
                         .collect();
                     extensions.set("fields", async_graphql::Value::Object(fields));
                 }
                 Error::PublishGaps(gaps) => {
-                    let gaps = gaps.iter().map(|gap| async_graphql::Value::from(*gap)).collect();
+                    let gaps = gaps
+                        .iter()
+                        .map(|gap| async_graphql::Value::from(*gap))
+                        .collect();
                     extensions.set("gaps", async_graphql::Value::List(gaps));
                 }
                 Error::Duplicate { field } => {
                     let mut fields = async_graphql::indexmap::IndexMap::new();
-                    fields.insert(async_graphql::Name::new(field), async_graphql::Value::from(DUPLICATE_MESSAGE));
+                    fields.insert(
+                        async_graphql::Name::new(field),
+                        async_graphql::Value::from(DUPLICATE_MESSAGE),
+                    );
                     extensions.set("fields", async_graphql::Value::Object(fields));
                 }
                 _ => {}

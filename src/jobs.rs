@@ -13,6 +13,9 @@ pub enum JobRequest {
     /// Email the subscribers of a just-published article (request recorded in
     /// `article_notification_request`).
     NotifyArticleSubscribers { request_id: i64, article_id: String },
+    /// Tell an article's desk that a reader registered interest in it (recorded in
+    /// `article_interest`).
+    NotifyArticleInterest { article_id: String, user_id: String },
 }
 
 #[async_trait::async_trait]

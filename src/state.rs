@@ -24,6 +24,8 @@ pub struct AppState {
     pub shared_reads: Arc<SharedReadCache>,
     /// The HTML allow-list every stored article, template and page goes through.
     pub sanitizer: Arc<Sanitizer>,
+    /// How search ranks matches, found out on the first search (RUM index present or not).
+    pub search_ranking: Arc<tokio::sync::OnceCell<crate::search::Ranking>>,
 }
 
 impl AppState {
@@ -54,6 +56,7 @@ impl AppState {
             topic_list: Arc::default(),
             shared_reads: Arc::default(),
             sanitizer,
+            search_ranking: Arc::default(),
         }
     }
 }

@@ -4,6 +4,7 @@
 //! Every job travels as a `JobRequest` on one queue, so a job enqueued inside a transaction exists
 //! exactly when that transaction commits. Handlers are idempotent: apalis retries failures.
 
+mod notify_article_interest;
 mod notify_article_subscribers;
 mod purge_expired_grants;
 
@@ -31,7 +32,9 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
 
 /// Creates or upgrades apalis' own tables (schema `apalis`).
 pub async fn setup(pool: &PgPool) -> anyhow::Result<()> {
-    PostgresStorage::<()>::setup(pool).await.context("set up the job storage")
+    PostgresStorage::<()>::setup(pool)
+        .await
+        .context("set up the job storage")
 }
 
 /// The core's enqueue API, on apalis' PostgreSQL storage.
@@ -57,9 +60,14 @@ impl JobQueue for ApalisQueue {
 async fn run_job(job: JobRequest, state: Data<AppState>) -> Result<(), BoxDynError> {
     let result = match job {
         JobRequest::PurgeExpiredGrants => purge_expired_grants::handle(&state).await,
-        JobRequest::NotifyArticleSubscribers { request_id, article_id } => {
-            notify_article_subscribers::handle(&state, request_id, &article_id).await
-        }
+        JobRequest::NotifyArticleSubscribers {
+            request_id,
+            article_id,
+        } => notify_article_subscribers::handle(&state, request_id, &article_id).await,
+        JobRequest::NotifyArticleInterest {
+            article_id,
+            user_id,
+        } => notify_article_interest::handle(&state, &article_id, &user_id).await,
     };
     result.map_err(|error| {
         tracing::error!(error = format!("{error:#}"), "job failed");
@@ -68,9 +76,17 @@ async fn run_job(job: JobRequest, state: Data<AppState>) -> Result<(), BoxDynErr
 }
 
 /// Every scheduled tick enqueues its job, so the work itself runs (and retries) like any other.
-async fn enqueue_scheduled(_tick: Tick, job: Data<JobRequest>, state: Data<AppState>) -> Result<(), BoxDynError> {
+async fn enqueue_scheduled(
+    _tick: Tick,
+    job: Data<JobRequest>,
+    state: Data<AppState>,
+) -> Result<(), BoxDynError> {
     let mut conn = state.pool.acquire().await?;
-    state.jobs.enqueue(&mut conn, (*job).clone()).await.map_err(|e| e.into())
+    state
+        .jobs
+        .enqueue(&mut conn, (*job).clone())
+        .await
+        .map_err(|e| e.into())
 }
 
 /// Runs the workers and the schedules until `shutdown` is cancelled; a running job gets

@@ -107,10 +107,14 @@ fn push_filters(q: &mut QueryBuilder<Postgres>, f: &ArticleFilter<'_>) {
             .push("))");
     }
     if !f.tags.is_empty() {
-        q.push(" and a.article_id in (select article_id from article_tag where tag_id = any(").push_bind(f.tags.to_vec()).push(") offset 0)");
+        q.push(" and a.article_id in (select article_id from article_tag where tag_id = any(")
+            .push_bind(f.tags.to_vec())
+            .push(") offset 0)");
     }
     if !f.channels.is_empty() {
-        q.push(" and a.premium_channel_id = any(").push_bind(f.channels.to_vec()).push(")");
+        q.push(" and a.premium_channel_id = any(")
+            .push_bind(f.channels.to_vec())
+            .push(")");
     }
     if !f.promotional_content.is_empty() {
         q.push(" and a.article_id in (select article_id from article_promotional_content where promotional_content_id = any(")
@@ -118,7 +122,9 @@ fn push_filters(q: &mut QueryBuilder<Postgres>, f: &ArticleFilter<'_>) {
             .push(") offset 0)");
     }
     if let Some(search) = f.search {
-        q.push(" and a.search_vector @@ websearch_to_tsquery('english', ").push_bind(search.to_owned()).push(")");
+        q.push(" and a.search_vector @@ websearch_to_tsquery('english', ")
+            .push_bind(search.to_owned())
+            .push(")");
     }
 }
 
@@ -126,11 +132,19 @@ fn push_filters(q: &mut QueryBuilder<Postgres>, f: &ArticleFilter<'_>) {
 /// migration 0006 where one makes sense.
 fn order_by(sort: ArticleSortField, descending: bool) -> String {
     let dir = if descending { "desc" } else { "asc" };
-    let nulls = if descending { "nulls last" } else { "nulls first" };
+    let nulls = if descending {
+        "nulls last"
+    } else {
+        "nulls first"
+    };
     let key = match sort {
         ArticleSortField::Title => format!("lower(a.title) {dir}"),
-        ArticleSortField::PublishedBy => format!("lower(coalesce(d.name::text, pu.name)) {dir} nulls last"),
-        ArticleSortField::Views => format!("(select count(*) from article_view v where v.article_id = a.article_id) {dir}"),
+        ArticleSortField::PublishedBy => {
+            format!("lower(coalesce(d.name::text, pu.name)) {dir} nulls last")
+        }
+        ArticleSortField::Views => {
+            format!("(select count(*) from article_view v where v.article_id = a.article_id) {dir}")
+        }
         ArticleSortField::PublishDate => format!("a.publish_date {dir} {nulls}"),
         ArticleSortField::LastEdited => format!("a.updated_at {dir}"),
         ArticleSortField::Premium => format!("a.is_premium {dir}, a.created_at {dir}"),
@@ -142,7 +156,10 @@ fn order_by(sort: ArticleSortField, descending: bool) -> String {
 /// Articles with their channel, publisher and view counts. The page is cut first from the ids
 /// alone (index-only scans: a topic filter probes its links without reading 2,000 article rows),
 /// then only its rows are read whole; the counts are sub-selects evaluated for those rows.
-pub async fn select_articles(db: impl PgExecutor<'_>, f: &ArticleFilter<'_>) -> sqlx::Result<Vec<ArticleRow>> {
+pub async fn select_articles(
+    db: impl PgExecutor<'_>,
+    f: &ArticleFilter<'_>,
+) -> sqlx::Result<Vec<ArticleRow>> {
     let mut q = QueryBuilder::<Postgres>::new("select a.article_id, a.title, case when ");
     q.push_bind(f.with_html).push(
         " then a.html end as html, a.summary, a.state,
@@ -184,6 +201,43 @@ pub async fn select_articles(db: impl PgExecutor<'_>, f: &ArticleFilter<'_>) -> 
     // Unnamed statements are planned with their values each time: a generic plan, blind to how
     // selective a topic or a search term is, counts a topic's 600 articles by scanning all of them.
     q.build_query_as().persistent(false).fetch_all(db).await
+}
+
+/// One article by id, as `select_articles` reads it (with its html): a prepared primary-key read.
+pub async fn article_by_id(
+    db: impl PgExecutor<'_>,
+    id: &str,
+    viewer: &str,
+) -> sqlx::Result<Option<ArticleRow>> {
+    sqlx::query_as!(
+        ArticleRow,
+        r#"select a.article_id, a.title, a.html as "html?", a.summary, a.state,
+                  a.created_at, a.updated_at, a.version, a.publish_date, a.was_published_previously,
+                  a.is_premium, a.premium_expiry_offset, a.show_watermark, a.display_in_chart_section,
+                  a.is_pinned, a.is_timeless, a.template_id, a.send_emails,
+                  a.author_id, au.name as "author_name?", au.email::text as author_email,
+                  a.premium_channel_id, c.name::text as channel_name, c.type as "channel_type?", c.state as "channel_state?",
+                  case when a.published_by_desk_id is not null then 'desk'
+                       when a.published_by_user_id is not null then 'contributor' end as publisher_type,
+                  coalesce(a.published_by_desk_id, a.published_by_user_id) as publisher_id,
+                  coalesce(d.name::text, pu.name) as publisher_name,
+                  (select coalesce(sum(v.views), 0) from article_view v where v.article_id = a.article_id)::bigint as "views!",
+                  (select count(*) from article_view v where v.article_id = a.article_id) as "unique_views!",
+                  (exists(select 1 from article_contributor ac where ac.article_id = a.article_id and ac.user_id = $2)
+                   or exists(select 1 from channel_admin ca where ca.channel_id = a.premium_channel_id and ca.user_id = $2)
+                   or exists(select 1 from desk_contributor dc where dc.desk_id = a.published_by_desk_id and dc.user_id = $2))
+                    as "viewer_has_access!"
+           from article a
+           left join users au on au.user_id = a.author_id
+           left join channel c on c.channel_id = a.premium_channel_id
+           left join desk d on d.desk_id = a.published_by_desk_id
+           left join users pu on pu.user_id = a.published_by_user_id
+           where a.article_id = $1"#,
+        id,
+        viewer
+    )
+    .fetch_optional(db)
+    .await
 }
 
 const PUBLISHER_JOINS: &str = " left join desk d on d.desk_id = a.published_by_desk_id
@@ -254,7 +308,10 @@ pub struct Relations {
 }
 
 /// Contributors, topics, tags and promotional content of several articles, in one statement.
-pub async fn relations_of(db: impl PgExecutor<'_>, article_ids: &[String]) -> sqlx::Result<Vec<Relations>> {
+pub async fn relations_of(
+    db: impl PgExecutor<'_>,
+    article_ids: &[String],
+) -> sqlx::Result<Vec<Relations>> {
     sqlx::query_as!(
         Relations,
         r#"select ids.id as "id!",
@@ -288,7 +345,10 @@ pub struct LockedArticle {
     pub premium_channel_id: Option<String>,
 }
 
-pub async fn lock_article(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<LockedArticle>> {
+pub async fn lock_article(
+    conn: &mut PgConnection,
+    id: &str,
+) -> sqlx::Result<Option<LockedArticle>> {
     sqlx::query_as!(
         LockedArticle,
         "select state, version, publish_date, was_published_previously, premium_channel_id
@@ -301,7 +361,11 @@ pub async fn lock_article(conn: &mut PgConnection, id: &str) -> sqlx::Result<Opt
 
 /// Whether `user_id` may open the article as one of its contributors, an admin of its channel or
 /// a member of its publishing desk.
-pub async fn has_access(db: impl PgExecutor<'_>, article_id: &str, user_id: &str) -> sqlx::Result<bool> {
+pub async fn has_access(
+    db: impl PgExecutor<'_>,
+    article_id: &str,
+    user_id: &str,
+) -> sqlx::Result<bool> {
     sqlx::query_scalar!(
         r#"select exists(select 1 from article_contributor where article_id = $1 and user_id = $2)
                or exists(select 1 from article a join channel_admin ca on ca.channel_id = a.premium_channel_id
@@ -375,7 +439,11 @@ pub async fn insert_article(
     Ok(())
 }
 
-pub async fn update_article(conn: &mut PgConnection, id: &str, v: &ArticleValues<'_>) -> sqlx::Result<()> {
+pub async fn update_article(
+    conn: &mut PgConnection,
+    id: &str,
+    v: &ArticleValues<'_>,
+) -> sqlx::Result<()> {
     sqlx::query!(
         "update article set title = $2, html = $3, body_text = $4, summary = $5, state = $6, publish_date = $7,
                 was_published_previously = $8, premium_channel_id = $9, published_by_desk_id = $10,
@@ -408,9 +476,13 @@ pub async fn update_article(conn: &mut PgConnection, id: &str, v: &ArticleValues
 }
 
 pub async fn set_state(conn: &mut PgConnection, id: &str, state: &str) -> sqlx::Result<()> {
-    sqlx::query!("update article set state = $2, version = version + 1 where article_id = $1", id, state)
-        .execute(conn)
-        .await?;
+    sqlx::query!(
+        "update article set state = $2, version = version + 1 where article_id = $1",
+        id,
+        state
+    )
+    .execute(conn)
+    .await?;
     Ok(())
 }
 
@@ -466,7 +538,11 @@ pub async fn set_relations(
 }
 
 /// Records that subscribers are to be notified of a publish (delivered by the notification jobs).
-pub async fn request_notification(conn: &mut PgConnection, article_id: &str, requested_by: &str) -> sqlx::Result<i64> {
+pub async fn request_notification(
+    conn: &mut PgConnection,
+    article_id: &str,
+    requested_by: &str,
+) -> sqlx::Result<i64> {
     sqlx::query_scalar!(
         "insert into article_notification_request (article_id, requested_by) values ($1, $2) returning request_id",
         article_id,
@@ -477,7 +553,10 @@ pub async fn request_notification(conn: &mut PgConnection, article_id: &str, req
 }
 
 /// Whether a notification request is still waiting for delivery (none: it is gone with its article).
-pub async fn notification_pending(db: impl PgExecutor<'_>, request_id: i64) -> sqlx::Result<Option<bool>> {
+pub async fn notification_pending(
+    db: impl PgExecutor<'_>,
+    request_id: i64,
+) -> sqlx::Result<Option<bool>> {
     sqlx::query_scalar!(
         r#"select processed_at is null as "pending!" from article_notification_request where request_id = $1"#,
         request_id

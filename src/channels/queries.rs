@@ -5,7 +5,8 @@ use sqlx::{PgConnection, PgExecutor};
 
 use crate::users::UserSummary;
 
-/// A channel with its owner, creator and counts, as every read returns it.
+/// A channel with its owner and creator, as every read returns it (counts: `counts_of`).
+#[derive(Clone)]
 pub struct ChannelRow {
     pub channel_id: String,
     pub name: String,
@@ -28,10 +29,6 @@ pub struct ChannelRow {
     pub created_by_name: Option<String>,
     pub created_by_email: Option<String>,
     pub version: i32,
-    pub article_count: i64,
-    pub archived_article_count: i64,
-    pub template_count: i64,
-    pub active_users: i64,
     /// Whether the asking user is one of the channel's admins.
     pub viewer_is_admin: bool,
 }
@@ -40,6 +37,8 @@ pub struct ChannelRow {
 #[derive(Default)]
 pub struct ChannelFilter<'a> {
     pub id: Option<&'a str>,
+    /// Any of these ids (none: every channel).
+    pub ids: &'a [String],
     pub state: Option<&'a str>,
     /// Any of these types (none: every type).
     pub types: &'a [String],
@@ -57,9 +56,11 @@ pub struct ChannelFilter<'a> {
     pub offset: i64,
 }
 
-/// Channels with their counts. The counts are sub-selects that PostgreSQL evaluates after the page
-/// is cut, unless the sort needs them.
-pub async fn select_channels(db: impl PgExecutor<'_>, f: &ChannelFilter<'_>) -> sqlx::Result<Vec<ChannelRow>> {
+/// Channels, filtered and sorted (the counts are sub-selects here only when the sort needs them).
+pub async fn select_channels(
+    db: impl PgExecutor<'_>,
+    f: &ChannelFilter<'_>,
+) -> sqlx::Result<Vec<ChannelRow>> {
     sqlx::query_as!(
         ChannelRow,
         r#"select c.channel_id, c.name as "name: String", c.description, c.url, c.profile_image, c.cover_image,
@@ -69,12 +70,6 @@ pub async fn select_channels(db: impl PgExecutor<'_>, f: &ChannelFilter<'_>) -> 
                   c.default_trial_duration_days, c.hide_disclaimer, c.state, c.created_at,
                   c.created_by as created_by_id, cu.name as "created_by_name?", cu.email::text as "created_by_email?",
                   c.version,
-                  (select count(*) from article a where a.premium_channel_id = c.channel_id and a.state <> 'Archived') as "article_count!",
-                  (select count(*) from article a where a.premium_channel_id = c.channel_id and a.state = 'Archived') as "archived_article_count!",
-                  (select count(*) from template t where t.premium_channel_id = c.channel_id) as "template_count!",
-                  (select count(*) from channel_subscription s
-                     where s.channel_id = c.channel_id and s.subscription_state = 'active'
-                       and (s.cancel_at is null or s.cancel_at > now())) as "active_users!",
                   exists(select 1 from channel_admin ca where ca.channel_id = c.channel_id and ca.user_id = $7) as "viewer_is_admin!"
            from channel c
            left join desk d on d.desk_id = c.owner_desk_id
@@ -89,6 +84,7 @@ pub async fn select_channels(db: impl PgExecutor<'_>, f: &ChannelFilter<'_>) -> 
                   or c.owner_user_id = $5
                   or exists(select 1 from desk_contributor dc where dc.desk_id = c.owner_desk_id and dc.user_id = $5))
              and ($6::text is null or lower(c.name collate "default") like $6)
+             and (cardinality($12::text[]) = 0 or c.channel_id = any($12))
            order by
              case when $8 = 'name' and not $9 then lower(c.name collate "default") end asc,
              case when $8 = 'name' and $9 then lower(c.name collate "default") end desc,
@@ -123,6 +119,40 @@ pub async fn select_channels(db: impl PgExecutor<'_>, f: &ChannelFilter<'_>) -> 
         f.descending,
         f.limit,
         f.offset,
+        f.ids,
+    )
+    .fetch_all(db)
+    .await
+}
+
+/// The counts a channel shows.
+#[derive(Clone)]
+pub struct ChannelCounts {
+    pub channel_id: String,
+    /// Articles that are not archived.
+    pub article_count: i64,
+    pub archived_article_count: i64,
+    pub template_count: i64,
+    /// Subscriptions in state active that have not reached their end.
+    pub active_users: i64,
+}
+
+/// The counts of several channels in one statement.
+pub async fn counts_of(
+    db: impl PgExecutor<'_>,
+    channel_ids: &[String],
+) -> sqlx::Result<Vec<ChannelCounts>> {
+    sqlx::query_as!(
+        ChannelCounts,
+        r#"select ids.id as "channel_id!",
+                  (select count(*) from article a where a.premium_channel_id = ids.id and a.state <> 'Archived') as "article_count!",
+                  (select count(*) from article a where a.premium_channel_id = ids.id and a.state = 'Archived') as "archived_article_count!",
+                  (select count(*) from template t where t.premium_channel_id = ids.id) as "template_count!",
+                  (select count(*) from channel_subscription s
+                     where s.channel_id = ids.id and s.subscription_state = 'active'
+                       and (s.cancel_at is null or s.cancel_at > now())) as "active_users!"
+           from unnest($1::text[]) as ids(id)"#,
+        channel_ids
     )
     .fetch_all(db)
     .await
@@ -145,7 +175,10 @@ pub async fn count_channels(db: impl PgExecutor<'_>, f: &ChannelFilter<'_>) -> s
 }
 
 /// The admins of each of `channel_ids`, by name (one statement for a whole list).
-pub async fn admins_of(db: impl PgExecutor<'_>, channel_ids: &[String]) -> sqlx::Result<Vec<(String, UserSummary)>> {
+pub async fn admins_of(
+    db: impl PgExecutor<'_>,
+    channel_ids: &[String],
+) -> sqlx::Result<Vec<(String, UserSummary)>> {
     let rows = sqlx::query!(
         r#"select ca.channel_id, u.user_id, u.name, u.email as "email: String"
            from channel_admin ca join users u using (user_id)
@@ -154,7 +187,19 @@ pub async fn admins_of(db: impl PgExecutor<'_>, channel_ids: &[String]) -> sqlx:
     )
     .fetch_all(db)
     .await?;
-    Ok(rows.into_iter().map(|r| (r.channel_id, UserSummary { user_id: r.user_id, name: r.name, email: r.email })).collect())
+    Ok(rows
+        .into_iter()
+        .map(|r| {
+            (
+                r.channel_id,
+                UserSummary {
+                    user_id: r.user_id,
+                    name: r.name,
+                    email: r.email,
+                },
+            )
+        })
+        .collect())
 }
 
 /// Active subscriptions of a channel: state active and not past their end.
@@ -190,7 +235,11 @@ pub struct NewChannel<'a> {
     pub created_by: &'a str,
 }
 
-pub async fn insert_channel(conn: &mut PgConnection, new: &NewChannel<'_>, v: &ChannelValues<'_>) -> sqlx::Result<()> {
+pub async fn insert_channel(
+    conn: &mut PgConnection,
+    new: &NewChannel<'_>,
+    v: &ChannelValues<'_>,
+) -> sqlx::Result<()> {
     sqlx::query!(
         "insert into channel (channel_id, type, owner_type, owner_desk_id, owner_user_id, created_by, name, description, url,
                               profile_image, cover_image, gl_account, price, default_trial_duration_days, hide_disclaimer)
@@ -226,7 +275,10 @@ pub struct LockedChannel {
     pub version: i32,
 }
 
-pub async fn lock_channel(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<LockedChannel>> {
+pub async fn lock_channel(
+    conn: &mut PgConnection,
+    id: &str,
+) -> sqlx::Result<Option<LockedChannel>> {
     sqlx::query_as!(
         LockedChannel,
         r#"select name as "name: String", type as channel_type, owner_type,
@@ -238,7 +290,11 @@ pub async fn lock_channel(conn: &mut PgConnection, id: &str) -> sqlx::Result<Opt
     .await
 }
 
-pub async fn update_channel(conn: &mut PgConnection, id: &str, v: &ChannelValues<'_>) -> sqlx::Result<()> {
+pub async fn update_channel(
+    conn: &mut PgConnection,
+    id: &str,
+    v: &ChannelValues<'_>,
+) -> sqlx::Result<()> {
     sqlx::query!(
         "update channel set name = $2, description = $3, url = $4, profile_image = $5, cover_image = $6, gl_account = $7,
                 price = $8::text::numeric, default_trial_duration_days = $9, hide_disclaimer = $10, version = version + 1
@@ -260,10 +316,18 @@ pub async fn update_channel(conn: &mut PgConnection, id: &str, v: &ChannelValues
 }
 
 /// Makes `user_ids` the channel's admins.
-pub async fn set_admins(conn: &mut PgConnection, channel_id: &str, user_ids: &[String]) -> sqlx::Result<()> {
-    sqlx::query!("delete from channel_admin where channel_id = $1 and not (user_id = any($2))", channel_id, user_ids)
-        .execute(&mut *conn)
-        .await?;
+pub async fn set_admins(
+    conn: &mut PgConnection,
+    channel_id: &str,
+    user_ids: &[String],
+) -> sqlx::Result<()> {
+    sqlx::query!(
+        "delete from channel_admin where channel_id = $1 and not (user_id = any($2))",
+        channel_id,
+        user_ids
+    )
+    .execute(&mut *conn)
+    .await?;
     sqlx::query!(
         "insert into channel_admin (channel_id, user_id) select $1, unnest($2::text[]) on conflict do nothing",
         channel_id,
@@ -274,7 +338,11 @@ pub async fn set_admins(conn: &mut PgConnection, channel_id: &str, user_ids: &[S
     Ok(())
 }
 
-pub async fn is_admin(db: impl PgExecutor<'_>, channel_id: &str, user_id: &str) -> sqlx::Result<bool> {
+pub async fn is_admin(
+    db: impl PgExecutor<'_>,
+    channel_id: &str,
+    user_id: &str,
+) -> sqlx::Result<bool> {
     sqlx::query_scalar!(
         r#"select exists(select 1 from channel_admin where channel_id = $1 and user_id = $2) as "admin!""#,
         channel_id,
@@ -307,7 +375,9 @@ pub async fn mark_archived(conn: &mut PgConnection, channel_id: &str) -> sqlx::R
 
 /// The id of the channel named `name` (names are unique ignoring case).
 pub async fn id_by_name(db: impl PgExecutor<'_>, name: &str) -> sqlx::Result<Option<String>> {
-    sqlx::query_scalar!("select channel_id from channel where name = $1", name).fetch_optional(db).await
+    sqlx::query_scalar!("select channel_id from channel where name = $1", name)
+        .fetch_optional(db)
+        .await
 }
 
 /// A channel as an article or template sees it: its type, state, owner (the publisher) and
@@ -322,7 +392,11 @@ pub struct PublishingChannel {
     pub may_publish: bool,
 }
 
-pub async fn publishing_channel(db: impl PgExecutor<'_>, channel_id: &str, user_id: &str) -> sqlx::Result<Option<PublishingChannel>> {
+pub async fn publishing_channel(
+    db: impl PgExecutor<'_>,
+    channel_id: &str,
+    user_id: &str,
+) -> sqlx::Result<Option<PublishingChannel>> {
     sqlx::query_as!(
         PublishingChannel,
         r#"select c.type as channel_type, c.state, c.name::text as "name!", c.owner_desk_id, c.owner_user_id,

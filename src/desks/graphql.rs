@@ -10,7 +10,7 @@ use super::{
     service::{self, DeskChange},
 };
 use crate::{
-    auth::STAFF,
+    auth::{ALL_ROLES, STAFF},
     error::{Error, Result},
     graphql::{DeleteResult, app_state, viewer},
     users::UserSummary,
@@ -55,13 +55,24 @@ async fn desk_objects(ctx: &Context<'_>, rows: Vec<DeskRow>) -> Result<Vec<DeskO
     }
     let mut channels: HashMap<String, Vec<DeskChannel>> = HashMap::new();
     for channel in queries::channels_of(pool, &ids).await? {
-        channels.entry(channel.desk_id).or_default().push(DeskChannel { id: channel.channel_id, name: channel.name });
+        channels
+            .entry(channel.desk_id)
+            .or_default()
+            .push(DeskChannel {
+                id: channel.channel_id,
+                name: channel.name,
+            });
     }
     Ok(rows
         .into_iter()
         .map(|row| {
             let contributors = members.remove(&row.desk_id).unwrap_or_default();
-            let can_edit = service::may_change(viewer.role, contributors.iter().any(|u| u.user_id == viewer.user.user_id));
+            let can_edit = service::may_change(
+                viewer.role,
+                contributors
+                    .iter()
+                    .any(|u| u.user_id == viewer.user.user_id),
+            );
             DeskObject {
                 channels: channels.remove(&row.desk_id).unwrap_or_default(),
                 contributors,
@@ -81,7 +92,10 @@ async fn desk_objects(ctx: &Context<'_>, rows: Vec<DeskRow>) -> Result<Vec<DeskO
 async fn load_desk(ctx: &Context<'_>, id: &str) -> Result<DeskObject> {
     let id = optional_id(Some(id), "Desk")?.ok_or(Error::NotFound("Desk"))?;
     let rows = queries::list_desks(&app_state(ctx).pool, Some(&id), None).await?;
-    desk_objects(ctx, rows).await?.pop().ok_or(Error::NotFound("Desk"))
+    desk_objects(ctx, rows)
+        .await?
+        .pop()
+        .ok_or(Error::NotFound("Desk"))
 }
 
 #[derive(Default)]
@@ -89,17 +103,23 @@ pub struct DesksQuery;
 
 #[Object]
 impl DesksQuery {
-    /// Staff: desks by name; with `getOnlyUsersDesks`, only those the caller is a member of.
-    async fn desks(&self, ctx: &Context<'_>, #[graphql(default)] get_only_users_desks: bool) -> Result<Vec<DeskObject>> {
+    /// Desks by name (readers browse them too); with `getOnlyUsersDesks`, only those the caller is
+    /// a member of.
+    async fn desks(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(default)] get_only_users_desks: bool,
+    ) -> Result<Vec<DeskObject>> {
         let viewer = viewer(ctx)?;
-        viewer.require(STAFF)?;
+        viewer.require(ALL_ROLES)?;
         let member = get_only_users_desks.then_some(viewer.user.user_id.as_str());
         let rows = queries::list_desks(&app_state(ctx).pool, None, member).await?;
         desk_objects(ctx, rows).await
     }
 
+    /// Readers see a desk's page too.
     async fn find_desk_by_id(&self, ctx: &Context<'_>, id: ID) -> Result<DeskObject> {
-        viewer(ctx)?.require(STAFF)?;
+        viewer(ctx)?.require(ALL_ROLES)?;
         load_desk(ctx, &id).await
     }
 }
@@ -150,7 +170,12 @@ impl DesksMutation {
     async fn edit_desk(&self, ctx: &Context<'_>, item: DeskInput) -> Result<DeskObject> {
         let viewer = viewer(ctx)?;
         let role = viewer.require(STAFF)?;
-        let id = service::edit_desk(&app_state(ctx).pool, (&viewer.user.user_id, Some(role)), &item.into()).await?;
+        let id = service::edit_desk(
+            &app_state(ctx).pool,
+            (&viewer.user.user_id, Some(role)),
+            &item.into(),
+        )
+        .await?;
         load_desk(ctx, &id).await
     }
 
@@ -158,7 +183,12 @@ impl DesksMutation {
     async fn delete_desk(&self, ctx: &Context<'_>, id: ID) -> Result<DeleteResult> {
         let viewer = viewer(ctx)?;
         let role = viewer.require(STAFF)?;
-        let (id, name) = service::delete_desk(&app_state(ctx).pool, (&viewer.user.user_id, Some(role)), &id).await?;
+        let (id, name) = service::delete_desk(
+            &app_state(ctx).pool,
+            (&viewer.user.user_id, Some(role)),
+            &id,
+        )
+        .await?;
         Ok(DeleteResult { id: ID(id), name })
     }
 }

@@ -5,34 +5,56 @@ pub mod access;
 mod client_config;
 mod pagination;
 
-use async_graphql::{Context, EmptySubscription, ID, MergedObject, Schema, SchemaBuilder};
+use async_graphql::{
+    Context, EmptySubscription, ID, MergedObject, Schema, SchemaBuilder, dataloader::DataLoader,
+};
 
 use crate::{
     articles::{ArticlesMutation, ArticlesQuery},
     auth::{Auth, Viewer},
-    channels::{ChannelsMutation, ChannelsQuery},
+    channels::{ChannelCountsLoader, ChannelsMutation, ChannelsQuery},
     desks::{DesksMutation, DesksQuery},
     error::Result,
+    reading::{ReadingMutation, ReadingQuery},
+    search::SearchQuery,
     state::AppState,
     taxonomy::{TaxonomyMutation, TaxonomyQuery},
     templates::{TemplatesMutation, TemplatesQuery},
     users::{UsersMutation, UsersQuery},
 };
 
-
+use client_config::ConfigQuery;
 pub use client_config::LOG_BATCH_MAX;
 pub use pagination::{
-    DEFAULT_PAGE_SIZE, DeleteResult, PAGE_SIZES, Page, PageParams, SortDirection, checked_limit_offset, contains_pattern, total_from_page,
+    DEFAULT_PAGE_SIZE, DeleteResult, PAGE_SIZES, Page, PageParams, SortDirection,
+    checked_limit_offset, contains_pattern, total_from_page,
 };
-use client_config::ConfigQuery;
 
 #[derive(MergedObject, Default)]
 #[graphql(name = "Query")]
-pub struct QueryRoot(ConfigQuery, UsersQuery, TaxonomyQuery, ChannelsQuery, DesksQuery, ArticlesQuery, TemplatesQuery);
+pub struct QueryRoot(
+    ConfigQuery,
+    UsersQuery,
+    TaxonomyQuery,
+    ChannelsQuery,
+    DesksQuery,
+    ArticlesQuery,
+    TemplatesQuery,
+    ReadingQuery,
+    SearchQuery,
+);
 
 #[derive(MergedObject, Default)]
 #[graphql(name = "Mutation")]
-pub struct MutationRoot(UsersMutation, TaxonomyMutation, ChannelsMutation, DesksMutation, ArticlesMutation, TemplatesMutation);
+pub struct MutationRoot(
+    UsersMutation,
+    TaxonomyMutation,
+    ChannelsMutation,
+    DesksMutation,
+    ArticlesMutation,
+    TemplatesMutation,
+    ReadingMutation,
+);
 
 pub type AppSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;
 
@@ -43,13 +65,20 @@ pub const PARSE_FAILED: &str = "GRAPHQL_PARSE_FAILED";
 pub const VALIDATION_FAILED: &str = "GRAPHQL_VALIDATION_FAILED";
 
 fn builder() -> SchemaBuilder<QueryRoot, MutationRoot, EmptySubscription> {
-    Schema::build(QueryRoot::default(), MutationRoot::default(), EmptySubscription)
+    Schema::build(
+        QueryRoot::default(),
+        MutationRoot::default(),
+        EmptySubscription,
+    )
 }
 
 /// The schema served by `/graphql`, with the state and the request limits.
 pub fn build_schema(state: AppState) -> AppSchema {
     let limits = state.config.limits.clone();
+    let loaders = DataLoader::new(ChannelCountsLoader(state.pool.clone()), tokio::spawn)
+        .delay(std::time::Duration::from_micros(200));
     builder()
+        .data(loaders)
         .data(state)
         .limit_depth(limits.graphql_max_depth)
         .limit_complexity(limits.graphql_max_complexity)

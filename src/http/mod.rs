@@ -15,16 +15,18 @@ use axum::{
     response::{IntoResponse, Redirect, Response},
     routing::{get, post},
 };
-use tower_http::{limit::RequestBodyLimitLayer, set_header::SetResponseHeaderLayer, timeout::TimeoutLayer};
+use tower_http::{
+    limit::RequestBodyLimitLayer, set_header::SetResponseHeaderLayer, timeout::TimeoutLayer,
+};
 
 use crate::{
+    auth::Auth,
     auth::{provider, session},
     graphql::{
         AppSchema, PARSE_FAILED, VALIDATION_FAILED,
         access::{self, Checked},
         build_schema,
     },
-    auth::Auth,
     state::AppState,
     taxonomy::shared_reads::{SharedReadCache, is_shared_read},
     uploads,
@@ -59,7 +61,10 @@ pub fn build_app(state: AppState) -> Router {
         .merge(api)
         .merge(uploads)
         .route("/uploads/{name}", get(uploads::serve))
-        .route("/contributor-profile-picture/{id}", get(crate::users::contributor_profile_picture))
+        .route(
+            "/contributor-profile-picture/{id}",
+            get(crate::users::contributor_profile_picture),
+        )
         .route("/healthz", get(healthz))
         .route("/", get(|| async { Redirect::permanent("/insights/") }))
         .merge(web_app::router(&state.config.web_dir));
@@ -68,10 +73,22 @@ pub fn build_app(state: AppState) -> Router {
     }
     router
         .layer(Extension(schema))
-        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, Duration::from_secs(60)))
-        .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
-        .layer(SetResponseHeaderLayer::if_not_present(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")))
-        .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin")))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            Duration::from_secs(60),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("strict-origin-when-cross-origin"),
+        ))
         .layer(axum::middleware::from_fn(request_ids::request_ids))
         .with_state(state)
 }
@@ -86,19 +103,27 @@ async fn graphql(
         Ok(request) => request,
         Err(rejection) => return Ok(graphql_rejection(rejection)),
     };
-    let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+    let authorization = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok());
     let auth = session::authenticate(&state, authorization).await?;
     let request = request.into_inner();
     let checked = access::check(&request, &auth);
     // Every resolver error carries one of our codes; the rest come from parsing or validation.
-    let code = if matches!(checked, Checked::Unparsable) { PARSE_FAILED } else { VALIDATION_FAILED };
+    let code = if matches!(checked, Checked::Unparsable) {
+        PARSE_FAILED
+    } else {
+        VALIDATION_FAILED
+    };
     let mut response = match checked {
         Checked::Refused(error) => async_graphql::Response::from_errors(vec![error]),
-        Checked::Unparsable => schema.execute(request.data(auth)).await,
-        Checked::Allowed(document) if is_shared_read(&document, request.operation_name.as_deref()) => {
+        Checked::Unparsable => schema.execute(request_data(request, auth)).await,
+        Checked::Allowed(document)
+            if is_shared_read(&document, request.operation_name.as_deref()) =>
+        {
             return shared_read(&state, &schema, request, auth).await;
         }
-        Checked::Allowed(_) => schema.execute(request.data(auth)).await,
+        Checked::Allowed(_) => schema.execute(request_data(request, auth)).await,
     };
     for error in &mut response.errors {
         let extensions = error.extensions.get_or_insert_with(Default::default);
@@ -109,16 +134,29 @@ async fn graphql(
     Ok(GraphQLResponse::from(response).into_response())
 }
 
+/// The request with its per-request data: the caller, and the caches its fields share.
+fn request_data(request: async_graphql::Request, auth: Auth) -> async_graphql::Request {
+    request
+        .data(auth)
+        .data(crate::subscriptions::ViewerSubscriptionsCell::default())
+}
+
 /// A shared topic read: answered from the serialised response of the current taxonomy revision,
 /// or executed and kept when it succeeds. The revision is read first, so a kept response is
 /// never newer than the revision it is filed under.
-async fn shared_read(state: &AppState, schema: &AppSchema, request: async_graphql::Request, auth: Auth) -> Result<Response, HttpError> {
-    let key = serde_json::to_string(&(&request.query, &request.operation_name, &request.variables)).map_err(anyhow::Error::from)?;
+async fn shared_read(
+    state: &AppState,
+    schema: &AppSchema,
+    request: async_graphql::Request,
+    auth: Auth,
+) -> Result<Response, HttpError> {
+    let key = serde_json::to_string(&(&request.query, &request.operation_name, &request.variables))
+        .map_err(anyhow::Error::from)?;
     let revision = SharedReadCache::revision(&state.pool).await?;
     if let Some(body) = state.shared_reads.get(revision, &key) {
         return Ok(json_body(body));
     }
-    let response = schema.execute(request.data(auth)).await;
+    let response = schema.execute(request_data(request, auth)).await;
     if !response.errors.is_empty() {
         return Ok(GraphQLResponse::from(response).into_response());
     }
@@ -136,8 +174,14 @@ fn json_body(body: bytes::Bytes) -> Response {
 fn graphql_rejection(rejection: GraphQLRejection) -> Response {
     use async_graphql::ParseRequestError;
     let (status, message) = match rejection.0 {
-        ParseRequestError::PayloadTooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "Request body is too large".to_owned()),
-        other => (StatusCode::BAD_REQUEST, format!("Invalid GraphQL request: {other}")),
+        ParseRequestError::PayloadTooLarge => (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "Request body is too large".to_owned(),
+        ),
+        other => (
+            StatusCode::BAD_REQUEST,
+            format!("Invalid GraphQL request: {other}"),
+        ),
     };
     let body = serde_json::json!({
         "errors": [{ "message": message, "extensions": { "code": PARSE_FAILED } }]
@@ -150,11 +194,17 @@ async fn version() -> Json<serde_json::Value> {
 }
 
 async fn healthz(State(state): State<AppState>) -> Response {
-    match sqlx::query_scalar::<_, i32>("select 1").fetch_one(&state.pool).await {
+    match sqlx::query_scalar::<_, i32>("select 1")
+        .fetch_one(&state.pool)
+        .await
+    {
         Ok(_) => Json(serde_json::json!({ "status": "ok", "database": "ok" })).into_response(),
         Err(error) => {
             tracing::error!(%error, "health check: database unreachable");
-            (StatusCode::SERVICE_UNAVAILABLE, Json(serde_json::json!({ "status": "unavailable", "database": "unreachable" })))
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                Json(serde_json::json!({ "status": "unavailable", "database": "unreachable" })),
+            )
                 .into_response()
         }
     }
@@ -184,7 +234,7 @@ impl IntoResponse for HttpError {
         let status = match &self.0 {
             Error::Unauthenticated => StatusCode::UNAUTHORIZED,
             Error::Forbidden | Error::TrialExpired => StatusCode::FORBIDDEN,
-            Error::NotFound(_) => StatusCode::NOT_FOUND,
+            Error::NotFound(_) | Error::ArticleNotFound => StatusCode::NOT_FOUND,
             Error::BadUserInput { .. } | Error::PublishGaps(_) => StatusCode::BAD_REQUEST,
             Error::Conflict(_) | Error::Duplicate { .. } => StatusCode::CONFLICT,
             Error::Internal(_) | Error::Database(_) => StatusCode::INTERNAL_SERVER_ERROR,

@@ -7,8 +7,10 @@ mod graphql;
 pub mod model;
 pub mod queries;
 pub mod seed;
-pub mod shared_reads;
 mod service;
+pub mod shared_reads;
 
-pub use graphql::{Follower, PromotionalContentSummary, TagObject, TaxonomyMutation, TaxonomyQuery};
+pub use graphql::{
+    Follower, PromotionalContentSummary, TagObject, TaxonomyMutation, TaxonomyQuery,
+};
 pub use service::{CategoryChange, TagChange};

@@ -36,6 +36,19 @@ const Channels = lazy(() => import('../features/reader/Channels'));
 const Subscriptions = lazy(() => import('../features/reader/Subscriptions'));
 const Search = lazy(() => import('../features/reader/Search'));
 const EmailNotifications = lazy(() => import('../features/reader/EmailNotifications'));
+const ChannelPage = lazy(() => import('../features/reader/ChannelPage'));
+const ArticlePage = lazy(() => import('../features/reader/article/ArticlePage'));
+const MarketingArticlePage = lazy(() => import('../features/reader/article/MarketingArticlePage'));
+const CategoryPage = lazy(() => import('../features/reader/browse/CategoryPage'));
+const TopicsPage = lazy(() => import('../features/reader/browse/TopicsPage'));
+const DeskDirectory = lazy(() => import('../features/reader/browse/DeskDirectory'));
+const DeskPage = lazy(() => import('../features/reader/browse/DeskPage'));
+const ContributorDirectory = lazy(() => import('../features/reader/browse/ContributorDirectory'));
+const ContributorPage = lazy(() => import('../features/reader/browse/ContributorPage'));
+const TagDirectory = lazy(() => import('../features/reader/browse/TagDirectory'));
+const TagPage = lazy(() => import('../features/reader/browse/TagPage'));
+const ArchiveDirectory = lazy(() => import('../features/reader/browse/ArchiveDirectory'));
+const ArchivePage = lazy(() => import('../features/reader/browse/ArchivePage'));
 
 function guarded(roles: readonly Role[], element: ReactNode): ReactNode {
   return <RequireRole roles={roles}>{element}</RequireRole>;
@@ -148,6 +161,15 @@ export const routes: RouteObject[] = [
   { path: 'callback', element: <Callback /> },
   { path: 'loggedout', element: <LoggedOut /> },
   {
+    // Campaign emails link here: the article without the app header, still signed in (spec 2 §2).
+    path: 'browse/marketing-article/:id/:campaignIdAndType?',
+    element: (
+      <RequireAuth>
+        <SessionGate>{reader(<MarketingArticlePage />)}</SessionGate>
+      </RequireAuth>
+    ),
+  },
+  {
     element: (
       <RequireAuth>
         <SessionGate>
@@ -168,9 +190,23 @@ export const routes: RouteObject[] = [
       { path: 'subscriptions', element: reader(<Subscriptions />) },
       { path: 'search', element: reader(<Search />) },
       { path: 'email-notifications', element: reader(<EmailNotifications />) },
-      // Browse root and topics root go to the channels page; deeper /browse pages come later.
+      // The channels directory again, and a channel's page (static 'channel' outranks 'browse/:categoryId').
+      { path: 'browse/channel', element: reader(<Channels />) },
+      { path: 'browse/channel/:channelId', element: reader(<ChannelPage />) },
+      // The browse root goes to the channels page.
       { path: 'browse', children: [{ index: true, element: <Navigate to="/channels" replace /> }] },
-      { path: 'topics-page', element: <Navigate to="/channels" replace /> },
+      // Static segments outrank ':categoryId', so /browse/channel/… and /browse/article/… keep their pages.
+      { path: 'browse/article/:id/:campaignIdAndType?', element: reader(<ArticlePage />) },
+      { path: 'browse/:categoryId', element: reader(<CategoryPage />) },
+      { path: 'topics-page', element: reader(<TopicsPage />) },
+      { path: 'desk', element: reader(<DeskDirectory />) },
+      { path: 'desk/:id', element: reader(<DeskPage />) },
+      { path: 'contributor', element: reader(<ContributorDirectory />) },
+      { path: 'contributor/:id', element: reader(<ContributorPage />) },
+      { path: 'tag', element: reader(<TagDirectory />) },
+      { path: 'tag/:id', element: reader(<TagPage />) },
+      { path: 'archives', element: reader(<ArchiveDirectory />) },
+      { path: 'archives/:dateId', element: reader(<ArchivePage />) },
       { path: '*', element: <Navigate to="/for-you" replace /> },
     ],
   },

@@ -1,9 +1,267 @@
-import { ReaderPlaceholder } from './ReaderPlaceholder';
+//! For You at /for-you (spec 3 §2 'For You'): 'From your subscriptions' (newest articles of the
+//! reader's channels), 'Your channel subscriptions' with 'Manage subscriptions', 'Latest free
+//! articles', a call to action to /channels when the reader holds no subscription, and 3 premium
+//! and 3 free channels picked at random, stable for the page view. One query loads the page; 'Load
+//! more' fetches further pages of one list.
+import { gql } from '@apollo/client';
+import { useApolloClient, useQuery } from '@apollo/client/react';
+import { useMemo, useState, type ReactNode } from 'react';
+import { Banner } from '../../components/Banner';
+import { EmptyState } from '../../components/EmptyState';
+import { LinkButton } from '../../components/LinkButton';
+import { LoadingBlock } from '../../components/LoadingScreen';
+import { Page } from '../../components/Page';
+import { formatError } from '../../lib/errors';
+import type { ArticleCardArticle } from './common/ArticleCard';
+import { ArticleCardList } from './common/ArticleCardList';
+import { ChannelCard, type ChannelCardChannel } from './common/ChannelCard';
+import { CHANNELS_PATH, SUBSCRIPTIONS_PATH } from './common/channelText';
+import {
+  ForYouArticlesPageDocument,
+  ForYouScreenDocument,
+  type ForYouArticlesPageQueryVariables,
+  type ForYouScreenQuery,
+} from './__generated__/ForYou.generated';
+import './reader.css';
 
-export default function ForYou() {
+/** Articles per page (spec 3 §9: 9 by default). */
+export const FOR_YOU_PAGE_SIZE = 9;
+/** Random channels shown per kind (spec 3 §9). */
+export const RANDOM_CHANNELS = 3;
+
+type Subscription = ForYouScreenQuery['me']['channelSubscriptions'][number];
+type ArticleParams = NonNullable<ForYouArticlesPageQueryVariables['params']>;
+
+/** Subscriptions the reader holds now or has asked for; ended ones (expired, canceled, rejected) are left out. */
+export function heldSubscriptions(subscriptions: readonly Subscription[]): Subscription[] {
+  return subscriptions.filter((s) => s.subscriptionState === 'pending' || s.subscriptionState === 'paymentFailed' || s.isActive);
+}
+
+/** A small seeded generator (mulberry32), so the same seed picks the same channels again. */
+function seededRandom(seed: number): () => number {
+  let a = Math.floor(seed * 2 ** 32) >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * `count` items picked at random by `seed` (0 ≤ seed < 1), preferring those `preferred` accepts
+ * (channels the reader does not hold yet) and filling up with the others.
+ */
+export function pickRandom<T>(items: readonly T[], count: number, seed: number, preferred: (item: T) => boolean = () => true): T[] {
+  const random = seededRandom(seed);
+  const shuffled = items.map((item) => ({ item, key: random() })).sort((x, y) => x.key - y.key);
+  const first = shuffled.filter((x) => preferred(x.item));
+  const rest = shuffled.filter((x) => !preferred(x.item));
+  return [...first, ...rest].slice(0, count).map((x) => x.item);
+}
+
+function Section({ title, action, children }: { title: string; action?: ReactNode; children: ReactNode }) {
+  const id = `for-you-${title.toLowerCase().replace(/[^a-z]+/g, '-')}`;
   return (
-    <ReaderPlaceholder title="All the latest market insights, tailored for you.">
-      Articles from your channels and topics will appear here.
-    </ReaderPlaceholder>
+    <section className="insights-reader-section" aria-labelledby={id}>
+      <div className="insights-reader-section-head">
+        <h2 id={id}>{title}</h2>
+        {action}
+      </div>
+      {children}
+    </section>
   );
 }
+
+/** The first page from the screen's query, then further pages fetched on 'Load more'. */
+function PagedArticles({
+  label,
+  params,
+  first,
+  emptyMessage,
+}: {
+  label: string;
+  params: ArticleParams;
+  first: { articles: readonly ArticleCardArticle[]; total: number };
+  emptyMessage: string;
+}) {
+  const client = useApolloClient();
+  const [more, setMore] = useState<{ page: number; articles: ArticleCardArticle[] }>({ page: 1, articles: [] });
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const known = new Set(first.articles.map((a) => a._id));
+  // An article published meanwhile shifts the pages: leave out the ones already shown.
+  const articles = [...first.articles, ...more.articles.filter((a) => !known.has(a._id))];
+  const loadMore = async () => {
+    setLoading(true);
+    setError(null);
+    try {
+      const page = more.page + 1;
+      const { data } = await client.query({ query: ForYouArticlesPageDocument, variables: { params, first: FOR_YOU_PAGE_SIZE, page } });
+      setMore({ page, articles: [...more.articles, ...(data?.getArticles.articles ?? [])] });
+    } catch (e) {
+      setError(formatError(e));
+    } finally {
+      setLoading(false);
+    }
+  };
+  return (
+    <>
+      <ArticleCardList
+        label={label}
+        articles={articles}
+        emptyMessage={emptyMessage}
+        hasMore={more.page * FOR_YOU_PAGE_SIZE < first.total}
+        onLoadMore={() => void loadMore()}
+        loadingMore={loading}
+      />
+      {error && (
+        <p role="alert" className="insights-reader-error">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
+
+function ChannelGrid({ label, channels }: { label: string; channels: readonly ChannelCardChannel[] }) {
+  return (
+    <ul aria-label={label} className="insights-channel-grid">
+      {channels.map((c) => (
+        <li key={c._id}>
+          <ChannelCard channel={c} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export default function ForYou() {
+  const { data, loading, error } = useQuery(ForYouScreenDocument, {
+    variables: { first: FOR_YOU_PAGE_SIZE },
+    fetchPolicy: 'cache-and-network',
+  });
+  // One seed per page view: the random channels stay put while the page refetches.
+  const [seed] = useState(() => Math.random());
+  const held = useMemo(() => heldSubscriptions(data?.me.channelSubscriptions ?? []), [data]);
+  const { randomPremium, randomFree } = useMemo(() => {
+    const heldIds = new Set(held.map((s) => s.channelId));
+    const notHeld = (c: ChannelCardChannel) => !heldIds.has(c._id);
+    return {
+      randomPremium: pickRandom(data?.premiumChannels ?? [], RANDOM_CHANNELS, seed, notHeld),
+      randomFree: pickRandom(data?.freeChannels ?? [], RANDOM_CHANNELS, seed, notHeld),
+    };
+  }, [data, held, seed]);
+
+  return (
+    <Page title="All the latest market insights, tailored for you.">
+      {error && !data && (
+        <Banner intent="danger" role="alert">
+          {formatError(error)}
+        </Banner>
+      )}
+      {loading && !data && <LoadingBlock label="Loading your articles" />}
+      {data && (
+        <>
+          {held.length > 0 ? (
+            <>
+              <Section title="From your subscriptions">
+                <PagedArticles
+                  label="From your subscriptions"
+                  params={{ onlyMySubscriptions: true }}
+                  first={data.fromSubscriptions}
+                  emptyMessage="Your channels have not published any articles yet"
+                />
+              </Section>
+              <Section
+                title="Your channel subscriptions"
+                action={<LinkButton to={SUBSCRIPTIONS_PATH} text="Manage subscriptions" icon="cog" />}
+              >
+                <ChannelGrid label="Your channel subscriptions" channels={held.map((s) => s.channel)} />
+              </Section>
+            </>
+          ) : (
+            <section className="insights-reader-section" aria-label="Get started">
+              <EmptyState
+                icon="feed"
+                title="You have no channel subscriptions yet"
+                description={<p>Subscribe to channels to see their latest insights here.</p>}
+                action={<LinkButton to={CHANNELS_PATH} text="Find channels and subscribe" intent="primary" />}
+              />
+            </section>
+          )}
+          <Section title="Latest free articles">
+            <PagedArticles
+              label="Latest free articles"
+              params={{ freeOnly: true }}
+              first={data.latestFree}
+              emptyMessage="There are no free articles yet"
+            />
+          </Section>
+          {randomPremium.length > 0 && (
+            <Section title="Premium channels" action={<LinkButton to={`${CHANNELS_PATH}?premium`} text="All premium channels" />}>
+              <ChannelGrid label="Premium channels" channels={randomPremium} />
+            </Section>
+          )}
+          {randomFree.length > 0 && (
+            <Section title="Free channels" action={<LinkButton to={`${CHANNELS_PATH}?free`} text="All free channels" />}>
+              <ChannelGrid label="Free channels" channels={randomFree} />
+            </Section>
+          )}
+        </>
+      )}
+    </Page>
+  );
+}
+
+export const FOR_YOU_SCREEN_QUERY = gql`
+  query ForYouScreen($first: Int!) {
+    me {
+      _id
+      channelSubscriptions {
+        channelId
+        subscriptionState
+        isActive
+        channel {
+          _id
+          ...ChannelCard_channel
+        }
+      }
+    }
+    fromSubscriptions: getArticles(params: { onlyMySubscriptions: true }, first: $first, page: 1) {
+      articles {
+        _id
+        ...ArticleCard_article
+      }
+      total
+    }
+    latestFree: getArticles(params: { freeOnly: true }, first: $first, page: 1) {
+      articles {
+        _id
+        ...ArticleCard_article
+      }
+      total
+    }
+    premiumChannels {
+      _id
+      ...ChannelCard_channel
+    }
+    freeChannels {
+      _id
+      ...ChannelCard_channel
+    }
+  }
+`;
+
+export const FOR_YOU_ARTICLES_PAGE_QUERY = gql`
+  query ForYouArticlesPage($params: GetArticlesParams, $first: Int!, $page: Int!) {
+    getArticles(params: $params, first: $first, page: $page) {
+      articles {
+        _id
+        ...ArticleCard_article
+      }
+      total
+    }
+  }
+`;

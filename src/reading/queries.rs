@@ -1,0 +1,613 @@
+//! SQL of the reader side: published articles as cards and in full, the reader lists (each cuts
+//! its page from ids, then reads the cards of that page in one statement), views, interest,
+//! campaigns, and the browse pages' facts.
+
+use chrono::{DateTime, Utc};
+use sqlx::{PgConnection, PgExecutor, types::Json};
+
+use crate::articles::queries::Named;
+
+/// A published article as a list shows it: never its body.
+#[derive(Debug, Clone)]
+pub struct CardRow {
+    pub article_id: String,
+    pub title: String,
+    pub summary: Option<String>,
+    pub publish_date: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub is_premium: bool,
+    pub premium_expires_at: Option<DateTime<Utc>>,
+    pub is_pinned: bool,
+    pub display_in_chart_section: bool,
+    pub premium_channel_id: Option<String>,
+    pub channel_name: Option<String>,
+    pub channel_type: Option<String>,
+    pub channel_state: Option<String>,
+    /// 'desk' or 'contributor'.
+    pub publisher_type: Option<String>,
+    pub publisher_id: Option<String>,
+    pub publisher_name: Option<String>,
+    pub categories: Json<Vec<Named>>,
+    pub tags: Json<Vec<Named>>,
+    /// Under a locked topic (or a sub-topic of one).
+    pub is_locked: bool,
+}
+
+/// The cards of published articles among `ids` (in no particular order: callers keep theirs).
+pub async fn cards(db: impl PgExecutor<'_>, ids: &[String]) -> sqlx::Result<Vec<CardRow>> {
+    sqlx::query_as!(
+        CardRow,
+        r#"select a.article_id, a.title, a.summary, a.publish_date as "publish_date!", a.updated_at, a.is_premium,
+                  a.premium_expires_at, a.is_pinned, a.display_in_chart_section, a.premium_channel_id,
+                  c.name::text as channel_name, c.type as "channel_type?", c.state as "channel_state?",
+                  case when a.published_by_desk_id is not null then 'desk'
+                       when a.published_by_user_id is not null then 'contributor' end as publisher_type,
+                  coalesce(a.published_by_desk_id, a.published_by_user_id) as publisher_id,
+                  coalesce(d.name::text, pu.name) as publisher_name,
+                  coalesce((select jsonb_agg(jsonb_build_object('_id', t.category_id, 'name', t.name) order by lower(t.name))
+                            from article_category x join category t on t.category_id = x.category_id
+                            where x.article_id = a.article_id), '[]') as "categories!: Json<Vec<Named>>",
+                  coalesce((select jsonb_agg(jsonb_build_object('_id', t.tag_id, 'name', t.name) order by lower(t.name))
+                            from article_tag x join tag t on t.tag_id = x.tag_id
+                            where x.article_id = a.article_id), '[]') as "tags!: Json<Vec<Named>>",
+                  exists(with recursive up (category_id, parent_id, is_locked) as (
+                             select t.category_id, t.parent_id, t.is_locked
+                             from article_category x join category t on t.category_id = x.category_id
+                             where x.article_id = a.article_id
+                             union
+                             select p.category_id, p.parent_id, p.is_locked from up join category p on p.category_id = up.parent_id)
+                         select 1 from up where up.is_locked) as "is_locked!"
+           from article a
+           left join channel c on c.channel_id = a.premium_channel_id
+           left join desk d on d.desk_id = a.published_by_desk_id
+           left join users pu on pu.user_id = a.published_by_user_id
+           where a.article_id = any($1) and a.state = 'Published'"#,
+        ids
+    )
+    .fetch_all(db)
+    .await
+}
+
+/// A contributor as an article credits them.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct CreditedContributor {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+    pub position: Option<String>,
+    pub phone: Option<String>,
+    pub has_picture: bool,
+}
+
+/// A promotional content an article shows in its sidebar.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct SidebarPromotion {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+    pub link: Option<String>,
+    pub sidebar_image: Option<String>,
+}
+
+/// A published article in full, as its page shows it.
+pub struct ArticleRow {
+    pub article_id: String,
+    pub title: String,
+    pub html: String,
+    pub summary: Option<String>,
+    pub state: String,
+    pub publish_date: Option<DateTime<Utc>>,
+    pub updated_at: DateTime<Utc>,
+    pub version: i32,
+    pub is_premium: bool,
+    pub premium_expiry_offset: Option<String>,
+    pub premium_expires_at: Option<DateTime<Utc>>,
+    pub show_watermark: bool,
+    pub display_in_chart_section: bool,
+    pub is_pinned: bool,
+    pub premium_channel_id: Option<String>,
+    pub channel_name: Option<String>,
+    pub channel_type: Option<String>,
+    pub channel_state: Option<String>,
+    pub publisher_type: Option<String>,
+    pub publisher_id: Option<String>,
+    pub publisher_name: Option<String>,
+    pub desk_email: Option<String>,
+    pub contributors: Json<Vec<CreditedContributor>>,
+    pub categories: Json<Vec<Named>>,
+    pub root_categories: Json<Vec<Named>>,
+    pub tags: Json<Vec<Named>>,
+    pub promotion: Option<Json<SidebarPromotion>>,
+    pub is_locked: bool,
+}
+
+/// One article with everything its page shows, in one prepared statement (any state: the caller
+/// decides what a state means for the reader).
+pub async fn article(db: impl PgExecutor<'_>, id: &str) -> sqlx::Result<Option<ArticleRow>> {
+    sqlx::query_as!(
+        ArticleRow,
+        r#"select a.article_id, a.title, a.html, a.summary, a.state, a.publish_date, a.updated_at, a.version, a.is_premium,
+                  a.premium_expiry_offset, a.premium_expires_at, a.show_watermark, a.display_in_chart_section, a.is_pinned,
+                  a.premium_channel_id, c.name::text as channel_name, c.type as "channel_type?", c.state as "channel_state?",
+                  case when a.published_by_desk_id is not null then 'desk'
+                       when a.published_by_user_id is not null then 'contributor' end as publisher_type,
+                  coalesce(a.published_by_desk_id, a.published_by_user_id) as publisher_id,
+                  coalesce(d.name::text, pu.name) as publisher_name,
+                  d.email as "desk_email?",
+                  coalesce((select jsonb_agg(jsonb_build_object('_id', u.user_id, 'name', u.name, 'position', u.position,
+                                                                'phone', u.phone,
+                                                                'has_picture', u.display_avatar and u.profile_picture is not null)
+                                             order by lower(u.name))
+                            from article_contributor x join users u on u.user_id = x.user_id
+                            where x.article_id = a.article_id), '[]') as "contributors!: Json<Vec<CreditedContributor>>",
+                  coalesce((select jsonb_agg(jsonb_build_object('_id', t.category_id, 'name', t.name) order by lower(t.name))
+                            from article_category x join category t on t.category_id = x.category_id
+                            where x.article_id = a.article_id), '[]') as "categories!: Json<Vec<Named>>",
+                  coalesce((with recursive up (category_id, parent_id) as (
+                                select t.category_id, t.parent_id
+                                from article_category x join category t on t.category_id = x.category_id
+                                where x.article_id = a.article_id
+                                union
+                                select p.category_id, p.parent_id from up join category p on p.category_id = up.parent_id)
+                            select jsonb_agg(jsonb_build_object('_id', r.category_id, 'name', r.name) order by lower(r.name))
+                            from up join category r on r.category_id = up.category_id
+                            where up.parent_id is null), '[]') as "root_categories!: Json<Vec<Named>>",
+                  coalesce((select jsonb_agg(jsonb_build_object('_id', t.tag_id, 'name', t.name) order by lower(t.name))
+                            from article_tag x join tag t on t.tag_id = x.tag_id
+                            where x.article_id = a.article_id), '[]') as "tags!: Json<Vec<Named>>",
+                  (select jsonb_build_object('_id', p.promotional_content_id, 'name', p.name, 'link', p.link,
+                                             'sidebar_image', p.sidebar_image)
+                   from promotional_content p
+                   where (p.expiry_date is null or p.expiry_date > now())
+                     and (p.promotional_content_id in (select x.promotional_content_id from article_promotional_content x
+                                                       where x.article_id = a.article_id)
+                          or p.promotional_content_id in (select t.promotional_content_id
+                                                          from article_category x join category t on t.category_id = x.category_id
+                                                          where x.article_id = a.article_id))
+                   order by random() limit 1) as "promotion?: Json<SidebarPromotion>",
+                  exists(with recursive up (category_id, parent_id, is_locked) as (
+                             select t.category_id, t.parent_id, t.is_locked
+                             from article_category x join category t on t.category_id = x.category_id
+                             where x.article_id = a.article_id
+                             union
+                             select p.category_id, p.parent_id, p.is_locked from up join category p on p.category_id = up.parent_id)
+                         select 1 from up where up.is_locked) as "is_locked!"
+           from article a
+           left join channel c on c.channel_id = a.premium_channel_id
+           left join desk d on d.desk_id = a.published_by_desk_id
+           left join users pu on pu.user_id = a.published_by_user_id
+           where a.article_id = $1"#,
+        id
+    )
+    .fetch_optional(db)
+    .await
+}
+
+/// Published articles newest first, page by page: mine (in `channels`), not mine, free only.
+pub struct LatestFilter<'a> {
+    /// The caller's actively subscribed channels.
+    pub channels: &'a [String],
+    pub only_mine: bool,
+    pub exclude_mine: bool,
+    pub free_only: bool,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+pub async fn latest_ids(
+    db: impl PgExecutor<'_>,
+    f: &LatestFilter<'_>,
+) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar!(
+        r#"select a.article_id from article a
+           left join channel c on c.channel_id = a.premium_channel_id
+           where a.state = 'Published'
+             and (not $2 or a.premium_channel_id = any($1))
+             and (not $3 or a.premium_channel_id is null or a.premium_channel_id <> all($1))
+             and (not $4 or c.type is null or c.type = 'freeOpen' or not a.is_premium or a.premium_expires_at <= now())
+           order by a.publish_date desc, a.article_id desc
+           limit $5 offset $6"#,
+        f.channels,
+        f.only_mine,
+        f.exclude_mine,
+        f.free_only,
+        f.limit,
+        f.offset,
+    )
+    .fetch_all(db)
+    .await
+}
+
+pub async fn count_latest(db: impl PgExecutor<'_>, f: &LatestFilter<'_>) -> sqlx::Result<i64> {
+    sqlx::query_scalar!(
+        r#"select count(*) as "n!" from article a
+           left join channel c on c.channel_id = a.premium_channel_id
+           where a.state = 'Published'
+             and (not $2 or a.premium_channel_id = any($1))
+             and (not $3 or a.premium_channel_id is null or a.premium_channel_id <> all($1))
+             and (not $4 or c.type is null or c.type = 'freeOpen' or not a.is_premium or a.premium_expires_at <= now())"#,
+        f.channels,
+        f.only_mine,
+        f.exclude_mine,
+        f.free_only,
+    )
+    .fetch_one(db)
+    .await
+}
+
+/// Published articles of the caller's channels and followed topics, newest first, without those
+/// they have read twice or more. Each source is cut to the page first from its own index.
+pub async fn recommended_ids(
+    db: impl PgExecutor<'_>,
+    user_id: &str,
+    channels: &[String],
+    take: i64,
+    skip: i64,
+) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar!(
+        r#"select r.article_id as "article_id!" from (
+               (select a.article_id, a.publish_date from article a
+                where a.state = 'Published' and a.premium_channel_id = any($2)
+                  and not exists(select 1 from article_view v where v.article_id = a.article_id and v.user_id = $1 and v.views >= 2)
+                order by a.publish_date desc, a.article_id desc limit $3::bigint + $4::bigint)
+               union
+               (select a.article_id, a.publish_date from category_follow f
+                join article_category x on x.category_id = f.category_id
+                join article a on a.article_id = x.article_id
+                where f.user_id = $1 and a.state = 'Published'
+                  and not exists(select 1 from article_view v where v.article_id = a.article_id and v.user_id = $1 and v.views >= 2)
+                order by a.publish_date desc, a.article_id desc limit $3::bigint + $4::bigint)
+           ) r
+           order by r.publish_date desc, r.article_id desc
+           limit $3::bigint offset $4::bigint"#,
+        user_id,
+        channels,
+        take,
+        skip,
+    )
+    .fetch_all(db)
+    .await
+}
+
+/// Up to `limit` other articles of a channel published since `since`, newest first.
+pub async fn recent_channel_ids(
+    db: impl PgExecutor<'_>,
+    channel_id: &str,
+    except: &str,
+    since: DateTime<Utc>,
+    limit: i64,
+) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar!(
+        r#"select article_id from article
+           where premium_channel_id = $1 and state = 'Published' and article_id <> $2 and publish_date >= $3
+           order by publish_date desc, article_id desc limit $4"#,
+        channel_id,
+        except,
+        since,
+        limit,
+    )
+    .fetch_all(db)
+    .await
+}
+
+/// Published articles of a channel flagged for the chart section, newest first.
+pub async fn chart_ids(
+    db: impl PgExecutor<'_>,
+    channel_id: &str,
+    limit: i64,
+) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar!(
+        r#"select article_id from article
+           where premium_channel_id = $1 and state = 'Published' and display_in_chart_section
+           order by publish_date desc, article_id desc limit $2"#,
+        channel_id,
+        limit,
+    )
+    .fetch_all(db)
+    .await
+}
+
+/// A topic and every topic under it.
+pub async fn topic_subtree(
+    db: impl PgExecutor<'_>,
+    category_id: &str,
+) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar!(
+        r#"with recursive down (category_id) as (
+               select category_id from category where category_id = $1
+               union
+               select c.category_id from down join category c on c.parent_id = down.category_id)
+           select category_id as "category_id!" from down"#,
+        category_id
+    )
+    .fetch_all(db)
+    .await
+}
+
+/// The most viewed published articles since `since` (full reads and previews), optionally of a
+/// channel or under some topics.
+pub async fn trending_ids(
+    db: impl PgExecutor<'_>,
+    since: DateTime<Utc>,
+    channel_id: Option<&str>,
+    topics: Option<&[String]>,
+    limit: i64,
+) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar!(
+        r#"select v.article_id from article_view_day v
+           join article a on a.article_id = v.article_id
+           where v.day >= ($1::timestamptz at time zone 'UTC')::date and a.state = 'Published'
+             and ($2::text is null or a.premium_channel_id = $2)
+             and ($3::text[] is null or v.article_id in (select x.article_id from article_category x where x.category_id = any($3)))
+           group by v.article_id
+           order by sum(v.full_views + v.preview_views) desc, v.article_id desc
+           limit $4"#,
+        since,
+        channel_id,
+        topics,
+        limit,
+    )
+    .fetch_all(db)
+    .await
+}
+
+/// Views (full and previews) of a channel's articles since `since`.
+pub async fn channel_views(
+    db: impl PgExecutor<'_>,
+    channel_id: &str,
+    since: DateTime<Utc>,
+) -> sqlx::Result<i64> {
+    sqlx::query_scalar!(
+        r#"select coalesce(sum(v.full_views + v.preview_views), 0)::bigint as "views!" from article_view_day v
+           join article a on a.article_id = v.article_id
+           where a.premium_channel_id = $1 and v.day >= ($2::timestamptz at time zone 'UTC')::date"#,
+        channel_id,
+        since,
+    )
+    .fetch_one(db)
+    .await
+}
+
+/// A view to record.
+pub struct NewView<'a> {
+    pub article_id: &'a str,
+    pub user_id: &'a str,
+    pub session_id: &'a str,
+    /// 'full' or 'preview'.
+    pub kind: &'a str,
+    pub view_type: &'a str,
+    pub source: Option<&'a str>,
+    pub source_id: Option<&'a str>,
+    pub source_detail: Option<&'a str>,
+    /// A campaign id to attribute the view to (kept only when it is a campaign of this article).
+    pub campaign_id: Option<&'a str>,
+}
+
+/// Records a view once per article, reader, session and kind, in one statement: the event, its
+/// day's total, and for a full read the reader's count and last view (the stats page). False when
+/// the session had already been counted.
+pub async fn record_view(db: impl PgExecutor<'_>, v: &NewView<'_>) -> sqlx::Result<bool> {
+    sqlx::query_scalar!(
+        r#"with event as (
+               insert into article_view_event (article_id, user_id, session_id, kind, view_type, source, source_id,
+                                               source_detail, campaign_id)
+               values ($1, $2, $3, $4, $5, $6, $7, $8,
+                       (select campaign_id from campaign where campaign_id = $9 and article_id = $1))
+               on conflict on constraint article_view_event_session_key do nothing
+               returning viewed_at),
+           day as (
+               insert into article_view_day (article_id, day, full_views, preview_views)
+               select $1, (viewed_at at time zone 'UTC')::date, (case when $4 = 'full' then 1 else 0 end),
+                      (case when $4 = 'preview' then 1 else 0 end)
+               from event
+               on conflict (article_id, day) do update
+                   set full_views = article_view_day.full_views + excluded.full_views,
+                       preview_views = article_view_day.preview_views + excluded.preview_views
+               returning 1),
+           reader as (
+               insert into article_view (article_id, user_id, views, last_viewed)
+               select $1, $2, 1, viewed_at from event where $4 = 'full'
+               on conflict (article_id, user_id) do update
+                   set views = article_view.views + 1, last_viewed = excluded.last_viewed
+               returning 1)
+           select exists(select 1 from event) as "counted!""#,
+        v.article_id,
+        v.user_id,
+        v.session_id,
+        v.kind,
+        v.view_type,
+        v.source,
+        v.source_id,
+        v.source_detail,
+        v.campaign_id,
+    )
+    .fetch_one(db)
+    .await
+}
+
+/// Records (or renews, once delivered) a reader's interest in an article; false when it is already
+/// waiting for delivery.
+pub async fn register_interest(
+    conn: &mut PgConnection,
+    article_id: &str,
+    user_id: &str,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query!(
+        "insert into article_interest (article_id, user_id) values ($1, $2)
+         on conflict (article_id, user_id) do update set registered_at = now(), notified_at = null
+         where article_interest.notified_at is not null",
+        article_id,
+        user_id
+    )
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+pub async fn insert_campaign(
+    db: impl PgExecutor<'_>,
+    id: &str,
+    article_id: &str,
+    campaign_type: &str,
+) -> sqlx::Result<()> {
+    sqlx::query!(
+        "insert into campaign (campaign_id, article_id, campaign_type) values ($1, $2, $3)",
+        id,
+        article_id,
+        campaign_type
+    )
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Desks, tags and channels of the published articles under `topics` (all articles: none).
+pub struct BrowseFacts {
+    pub desks: Json<Vec<DeskFact>>,
+    pub tags: Json<Vec<Named>>,
+    pub channels: Json<Vec<ChannelFact>>,
+}
+
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct DeskFact {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+    pub email: Option<String>,
+}
+
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct ChannelFact {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+    #[serde(rename = "type")]
+    pub channel_type: String,
+    pub state: String,
+}
+
+/// The desks that published under the topics, their 20 most used tags, and the active channels
+/// holding their articles.
+pub async fn browse_facts(
+    db: impl PgExecutor<'_>,
+    topics: Option<&[String]>,
+) -> sqlx::Result<BrowseFacts> {
+    sqlx::query_as!(
+        BrowseFacts,
+        r#"with scope as (
+               select a.article_id, a.published_by_desk_id, a.premium_channel_id from article a
+               where a.state = 'Published'
+                 and ($1::text[] is null or a.article_id in (select x.article_id from article_category x where x.category_id = any($1))))
+           select
+             coalesce((select jsonb_agg(jsonb_build_object('_id', d.desk_id, 'name', d.name, 'email', d.email) order by lower(d.name))
+                       from desk d where d.desk_id in (select published_by_desk_id from scope)), '[]') as "desks!: Json<Vec<DeskFact>>",
+             coalesce((select jsonb_agg(jsonb_build_object('_id', t.tag_id, 'name', t.name) order by n.uses desc, lower(t.name))
+                       from (select x.tag_id, count(*) as uses from article_tag x where x.article_id in (select article_id from scope)
+                             group by x.tag_id order by uses desc, x.tag_id limit 20) n
+                       join tag t on t.tag_id = n.tag_id), '[]') as "tags!: Json<Vec<Named>>",
+             coalesce((select jsonb_agg(jsonb_build_object('_id', c.channel_id, 'name', c.name, 'type', c.type, 'state', c.state)
+                                        order by lower(c.name collate "default"))
+                       from channel c where c.state = 'active' and c.channel_id in (select premium_channel_id from scope)), '[]')
+               as "channels!: Json<Vec<ChannelFact>>""#,
+        topics,
+    )
+    .fetch_one(db)
+    .await
+}
+
+pub struct MonthRow {
+    pub date_id: String,
+    pub article_count: i64,
+}
+
+/// Months (UTC, 'YYYY-MM') with published articles, newest first, optionally under some topics.
+pub async fn months_with_articles(
+    db: impl PgExecutor<'_>,
+    topics: Option<&[String]>,
+) -> sqlx::Result<Vec<MonthRow>> {
+    sqlx::query_as!(
+        MonthRow,
+        r#"select to_char(a.publish_date at time zone 'UTC', 'YYYY-MM') as "date_id!", count(*) as "article_count!"
+           from article a
+           where a.state = 'Published'
+             and ($1::text[] is null or a.article_id in (select x.article_id from article_category x where x.category_id = any($1)))
+           group by 1 order by 1 desc"#,
+        topics,
+    )
+    .fetch_all(db)
+    .await
+}
+
+/// A contributor's public facts.
+pub struct ContributorRow {
+    pub user_id: String,
+    pub name: String,
+    pub position: Option<String>,
+    pub phone: Option<String>,
+    pub has_picture: bool,
+    pub channels: Json<Vec<ChannelFact>>,
+    pub desks: Json<Vec<DeskFact>>,
+}
+
+/// Staff credited on published articles (or one of them), by name, with their active channels
+/// (owned, or published in) and desks.
+pub async fn contributors(
+    db: impl PgExecutor<'_>,
+    only: Option<&str>,
+) -> sqlx::Result<Vec<ContributorRow>> {
+    sqlx::query_as!(
+        ContributorRow,
+        r#"select u.user_id, u.name, u.position, u.phone, (u.display_avatar and u.profile_picture is not null) as "has_picture!",
+                  coalesce((select jsonb_agg(jsonb_build_object('_id', c.channel_id, 'name', c.name, 'type', c.type, 'state', c.state)
+                                             order by lower(c.name collate "default"))
+                            from channel c
+                            where c.state = 'active'
+                              and (c.owner_user_id = u.user_id
+                                   or c.channel_id in (select a.premium_channel_id from article_contributor x
+                                                       join article a on a.article_id = x.article_id
+                                                       where x.user_id = u.user_id and a.state = 'Published'))), '[]')
+                    as "channels!: Json<Vec<ChannelFact>>",
+                  coalesce((select jsonb_agg(jsonb_build_object('_id', d.desk_id, 'name', d.name, 'email', d.email) order by lower(d.name))
+                            from desk_contributor dc join desk d on d.desk_id = dc.desk_id where dc.user_id = u.user_id), '[]')
+                    as "desks!: Json<Vec<DeskFact>>"
+           from users u
+           where ($1::text is null or u.user_id = $1)
+             and u.role in ('Administrator', 'Editor', 'Contributor')
+             and exists(select 1 from article_contributor x join article a on a.article_id = x.article_id
+                        where x.user_id = u.user_id and a.state = 'Published')
+           order by lower(u.name), u.user_id"#,
+        only,
+    )
+    .fetch_all(db)
+    .await
+}
+
+/// Whether a registered interest still waits for delivery (none: it is gone).
+pub async fn interest_pending(
+    db: impl PgExecutor<'_>,
+    article_id: &str,
+    user_id: &str,
+) -> sqlx::Result<Option<bool>> {
+    sqlx::query_scalar!(
+        r#"select notified_at is null as "pending!" from article_interest where article_id = $1 and user_id = $2"#,
+        article_id,
+        user_id
+    )
+    .fetch_optional(db)
+    .await
+}
+
+/// The topics a user follows (id, name), by name.
+pub async fn followed_topics(
+    db: impl PgExecutor<'_>,
+    user_id: &str,
+) -> sqlx::Result<Vec<(String, String)>> {
+    let rows = sqlx::query!(
+        r#"select c.category_id, c.name as "name: String" from category_follow f join category c on c.category_id = f.category_id
+           where f.user_id = $1 order by lower(c.name collate "default"), c.category_id"#,
+        user_id
+    )
+    .fetch_all(db)
+    .await?;
+    Ok(rows.into_iter().map(|r| (r.category_id, r.name)).collect())
+}

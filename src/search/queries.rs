@@ -1,0 +1,254 @@
+//! SQL of search: the page of matching published articles cut by a keyset cursor, their total,
+//! and the highlighted snippets of a page.
+
+use chrono::{DateTime, Utc};
+use sqlx::{PgExecutor, Postgres, QueryBuilder};
+
+use super::cursor::Cursor;
+
+/// How matches are ordered by relevance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ranking {
+    /// The RUM index returns matches nearest first (`<=>`), so a page reads only its rows.
+    Rum,
+    /// Every match is ranked with `ts_rank` (GIN finds them): what remains without RUM.
+    Gin,
+}
+
+/// What a search selects. Every filter is optional.
+#[derive(Debug, Default)]
+pub struct SearchFilter {
+    /// A topic and its sub-topics.
+    pub topics: Option<Vec<String>>,
+    pub channel: Option<String>,
+    pub date_from: Option<DateTime<Utc>>,
+    pub date_to: Option<DateTime<Utc>>,
+    pub tag: Option<String>,
+    pub desk: Option<String>,
+    pub contributor: Option<String>,
+    /// Only these channels (the caller's active subscriptions).
+    pub channels: Option<Vec<String>>,
+    /// Words for `websearch_to_tsquery` ('english'), already checked to make a non-empty query.
+    pub query: Option<String>,
+    pub free_only: bool,
+    pub premium_only: bool,
+    pub charts_only: bool,
+    pub pinned_first: bool,
+}
+
+/// The filters, after `from article a left join channel c` (published articles only).
+fn push_filters(q: &mut QueryBuilder<Postgres>, f: &SearchFilter) {
+    q.push(" where a.state = 'Published'");
+    if let Some(words) = &f.query {
+        q.push(" and a.search_vector @@ websearch_to_tsquery('english', ")
+            .push_bind(words.clone())
+            .push(")");
+    }
+    // `offset 0` keeps each link subquery whole, so its index is read once (see articles::queries).
+    if let Some(topics) = &f.topics {
+        q.push(" and a.article_id in (select article_id from article_category where category_id = any(").push_bind(topics.clone()).push(") offset 0)");
+    }
+    if let Some(tag) = &f.tag {
+        q.push(" and a.article_id in (select article_id from article_tag where tag_id = ")
+            .push_bind(tag.clone())
+            .push(" offset 0)");
+    }
+    if let Some(contributor) = &f.contributor {
+        q.push(" and a.article_id in (select article_id from article_contributor where user_id = ")
+            .push_bind(contributor.clone())
+            .push(" offset 0)");
+    }
+    if let Some(channel) = &f.channel {
+        q.push(" and a.premium_channel_id = ")
+            .push_bind(channel.clone());
+    }
+    if let Some(channels) = &f.channels {
+        q.push(" and a.premium_channel_id = any(")
+            .push_bind(channels.clone())
+            .push(")");
+    }
+    if let Some(desk) = &f.desk {
+        q.push(" and a.published_by_desk_id = ")
+            .push_bind(desk.clone());
+    }
+    if let Some(from) = f.date_from {
+        q.push(" and a.publish_date >= ").push_bind(from);
+    }
+    if let Some(to) = f.date_to {
+        q.push(" and a.publish_date < ").push_bind(to);
+    }
+    // Premium: marked premium, in a channel that is not free-open, within its premium period
+    // (the entitlement rule's `is_open_to_all`, negated).
+    const PREMIUM: &str =
+        "(a.is_premium and c.type is distinct from 'freeOpen' and a.premium_channel_id is not null
+                            and (a.premium_expires_at is null or a.premium_expires_at > now()))";
+    if f.premium_only {
+        q.push(" and ").push(PREMIUM);
+    }
+    if f.free_only {
+        q.push(" and not ").push(PREMIUM);
+    }
+    if f.charts_only {
+        q.push(" and a.display_in_chart_section");
+    }
+}
+
+/// The ids of one page and the cursor of each row, best first.
+pub struct Hit {
+    pub article_id: String,
+    pub cursor: Cursor,
+}
+
+/// The relevance of a match, as the ranking orders it: RUM's distance (smaller is better) or
+/// `ts_rank` negated (so that smaller is better in both).
+fn relevance(ranking: Ranking) -> &'static str {
+    match ranking {
+        Ranking::Rum => "(a.search_vector <=> websearch_to_tsquery('english', ",
+        Ranking::Gin => "(-ts_rank(a.search_vector, websearch_to_tsquery('english', ",
+    }
+}
+
+fn push_relevance(q: &mut QueryBuilder<Postgres>, ranking: Ranking, words: &str) {
+    q.push(relevance(ranking))
+        .push_bind(words.to_owned())
+        .push(match ranking {
+            Ranking::Rum => "))::float8",
+            Ranking::Gin => ")))::float8",
+        });
+}
+
+/// One page of matches after `after`, in the search's order: by relevance (then newest) with a
+/// query, else newest first (pinned first when asked). A keyset cursor: a row published between two
+/// pages lands where it belongs and never shifts the rows that follow.
+pub async fn page(
+    db: impl PgExecutor<'_>,
+    f: &SearchFilter,
+    ranking: Ranking,
+    after: Option<&Cursor>,
+    limit: i64,
+) -> sqlx::Result<Vec<Hit>> {
+    let mut q = QueryBuilder::<Postgres>::new("select a.article_id, a.publish_date, a.is_pinned, ");
+    match &f.query {
+        Some(words) => push_relevance(&mut q, ranking, words),
+        None => {
+            q.push("0::float8");
+        }
+    }
+    q.push(
+        " as relevance from article a left join channel c on c.channel_id = a.premium_channel_id",
+    );
+    push_filters(&mut q, f);
+    if let Some(cursor) = after {
+        match &f.query {
+            Some(words) => {
+                // (relevance, -publish date, -id) after the cursor's.
+                q.push(" and (");
+                push_relevance(&mut q, ranking, words);
+                q.push(" > ").push_bind(cursor.relevance).push(" or (");
+                push_relevance(&mut q, ranking, words);
+                q.push(" = ").push_bind(cursor.relevance);
+                q.push(" and (a.publish_date, a.article_id) < (")
+                    .push_bind(cursor.published)
+                    .push(", ")
+                    .push_bind(cursor.id.clone())
+                    .push(")))");
+            }
+            None if f.pinned_first => {
+                q.push(" and (a.is_pinned, a.publish_date, a.article_id) < (")
+                    .push_bind(cursor.pinned)
+                    .push(", ")
+                    .push_bind(cursor.published)
+                    .push(", ")
+                    .push_bind(cursor.id.clone())
+                    .push(")");
+            }
+            None => {
+                q.push(" and (a.publish_date, a.article_id) < (")
+                    .push_bind(cursor.published)
+                    .push(", ")
+                    .push_bind(cursor.id.clone())
+                    .push(")");
+            }
+        }
+    }
+    q.push(match (&f.query, f.pinned_first) {
+        (Some(_), _) => " order by relevance, a.publish_date desc, a.article_id desc",
+        (None, true) => " order by a.is_pinned desc, a.publish_date desc, a.article_id desc",
+        (None, false) => " order by a.publish_date desc, a.article_id desc",
+    });
+    q.push(" limit ").push_bind(limit);
+    let rows: Vec<(String, DateTime<Utc>, bool, f64)> =
+        q.build_query_as().persistent(false).fetch_all(db).await?;
+    Ok(rows
+        .into_iter()
+        .map(|(article_id, published, pinned, relevance)| Hit {
+            cursor: Cursor {
+                relevance,
+                published,
+                pinned,
+                id: article_id.clone(),
+            },
+            article_id,
+        })
+        .collect())
+}
+
+/// How many published articles the search matches (counted from the match index, not ranked).
+pub async fn count(db: impl PgExecutor<'_>, f: &SearchFilter) -> sqlx::Result<i64> {
+    let mut q = QueryBuilder::<Postgres>::new(
+        "select count(*) from article a left join channel c on c.channel_id = a.premium_channel_id",
+    );
+    push_filters(&mut q, f);
+    q.build_query_scalar().persistent(false).fetch_one(db).await
+}
+
+/// Marks around matched words in snippets: private-use characters, which the text never holds,
+/// so the snippet can be HTML-escaped before they become `<mark>` tags.
+pub const MARK_START: char = '\u{E000}';
+pub const MARK_END: char = '\u{E001}';
+
+/// The longest stretch of body text a snippet is taken from: headlines parse their whole text.
+const SNIPPET_BODY_CHARS: i32 = 6000;
+
+/// A snippet of each article matching `words`: from the summary and the start of the body where
+/// `with_body` says the caller may read it, else from the title and summary alone.
+pub async fn snippets(
+    db: impl PgExecutor<'_>,
+    ids: &[String],
+    with_body: &[bool],
+    words: &str,
+) -> sqlx::Result<Vec<(String, String)>> {
+    let rows = sqlx::query!(
+        r#"select a.article_id,
+                  ts_headline('english',
+                              case when p.with_body then coalesce(a.summary, '') || E'\n' || left(a.body_text, $4)
+                                   else a.title || E'\n' || coalesce(a.summary, '') end,
+                              websearch_to_tsquery('english', $3),
+                              'StartSel=' || $5 || ', StopSel=' || $6 || ', MaxWords=35, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "')
+                    as "snippet!"
+           from unnest($1::text[], $2::bool[]) as p(id, with_body)
+           join article a on a.article_id = p.id"#,
+        ids,
+        with_body,
+        words,
+        SNIPPET_BODY_CHARS,
+        MARK_START.to_string(),
+        MARK_END.to_string(),
+    )
+    .fetch_all(db)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| (r.article_id, r.snippet))
+        .collect())
+}
+
+/// Whether `words` make a query at all (`websearch_to_tsquery` of stop words alone is empty).
+pub async fn is_meaningful(db: impl PgExecutor<'_>, words: &str) -> sqlx::Result<bool> {
+    sqlx::query_scalar!(
+        r#"select numnode(websearch_to_tsquery('english', $1)) > 0 as "meaningful!""#,
+        words
+    )
+    .fetch_one(db)
+    .await
+}

@@ -1,0 +1,128 @@
+import type { MockLink } from '@apollo/client/testing';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { testUser } from '../../testing/fixtures';
+import { renderApp } from '../../testing/renderApp';
+import { heldSubscriptions, pickRandom } from './ForYou';
+import { card, cards, channel, READER_IDS, subscription } from './testData';
+import { ForYouArticlesPageDocument, ForYouScreenDocument } from './__generated__/ForYou.generated';
+
+const USER = testUser('Subscriber');
+
+const PREMIUM = [
+  channel(),
+  channel({ _id: READER_IDS.gasChannel, name: 'Gas Daily' }),
+  channel({ _id: READER_IDS.metalsChannel, name: 'Metals Monthly' }),
+  channel({ _id: READER_IDS.powerChannel, name: 'Power Weekly' }),
+];
+const FREE = [
+  channel({ _id: READER_IDS.newsChannel, name: 'Energy News', type: 'freeOpen', price: null }),
+  channel({ _id: READER_IDS.clubChannel, name: 'Analyst Club', type: 'freeClosed', price: null }),
+];
+
+const page = (articles: ReturnType<typeof card>[], total = articles.length) => ({ __typename: 'ReaderArticlePage', articles, total });
+
+function screenMock({ subscribed }: { subscribed: boolean }): MockLink.MockedResponse {
+  const oil = { ...PREMIUM[0], isCurrentUserSubscribed: subscribed, userChannelSubscription: subscribed ? subscription() : null };
+  const subs = subscribed
+    ? [
+        { __typename: 'ChannelSubscription', channelId: READER_IDS.oilChannel, subscriptionState: 'active', isActive: true, channel: oil },
+        // An ended subscription is not listed.
+        {
+          __typename: 'ChannelSubscription',
+          channelId: READER_IDS.coalChannel,
+          subscriptionState: 'expired',
+          isActive: false,
+          channel: channel({ _id: READER_IDS.coalChannel, name: 'Coal Notes' }),
+        },
+      ]
+    : [];
+  return {
+    request: { query: ForYouScreenDocument, variables: { first: 9 } },
+    maxUsageCount: Number.POSITIVE_INFINITY,
+    result: {
+      data: {
+        me: { __typename: 'User', _id: USER._id, channelSubscriptions: subs },
+        fromSubscriptions: subscribed ? page(cards(9), 12) : page([]),
+        latestFree: page([card({ _id: '65d000000000000000000099', title: 'Free for all' })]),
+        premiumChannels: subscribed ? [oil, ...PREMIUM.slice(1)] : PREMIUM,
+        freeChannels: FREE,
+      },
+    },
+  };
+}
+
+const morePage: MockLink.MockedResponse = {
+  request: { query: ForYouArticlesPageDocument, variables: { params: { onlyMySubscriptions: true }, first: 9, page: 2 } },
+  result: { data: { getArticles: page(cards(3, 10), 12) } },
+};
+
+function open(mocks: MockLink.MockedResponse[], width?: number) {
+  return renderApp({ path: '/for-you', user: USER, mocks, width });
+}
+
+const section = (name: string) => within(screen.getByRole('region', { name }));
+
+describe('For You', () => {
+  it('shows articles and channels from the reader’s subscriptions', async () => {
+    open([screenMock({ subscribed: true }), morePage]);
+    expect(await screen.findByRole('heading', { name: 'All the latest market insights, tailored for you.', level: 1 })).toBeInTheDocument();
+    await screen.findByRole('region', { name: 'From your subscriptions' });
+    expect(section('From your subscriptions').getAllByRole('article')).toHaveLength(9);
+
+    const yours = section('Your channel subscriptions');
+    expect(yours.getByRole('link', { name: 'Manage subscriptions' })).toHaveAttribute('href', '/subscriptions');
+    expect(yours.getAllByRole('article').map((a) => within(a).getByRole('heading').textContent)).toEqual(['Oil Weekly']);
+    expect(yours.getByText('Subscribed')).toBeInTheDocument();
+
+    expect(section('Latest free articles').getByRole('link', { name: 'Free for all' })).toBeInTheDocument();
+    expect(screen.queryByText('You have no channel subscriptions yet')).not.toBeInTheDocument();
+
+    // The random premium picks prefer channels the reader does not hold.
+    const premium = section('Premium channels').getAllByRole('article');
+    expect(premium).toHaveLength(3);
+    expect(premium.map((a) => within(a).getByRole('heading').textContent)).not.toContain('Oil Weekly');
+    expect(section('Free channels').getAllByRole('article')).toHaveLength(2);
+
+    await userEvent.click(section('From your subscriptions').getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(section('From your subscriptions').getAllByRole('article')).toHaveLength(12));
+    expect(section('From your subscriptions').queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it('invites a reader without subscriptions to find channels', async () => {
+    open([screenMock({ subscribed: false })], 360);
+    expect(await screen.findByText('You have no channel subscriptions yet')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Find channels and subscribe' })).toHaveAttribute('href', '/channels');
+    expect(screen.queryByRole('region', { name: 'From your subscriptions' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Your channel subscriptions' })).not.toBeInTheDocument();
+    expect(section('Latest free articles').getAllByRole('article')).toHaveLength(1);
+    expect(section('Premium channels').getAllByRole('article')).toHaveLength(3);
+    expect(section('Premium channels').getAllByRole('link', { name: 'Request FREE trial' })).toHaveLength(3);
+  });
+});
+
+describe('For You helpers', () => {
+  it('picks the same channels for the same seed, preferring those not held', () => {
+    const items = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const first = pickRandom(items, 3, 0.42);
+    expect(first).toHaveLength(3);
+    expect(pickRandom(items, 3, 0.42)).toEqual(first);
+    expect(new Set(first).size).toBe(3);
+    expect(pickRandom(items, 3, 0.1, (x) => x === 'f' || x === 'e')).toEqual(expect.arrayContaining(['e', 'f']));
+    expect(pickRandom(['a'], 3, 0.5)).toEqual(['a']);
+  });
+
+  it('lists held subscriptions only', () => {
+    const sub = (subscriptionState: string, isActive: boolean) => ({ channelId: 'x', subscriptionState, isActive }) as never;
+    expect(
+      heldSubscriptions([
+        sub('active', true),
+        sub('pending', false),
+        sub('paymentFailed', false),
+        sub('expired', false),
+        sub('active', false),
+      ]),
+    ).toHaveLength(3);
+  });
+});

@@ -1,0 +1,300 @@
+import type { MockLink } from '@apollo/client/testing';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { logger } from '../../../lib/logger';
+import { testUser } from '../../../testing/fixtures';
+import { renderApp } from '../../../testing/renderApp';
+import { channel } from '../testData';
+import { RegisterArticleInterestDocument } from './__generated__/AccessPanels.generated';
+import { ArticlePageDocument } from './__generated__/ArticlePage.generated';
+import {
+  ARTICLE_ID,
+  articleErrorMock,
+  articleMock,
+  CAMPAIGN_ID,
+  DESK_EMAIL,
+  publishedArticle,
+  viewMock,
+  type PublishedArticle,
+} from './testData';
+
+const PATH = `/browse/article/${ARTICLE_ID}`;
+const READER = testUser('Subscriber', { email: 'reader@example.com' });
+
+function renderArticle(article: PublishedArticle, { path = PATH, mocks = [] as MockLink.MockedResponse[] } = {}) {
+  const view = viewMock({ articleId: article._id, type: 'article' });
+  const app = renderApp({ path, user: READER, mocks: [articleMock(article), view.mock, ...mocks] });
+  return { ...app, viewResult: view.result };
+}
+
+const heading = (name: string) => screen.findByRole('heading', { level: 1, name });
+
+beforeAll(async () => {
+  // Loaded once up front: the first lazy import can take longer than a test's wait on a busy machine.
+  await import('./ArticlePage');
+  await import('./ShareDialog');
+});
+
+describe('ArticlePage', () => {
+  it("shows 'Article not found' with a way back for an id that is not an ObjectId, without asking the server", async () => {
+    const result = vi.fn(() => ({ data: { findPublishedArticleById: publishedArticle() } }));
+    renderApp({
+      path: '/browse/article/not-an-id',
+      user: READER,
+      mocks: [{ request: { query: ArticlePageDocument, variables: { id: 'not-an-id' } }, result }],
+    });
+
+    expect(await screen.findByRole('heading', { name: 'Article not found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Return to For you' })).toHaveAttribute('href', '/for-you');
+    expect(result).not.toHaveBeenCalled();
+  });
+
+  it('sends the reader to For you when the server answers ARTICLE_NOT_FOUND', async () => {
+    const { router } = renderApp({
+      path: PATH,
+      user: READER,
+      mocks: [articleErrorMock(ARTICLE_ID, 'ARTICLE_NOT_FOUND', 'No such article')],
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/for-you'));
+  });
+
+  it('also follows ARTICLE_NOT_FOUND in the message of another code', async () => {
+    const { router } = renderApp({
+      path: PATH,
+      user: READER,
+      mocks: [articleErrorMock(ARTICLE_ID, 'NOT_FOUND', 'ARTICLE_NOT_FOUND: gone')],
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/for-you'));
+  });
+
+  it('shows the full article with the title, summary, published-by line and the watermark of the reader email', async () => {
+    renderArticle(publishedArticle({ showWatermark: true }));
+    expect(await heading('Brent in March')).toBeInTheDocument();
+    expect(screen.getByText('Why prices rose.')).toBeInTheDocument();
+    expect(screen.getByText(/Published by/)).toHaveTextContent('Published by Oil desk · 05 Mar 2026 14:05');
+    expect(screen.getByRole('link', { name: 'Oil desk' })).toHaveAttribute('href', expect.stringMatching(/^\/desk\//));
+
+    const body = screen.getByRole('region', { name: 'Article body' });
+    expect(within(body).getByText('Brent rose again.')).toBeInTheDocument();
+    expect(within(body).getAllByText('reader@example.com').length).toBeGreaterThan(0);
+    expect(screen.getByRole('button', { name: 'Print' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Share' })).toBeInTheDocument();
+    // Readers of the full article get no premium panel.
+    expect(screen.queryByRole('button', { name: 'Register interest' })).not.toBeInTheDocument();
+  });
+
+  it('draws no watermark when the article has none', async () => {
+    renderArticle(publishedArticle({ showWatermark: false }));
+    await screen.findByText('Brent rose again.');
+    expect(screen.queryByText('reader@example.com')).not.toBeInTheDocument();
+  });
+
+  it('opens spreadsheet and external links in a new tab, and keeps video players in an aspect-ratio box', async () => {
+    renderArticle(publishedArticle());
+    const body = within(await screen.findByRole('region', { name: 'Article body' }));
+    for (const name of ['Prices (Excel)', 'the full report']) {
+      expect(body.getByRole('link', { name })).toHaveAttribute('target', '_blank');
+      expect(body.getByRole('link', { name }).getAttribute('rel')).toContain('noopener');
+    }
+    expect(body.getByRole('link', { name: 'our channel' })).not.toHaveAttribute('target');
+    const player = body.getByTitle('Vimeo video player');
+    expect(player.parentElement).toHaveClass('insights-article-video');
+    expect(player).not.toHaveAttribute('height');
+  });
+
+  it('blocks copy, cut and the context menu on the body only when the article asks for it', async () => {
+    renderArticle(publishedArticle({ blockCopy: true }));
+    const body = await screen.findByRole('region', { name: 'Article body' });
+    expect(fireEvent.copy(body)).toBe(false);
+    expect(fireEvent.cut(body)).toBe(false);
+    expect(fireEvent.contextMenu(body)).toBe(false);
+    expect(fireEvent.copy(screen.getByRole('heading', { level: 1 }))).toBe(true);
+  });
+
+  it('lets copy through when the article does not block it', async () => {
+    renderArticle(publishedArticle({ blockCopy: false }));
+    expect(fireEvent.copy(await screen.findByRole('region', { name: 'Article body' }))).toBe(true);
+  });
+
+  it('shows the channel cover card and the premium panel, and registers interest', async () => {
+    const register = vi.fn(() => ({ data: { notifyRegisteredInterestInArticle: true } }));
+    renderArticle(publishedArticle({ canSeeFullVersion: false, html: null }), {
+      mocks: [{ request: { query: RegisterArticleInterestDocument, variables: { item: { articleId: ARTICLE_ID } } }, result: register }],
+    });
+    expect(await screen.findByRole('heading', { name: 'This is a premium article' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Article body' })).not.toBeInTheDocument();
+    expect(screen.getByRole('article', { name: 'Oil Weekly' })).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Register interest' }));
+    expect(await screen.findByText('Thank you for your interest')).toBeInTheDocument();
+    expect(register).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('button', { name: 'Register interest' })).not.toBeInTheDocument();
+  });
+
+  it('only logs a failed interest registration', async () => {
+    const warn = vi.spyOn(logger, 'warn');
+    renderArticle(publishedArticle({ canSeeFullVersion: false, html: null }), {
+      mocks: [
+        {
+          request: { query: RegisterArticleInterestDocument, variables: { item: { articleId: ARTICLE_ID } } },
+          result: { errors: [{ message: 'Mail is down', extensions: { code: 'INTERNAL' } }] },
+        },
+      ],
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Register interest' }));
+    await waitFor(() => expect(warn).toHaveBeenCalledWith(expect.stringContaining('Registering interest'), { articleId: ARTICLE_ID }));
+    expect(screen.queryByText('Thank you for your interest')).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('shows the contact-the-desk panel with no register button for a locked article', async () => {
+    renderArticle(publishedArticle({ canSeeFullVersion: false, html: null, isLocked: true }));
+    const panel = await screen.findByRole('region', { name: 'This article is available to selected clients only' });
+    expect(within(panel).getByRole('link', { name: 'Contact the desk' })).toHaveAttribute('href', `mailto:${DESK_EMAIL}`);
+    expect(screen.queryByRole('button', { name: 'Register interest' })).not.toBeInTheDocument();
+  });
+
+  it('shows the disclaimer with the desk contact, unless the channel hides it', async () => {
+    const first = renderArticle(publishedArticle());
+    const disclaimer = await screen.findByRole('region', { name: 'Important information for institutional clients' });
+    expect(within(disclaimer).getByRole('link', { name: DESK_EMAIL })).toHaveAttribute('href', `mailto:${DESK_EMAIL}`);
+    first.unmount();
+
+    renderArticle(publishedArticle({ premiumChannelDetails: { ...channel(), hideDisclaimer: true } }));
+    await heading('Brent in March');
+    expect(screen.queryByRole('region', { name: 'Important information for institutional clients' })).not.toBeInTheDocument();
+  });
+
+  it('shows the sidebar: channel card, desk contact, contributors, recent articles and tags (5, then Show all)', async () => {
+    const tags = Array.from({ length: 7 }, (_, i) => ({
+      __typename: 'ArticleTag' as const,
+      _id: `65f00000000000000000000${i}`,
+      name: `Tag ${i}`,
+    }));
+    renderArticle(publishedArticle({ tags }));
+    const sidebar = within(await screen.findByRole('complementary', { name: 'About this article' }));
+    expect(sidebar.getByRole('article', { name: 'Oil Weekly' })).toBeInTheDocument();
+    expect(sidebar.getByRole('link', { name: DESK_EMAIL })).toHaveAttribute('href', `mailto:${DESK_EMAIL}`);
+    expect(sidebar.getByRole('link', { name: 'Chris Analyst' })).toHaveAttribute('href', expect.stringMatching(/^\/contributor\//));
+    expect(sidebar.getByText('Oil analyst')).toBeInTheDocument();
+    expect(sidebar.getByRole('link', { name: '+44 20 1234 5678' })).toHaveAttribute('href', 'tel:+442012345678');
+    expect(sidebar.getByRole('link', { name: 'Diesel margins' })).toBeInTheDocument();
+
+    const tagList = sidebar.getByRole('list', { name: 'Article tags' });
+    expect(within(tagList).getAllByRole('link')).toHaveLength(5);
+    await userEvent.click(sidebar.getByRole('button', { name: 'Show all (7)' }));
+    expect(within(tagList).getAllByRole('link')).toHaveLength(7);
+  });
+
+  it('logs the promotional content impression once per page view', async () => {
+    const info = vi.spyOn(logger, 'info');
+    const promo = {
+      __typename: 'RandomisedPromotionalContent' as const,
+      _id: 'promo-1',
+      name: 'Energy summit',
+      link: 'https://example.org/summit',
+      sidebarImage: 'summit.png',
+    };
+    renderArticle(publishedArticle({ randomisedPromotionalContent: promo }));
+    const image = await screen.findByRole('img', { name: 'Energy summit' });
+    expect(image).toHaveAttribute('src', '/uploads/summit.png');
+    expect(image.closest('a')).toHaveAttribute('target', '_blank');
+    const impressions = () => info.mock.calls.filter(([message]) => message === 'Promotional content impression');
+    await waitFor(() =>
+      expect(impressions()).toEqual([['Promotional content impression', { promotionalContentId: 'promo-1', articleId: ARTICLE_ID }]]),
+    );
+    // A re-render (the share dialog opening) is the same page view.
+    await userEvent.click(screen.getByRole('button', { name: 'Share' }));
+    await screen.findByRole('dialog', { name: 'Share this article' });
+    expect(impressions()).toHaveLength(1);
+  });
+
+  it('waits until the promotional content is on screen before logging its impression', async () => {
+    const info = vi.spyOn(logger, 'info');
+    let report: IntersectionObserverCallback = () => {};
+    class FakeObserver {
+      constructor(callback: IntersectionObserverCallback) {
+        report = callback;
+      }
+      observe() {}
+      disconnect() {}
+    }
+    vi.stubGlobal('IntersectionObserver', FakeObserver);
+    try {
+      const promo = {
+        __typename: 'RandomisedPromotionalContent' as const,
+        _id: 'promo-2',
+        name: 'Webinar',
+        link: null,
+        sidebarImage: null,
+      };
+      renderArticle(publishedArticle({ randomisedPromotionalContent: promo }));
+      await screen.findByText('Webinar');
+      const impressions = () => info.mock.calls.filter(([message]) => message === 'Promotional content impression');
+      expect(impressions()).toHaveLength(0);
+
+      const seen = (isIntersecting: boolean) => report([{ isIntersecting } as IntersectionObserverEntry], {} as IntersectionObserver);
+      seen(false);
+      expect(impressions()).toHaveLength(0);
+      seen(true);
+      seen(true);
+      expect(impressions()).toHaveLength(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('prints with the browser print dialog', async () => {
+    const print = vi.spyOn(window, 'print').mockImplementation(() => {});
+    renderArticle(publishedArticle());
+    await userEvent.click(await screen.findByRole('button', { name: 'Print' }));
+    expect(print).toHaveBeenCalledTimes(1);
+  });
+
+  it("shares: the link is copied with 'Link copied to clipboard', the others point at the article", async () => {
+    const user = userEvent.setup();
+    renderArticle(publishedArticle());
+    await user.click(await screen.findByRole('button', { name: 'Share' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Share this article' }));
+    const url = `${window.location.origin}/browse/article/${ARTICLE_ID}`;
+
+    expect(dialog.getByRole('link', { name: 'Email' }).getAttribute('href')).toMatch(/^mailto:\?subject=Brent%20in%20March&body=/);
+    expect(dialog.getByRole('link', { name: 'Twitter' }).getAttribute('href')).toContain(encodeURIComponent(url));
+    expect(dialog.getByRole('link', { name: 'LinkedIn' }).getAttribute('href')).toContain('linkedin.com');
+    expect(dialog.getByRole('link', { name: 'Facebook' })).toHaveAttribute('target', '_blank');
+    expect(await dialog.findByRole('img', { name: 'QR code of the article link' })).toHaveAttribute(
+      'src',
+      expect.stringMatching(/^data:image\/svg\+xml/),
+    );
+
+    await user.click(dialog.getByRole('button', { name: 'Copy link' }));
+    expect(await screen.findByText('Link copied to clipboard')).toBeInTheDocument();
+    expect(await navigator.clipboard.readText()).toBe(url);
+  });
+
+  it('counts the view once, with the campaign of the link', async () => {
+    const view = viewMock({
+      articleId: ARTICLE_ID,
+      type: 'article',
+      source: 'campaign',
+      sourceId: CAMPAIGN_ID,
+      sourceDetail: 'email_weekly',
+    });
+    const user = userEvent.setup();
+    renderApp({ path: `${PATH}/${CAMPAIGN_ID}_email_weekly`, user: READER, mocks: [articleMock(publishedArticle()), view.mock] });
+    await heading('Brent in March');
+    await waitFor(() => expect(view.result).toHaveBeenCalledTimes(1));
+
+    // Re-renders (a dialog opening) are not new page views.
+    await user.click(screen.getByRole('button', { name: 'Share' }));
+    await screen.findByRole('dialog', { name: 'Share this article' });
+    expect(view.result).toHaveBeenCalledTimes(1);
+  });
+
+  it('counts a view without a campaign', async () => {
+    const { viewResult } = renderArticle(publishedArticle());
+    await heading('Brent in March');
+    await waitFor(() => expect(viewResult).toHaveBeenCalledTimes(1));
+  });
+});

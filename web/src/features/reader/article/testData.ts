@@ -1,0 +1,123 @@
+//! Article page test data shaped like the server's answers (schema.graphql 'Reader contract').
+import type { MockLink } from '@apollo/client/testing';
+import { vi } from 'vitest';
+import { getSessionId } from '../../../lib/requestIds';
+import { articleId, channel, MARCH_5, READER_IDS } from '../testData';
+import type { ArticlePageQuery } from './__generated__/ArticlePage.generated';
+import { ArticlePageDocument } from './__generated__/ArticlePage.generated';
+import { MarketingArticlePageDocument, type MarketingArticlePageQuery } from './__generated__/MarketingArticlePage.generated';
+import { RecordArticleViewDocument } from './__generated__/useArticleView.generated';
+
+export type PublishedArticle = ArticlePageQuery['findPublishedArticleById'];
+export type MarketingArticle = MarketingArticlePageQuery['findMarketingArticleById'];
+
+export const ARTICLE_ID = articleId(7);
+export const CAMPAIGN_ID = '65e000000000000000000001';
+export const DESK_EMAIL = 'oil.desk@example.com';
+
+export const ARTICLE_HTML = [
+  '<p>Brent rose again.</p>',
+  '<p><a href="/uploads/prices.xlsx">Prices (Excel)</a> and <a href="https://example.org/report">the full report</a>',
+  ' and <a href="/browse/channel/65c000000000000000000001">our channel</a>.</p>',
+  '<iframe src="https://player.vimeo.com/video/123" width="100%" height="360" title="Vimeo video player"></iframe>',
+].join('');
+
+export function publishedArticle(overrides: Partial<PublishedArticle> = {}): PublishedArticle {
+  const { premiumChannelDetails, ...rest } = overrides;
+  return {
+    __typename: 'PublishedArticle',
+    _id: ARTICLE_ID,
+    title: 'Brent in March',
+    summary: 'Why prices rose.',
+    html: ARTICLE_HTML,
+    publishDate: MARCH_5,
+    publishedBy: { __typename: 'ArticlePublisher', _id: READER_IDS.oilDesk, name: 'Oil desk', type: 'desk' },
+    canSeeFullVersion: true,
+    isLocked: false,
+    isPremium: true,
+    showWatermark: false,
+    blockCopy: false,
+    deskEmail: DESK_EMAIL,
+    premiumChannel: { __typename: 'ArticleChannel', _id: READER_IDS.oilChannel, name: 'Oil Weekly' },
+    premiumChannelDetails: premiumChannelDetails === undefined ? { ...channel(), hideDisclaimer: false } : premiumChannelDetails,
+    contributors: [
+      {
+        __typename: 'ArticleContributor',
+        _id: READER_IDS.chris,
+        name: 'Chris Analyst',
+        position: 'Oil analyst',
+        phone: '+44 20 1234 5678',
+        hasProfilePicture: false,
+      },
+    ],
+    tags: [
+      { __typename: 'ArticleTag', _id: '65f000000000000000000001', name: 'Brent' },
+      { __typename: 'ArticleTag', _id: '65f000000000000000000002', name: 'OPEC' },
+    ],
+    recentChannelArticles: [{ __typename: 'ArticleCard', _id: articleId(8), title: 'Diesel margins', publishDate: MARCH_5 }],
+    randomisedPromotionalContent: null,
+    ...rest,
+  } as PublishedArticle;
+}
+
+export function articleMock(article: PublishedArticle, id = article._id): MockLink.MockedResponse {
+  return {
+    request: { query: ArticlePageDocument, variables: { id } },
+    result: { data: { findPublishedArticleById: article } },
+    maxUsageCount: Number.POSITIVE_INFINITY,
+  };
+}
+
+export function articleErrorMock(id: string, code: string, message = 'Refused'): MockLink.MockedResponse {
+  return {
+    request: { query: ArticlePageDocument, variables: { id } },
+    result: { errors: [{ message, extensions: { code } }] },
+  };
+}
+
+export interface ViewItem {
+  articleId: string;
+  type: string;
+  session: string;
+  source?: string;
+  sourceId?: string;
+  sourceDetail?: string;
+}
+
+/** The view stat of this browser session; `result` is a spy that answers it. */
+export function viewMock(item: Omit<ViewItem, 'session'>) {
+  const result = vi.fn(() => ({
+    data: { addArticleViewStat: { __typename: 'ArticleViewResult', counted: true, kind: 'full' } },
+  }));
+  const mock: MockLink.MockedResponse = {
+    request: { query: RecordArticleViewDocument, variables: { item: { ...item, session: getSessionId() } } },
+    result,
+    maxUsageCount: Number.POSITIVE_INFINITY,
+  };
+  return { mock, result };
+}
+
+export function marketingArticle(overrides: Partial<MarketingArticle> = {}): MarketingArticle {
+  return {
+    __typename: 'MarketingArticle',
+    _id: ARTICLE_ID,
+    title: 'Brent in March',
+    summary: 'Why prices rose.',
+    html: '<p>Brent rose again.</p>',
+    publishDate: MARCH_5,
+    state: 'Published',
+    canSeeFullVersion: true,
+    showWatermark: false,
+    publishedBy: { __typename: 'ArticlePublisher', _id: READER_IDS.oilDesk, name: 'Oil desk', type: 'desk' },
+    premiumChannel: { __typename: 'ArticleChannel', _id: READER_IDS.oilChannel, name: 'Oil Weekly' },
+    ...overrides,
+  } as MarketingArticle;
+}
+
+export function marketingMock(article: MarketingArticle): MockLink.MockedResponse {
+  return {
+    request: { query: MarketingArticlePageDocument, variables: { id: article._id } },
+    result: { data: { findMarketingArticleById: article } },
+    maxUsageCount: Number.POSITIVE_INFINITY,
+  };
+}

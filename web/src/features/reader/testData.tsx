@@ -1,0 +1,102 @@
+//! Reader test data shaped like the server's answers (schema.graphql 'Reader contract'), and a
+//! render helper for components that need only a router and Blueprint.
+import { MockedProvider } from '@apollo/client/testing/react';
+import type { MockLink } from '@apollo/client/testing';
+import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { UiProvider } from '../../components/blueprint';
+import type { ArticleCardArticle } from './common/ArticleCard';
+import type { ChannelCardChannel } from './common/ChannelCard';
+
+/** Ids in the ObjectId format the server uses. */
+export const READER_IDS = {
+  oilChannel: '65c000000000000000000001',
+  gasChannel: '65c000000000000000000002',
+  newsChannel: '65c000000000000000000003',
+  clubChannel: '65c000000000000000000004',
+  metalsChannel: '65c000000000000000000005',
+  powerChannel: '65c000000000000000000006',
+  coalChannel: '65c000000000000000000007',
+  oilDesk: '65c000000000000000000010',
+  chris: '65c000000000000000000011',
+  energy: '65c000000000000000000020',
+  lng: '65c000000000000000000030',
+} as const;
+
+export function articleId(n: number): string {
+  return `65d${String(n).padStart(21, '0')}`;
+}
+
+/** 5 Mar 2026 14:05, local time. */
+export const MARCH_5 = new Date(2026, 2, 5, 14, 5).toISOString();
+
+export function card(overrides: Partial<ArticleCardArticle> = {}): ArticleCardArticle {
+  return {
+    __typename: 'ArticleCard',
+    _id: articleId(1),
+    title: 'Oil outlook',
+    summary: 'Prices in the next quarter.',
+    publishDate: MARCH_5,
+    publishedBy: { __typename: 'ArticlePublisher', _id: READER_IDS.oilDesk, name: 'Oil desk', type: 'desk' },
+    premiumChannel: { __typename: 'ArticleChannel', _id: READER_IDS.oilChannel, name: 'Oil Weekly', type: 'premium' },
+    isPremium: false,
+    isPremiumActive: false,
+    canSeeFullVersion: true,
+    isLocked: false,
+    isPinned: false,
+    tags: [],
+    categories: [],
+    ...overrides,
+  } as ArticleCardArticle;
+}
+
+/** `n` cards with distinct ids and titles 'Article {start}'…. */
+export function cards(n: number, start = 1, overrides: Partial<ArticleCardArticle> = {}): ArticleCardArticle[] {
+  return Array.from({ length: n }, (_, i) => card({ _id: articleId(start + i), title: `Article ${start + i}`, ...overrides }));
+}
+
+type Subscription = NonNullable<ChannelCardChannel['userChannelSubscription']>;
+
+export function subscription(overrides: Partial<Subscription> = {}): Subscription {
+  return {
+    __typename: 'ChannelSubscription',
+    channelId: READER_IDS.oilChannel,
+    subscriptionType: 'stripe',
+    subscriptionState: 'active',
+    cancelAt: null,
+    cancelAtPeriodEnd: false,
+    isActive: true,
+    isFullArticleContent: true,
+    ...overrides,
+  } as Subscription;
+}
+
+export function channel(overrides: Partial<ChannelCardChannel> = {}): ChannelCardChannel {
+  return {
+    __typename: 'Channel',
+    _id: READER_IDS.oilChannel,
+    name: 'Oil Weekly',
+    description: 'Crude and products, every week.',
+    type: 'premium',
+    price: '49.00',
+    profileImage: null,
+    coverImage: null,
+    defaultTrialDurationDays: 14,
+    isCurrentUserSubscribed: false,
+    userChannelSubscription: null,
+    ...overrides,
+  } as ChannelCardChannel;
+}
+
+/** Renders `ui` at `/` inside a memory router with Blueprint and an Apollo mock link. */
+export function renderInRouter(ui: ReactNode, mocks: MockLink.MockedResponse[] = []) {
+  const router = createMemoryRouter([{ path: '*', element: ui }], { initialEntries: ['/'] });
+  return render(
+    <UiProvider>
+      <MockedProvider mocks={mocks}>
+        <RouterProvider router={router} />
+      </MockedProvider>
+    </UiProvider>,
+  );
+}
