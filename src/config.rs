@@ -13,11 +13,7 @@ pub const TRIAL_MAX_DAYS: u32 = 100;
 #[derive(Debug, Clone, Args)]
 pub struct Config {
     /// PostgreSQL connection string; the database is created when missing.
-    #[arg(
-        long,
-        env = "DATABASE_URL",
-        default_value = "postgres://postgres@127.0.0.1:5432/insights"
-    )]
+    #[arg(long, env = "DATABASE_URL", default_value = "postgres://postgres@127.0.0.1:5432/insights")]
     pub database_url: String,
 
     /// Maximum connections in the database pool.
@@ -29,11 +25,7 @@ pub struct Config {
     pub listen: SocketAddr,
 
     /// Public base URL of this server (links in emails, the built-in identity provider's issuer).
-    #[arg(
-        long,
-        env = "INSIGHTS_PUBLIC_URL",
-        default_value = "http://127.0.0.1:8080"
-    )]
+    #[arg(long, env = "INSIGHTS_PUBLIC_URL", default_value = "http://127.0.0.1:8080")]
     pub public_url: String,
 
     /// Directory of the built web app, served under /insights.
@@ -48,12 +40,7 @@ pub struct Config {
     pub internal_id_prefix: String,
 
     /// Email domains of the company (comma-separated): only their users may show a contributor photo.
-    #[arg(
-        long,
-        env = "INSIGHTS_INTERNAL_EMAIL_DOMAINS",
-        default_value = "insights.example",
-        value_delimiter = ','
-    )]
+    #[arg(long, env = "INSIGHTS_INTERNAL_EMAIL_DOMAINS", default_value = "insights.example", value_delimiter = ',')]
     pub internal_email_domains: Vec<String>,
 
     /// Where users with an incomplete profile are sent (no redirect when unset).
@@ -61,19 +48,11 @@ pub struct Config {
     pub profile_landing_url: Option<String>,
 
     /// Where a user is sent when no token with a user id can be obtained.
-    #[arg(
-        long,
-        env = "INSIGHTS_LANDING_URL",
-        default_value = "https://www.example.com/insights"
-    )]
+    #[arg(long, env = "INSIGHTS_LANDING_URL", default_value = "https://www.example.com/insights")]
     pub landing_url: String,
 
     /// Support mailbox shown in the account menu and the trial-ended screen.
-    #[arg(
-        long,
-        env = "INSIGHTS_SUPPORT_EMAIL",
-        default_value = "insights-support@example.com"
-    )]
+    #[arg(long, env = "INSIGHTS_SUPPORT_EMAIL", default_value = "insights-support@example.com")]
     pub support_email: String,
 
     #[command(flatten)]
@@ -96,11 +75,7 @@ pub struct Config {
     pub log_format: String,
 
     /// Log filter in `tracing` env-filter syntax.
-    #[arg(
-        long,
-        env = "INSIGHTS_LOG",
-        default_value = "info,sqlx=warn,apalis=warn"
-    )]
+    #[arg(long, env = "INSIGHTS_LOG", default_value = "info,sqlx=warn,apalis=warn")]
     pub log_filter: String,
 }
 
@@ -111,67 +86,35 @@ pub struct AuthConfig {
     pub issuer: Option<String>,
 
     /// Audience required in access tokens.
-    #[arg(
-        long = "auth-audience",
-        env = "INSIGHTS_AUTH_AUDIENCE",
-        default_value = "insights-api"
-    )]
+    #[arg(long = "auth-audience", env = "INSIGHTS_AUTH_AUDIENCE", default_value = "insights-api")]
     pub audience: String,
 
     /// OIDC client id of the web app.
-    #[arg(
-        long = "auth-client-id",
-        env = "INSIGHTS_AUTH_CLIENT_ID",
-        default_value = "insights-web"
-    )]
+    #[arg(long = "auth-client-id", env = "INSIGHTS_AUTH_CLIENT_ID", default_value = "insights-web")]
     pub client_id: String,
 
     /// Scopes the web app requests at sign-in.
-    #[arg(
-        long = "auth-scope",
-        env = "INSIGHTS_AUTH_SCOPE",
-        default_value = "openid profile email offline_access"
-    )]
+    #[arg(long = "auth-scope", env = "INSIGHTS_AUTH_SCOPE", default_value = "openid profile email offline_access")]
     pub scope: String,
 
     /// Claim holding the user's email.
-    #[arg(
-        long = "auth-email-claim",
-        env = "INSIGHTS_AUTH_EMAIL_CLAIM",
-        default_value = "email"
-    )]
+    #[arg(long = "auth-email-claim", env = "INSIGHTS_AUTH_EMAIL_CLAIM", default_value = "email")]
     pub email_claim: String,
 
     /// Claim holding the user's display name.
-    #[arg(
-        long = "auth-name-claim",
-        env = "INSIGHTS_AUTH_NAME_CLAIM",
-        default_value = "name"
-    )]
+    #[arg(long = "auth-name-claim", env = "INSIGHTS_AUTH_NAME_CLAIM", default_value = "name")]
     pub name_claim: String,
 
     /// Seconds of clock skew tolerated on `exp` and `nbf`.
-    #[arg(
-        long = "auth-leeway-secs",
-        env = "INSIGHTS_AUTH_LEEWAY_SECS",
-        default_value_t = 30
-    )]
+    #[arg(long = "auth-leeway-secs", env = "INSIGHTS_AUTH_LEEWAY_SECS", default_value_t = 30)]
     pub leeway_secs: u64,
 
     /// Minimum seconds between JWKS refreshes triggered by an unknown `kid`.
-    #[arg(
-        long = "auth-jwks-refresh-secs",
-        env = "INSIGHTS_AUTH_JWKS_REFRESH_SECS",
-        default_value_t = 10
-    )]
+    #[arg(long = "auth-jwks-refresh-secs", env = "INSIGHTS_AUTH_JWKS_REFRESH_SECS", default_value_t = 10)]
     pub jwks_refresh_secs: u64,
 
     /// Built-in provider: lifetime of access and id tokens, in seconds.
-    #[arg(
-        long = "auth-access-token-ttl-secs",
-        env = "INSIGHTS_AUTH_ACCESS_TOKEN_TTL_SECS",
-        default_value_t = 3600
-    )]
+    #[arg(long = "auth-access-token-ttl-secs", env = "INSIGHTS_AUTH_ACCESS_TOKEN_TTL_SECS", default_value_t = 3600)]
     pub access_token_ttl_secs: u64,
 
     /// Built-in provider: lifetime of refresh tokens, in seconds.
@@ -230,11 +173,7 @@ pub struct Constants {
 #[derive(Debug, Clone, Args)]
 pub struct Uploads {
     /// Directory where uploaded files are stored, under generated names.
-    #[arg(
-        long = "upload-dir",
-        env = "INSIGHTS_UPLOAD_DIR",
-        default_value = "./data/uploads"
-    )]
+    #[arg(long = "upload-dir", env = "INSIGHTS_UPLOAD_DIR", default_value = "./data/uploads")]
     pub dir: PathBuf,
 
     /// Largest image accepted by `POST /upload`, in bytes.
@@ -242,19 +181,11 @@ pub struct Uploads {
     pub max_image_bytes: usize,
 
     /// Largest PDF accepted by `POST /upload-file`, in bytes (spec 2 §2: 20 MB).
-    #[arg(
-        long = "upload-max-file-bytes",
-        env = "INSIGHTS_UPLOAD_MAX_FILE_BYTES",
-        default_value_t = 20_971_520
-    )]
+    #[arg(long = "upload-max-file-bytes", env = "INSIGHTS_UPLOAD_MAX_FILE_BYTES", default_value_t = 20_971_520)]
     pub max_file_bytes: usize,
 
     /// Most pages of a PDF rendered to images; longer files are refused.
-    #[arg(
-        long = "upload-max-pdf-pages",
-        env = "INSIGHTS_UPLOAD_MAX_PDF_PAGES",
-        default_value_t = 100
-    )]
+    #[arg(long = "upload-max-pdf-pages", env = "INSIGHTS_UPLOAD_MAX_PDF_PAGES", default_value_t = 100)]
     pub max_pdf_pages: u32,
 }
 
@@ -262,11 +193,7 @@ pub struct Uploads {
 pub struct JobSchedules {
     /// When the identity provider's expired codes and refresh tokens are purged
     /// (cron with seconds: sec min hour day-of-month month day-of-week).
-    #[arg(
-        long,
-        env = "INSIGHTS_PURGE_GRANTS_SCHEDULE",
-        default_value = "0 */15 * * * *"
-    )]
+    #[arg(long, env = "INSIGHTS_PURGE_GRANTS_SCHEDULE", default_value = "0 */15 * * * *")]
     pub purge_grants_schedule: String,
 }
 
@@ -322,19 +249,14 @@ impl Config {
         T: Into<std::ffi::OsString> + Clone,
     {
         use clap::Parser;
-        let args = std::iter::once(std::ffi::OsString::from("insights"))
-            .chain(flags.into_iter().map(Into::into));
+        let args = std::iter::once(std::ffi::OsString::from("insights")).chain(flags.into_iter().map(Into::into));
         Ok(ConfigOnly::try_parse_from(args)?.config)
     }
 
     /// The environment variables of every setting (the README's configuration table lists them).
     pub fn env_vars() -> Vec<String> {
         use clap::CommandFactory;
-        ConfigOnly::command()
-            .get_arguments()
-            .filter_map(|arg| arg.get_env())
-            .map(|env| env.to_string_lossy().into_owned())
-            .collect()
+        ConfigOnly::command().get_arguments().filter_map(|arg| arg.get_env()).map(|env| env.to_string_lossy().into_owned()).collect()
     }
 
     pub fn issuer(&self) -> String {
@@ -353,10 +275,9 @@ impl Config {
 
 /// The version of this build: the package version plus the commit it was built from, when known.
 pub fn build_version() -> &'static str {
-    static VERSION: std::sync::LazyLock<String> =
-        std::sync::LazyLock::new(|| match option_env!("INSIGHTS_BUILD_ID") {
-            Some(id) if !id.is_empty() => format!("{}+{}", env!("CARGO_PKG_VERSION"), id),
-            _ => env!("CARGO_PKG_VERSION").to_owned(),
-        });
+    static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| match option_env!("INSIGHTS_BUILD_ID") {
+        Some(id) if !id.is_empty() => format!("{}+{}", env!("CARGO_PKG_VERSION"), id),
+        _ => env!("CARGO_PKG_VERSION").to_owned(),
+    });
     &VERSION
 }

@@ -23,24 +23,15 @@ pub async fn connect(database_url: &str, max_connections: u32) -> anyhow::Result
 }
 
 async fn create_database_if_missing(options: &PgConnectOptions) -> anyhow::Result<()> {
-    let Some(name) = options.get_database().map(str::to_owned) else {
-        return Ok(());
-    };
+    let Some(name) = options.get_database().map(str::to_owned) else { return Ok(()) };
     let maintenance = options.clone().database("postgres");
     let mut conn = PgConnection::connect_with(&maintenance)
         .await
-        .with_context(|| {
-            format!(
-                "connect to PostgreSQL at {}:{}",
-                options.get_host(),
-                options.get_port()
-            )
-        })?;
-    let exists: bool =
-        sqlx::query_scalar("select exists(select 1 from pg_database where datname = $1)")
-            .bind(&name)
-            .fetch_one(&mut conn)
-            .await?;
+        .with_context(|| format!("connect to PostgreSQL at {}:{}", options.get_host(), options.get_port()))?;
+    let exists: bool = sqlx::query_scalar("select exists(select 1 from pg_database where datname = $1)")
+        .bind(&name)
+        .fetch_one(&mut conn)
+        .await?;
     if !exists {
         // Identifiers cannot be bound as parameters; quote it the way PostgreSQL does.
         let quoted = format!("\"{}\"", name.replace('"', "\"\""));
@@ -49,9 +40,7 @@ async fn create_database_if_missing(options: &PgConnectOptions) -> anyhow::Resul
             .await
             .or_else(|error| match &error {
                 // Another process created it meanwhile.
-                sqlx::Error::Database(db) if db.code().as_deref() == Some("42P04") => {
-                    Ok(Default::default())
-                }
+                sqlx::Error::Database(db) if db.code().as_deref() == Some("42P04") => Ok(Default::default()),
                 _ => Err(error),
             })
             .with_context(|| format!("create database {name}"))?;

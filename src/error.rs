@@ -58,9 +58,7 @@ impl Error {
     pub fn message(&self) -> String {
         match self {
             Error::Unauthenticated => "Authentication required".to_owned(),
-            Error::Forbidden => {
-                "You don't have sufficient permissions to perform this action".to_owned()
-            }
+            Error::Forbidden => "You don't have sufficient permissions to perform this action".to_owned(),
             Error::NotFound(entity) => format!("{entity} not found"),
             Error::ArticleNotFound => "Article not found".to_owned(),
             Error::BadUserInput { message, .. } => message.clone(),
@@ -108,22 +106,15 @@ impl Error {
 
     /// Several invalid fields; the message names the first so a plain alert still says something useful.
     pub fn invalid(fields: FieldErrors) -> Self {
-        let message = fields
-            .iter()
-            .next()
-            .map(|(field, message)| format!("{field}: {message}"))
-            .unwrap_or_else(|| "Invalid input".to_owned());
+        let message =
+            fields.iter().next().map(|(field, message)| format!("{field}: {message}")).unwrap_or_else(|| "Invalid input".to_owned());
         Error::BadUserInput { message, fields }
     }
 
     /// A stale `version` on an edit.
     /// Checks an edit's `version` against the stored one, read under a row lock: NOT_FOUND when the
     /// record is missing, CONFLICT when the edit was based on an older version.
-    pub fn check_version(
-        stored: Option<i32>,
-        version: i32,
-        entity: &'static str,
-    ) -> Result<(), Error> {
+    pub fn check_version(stored: Option<i32>, version: i32, entity: &'static str) -> Result<(), Error> {
         match stored {
             None => Err(Error::NotFound(entity)),
             Some(stored) if stored != version => Err(Error::stale_version()),
@@ -132,10 +123,7 @@ impl Error {
     }
 
     pub fn stale_version() -> Self {
-        Error::Conflict(
-            "This item was changed by someone else. Reload it and apply your changes again."
-                .to_owned(),
-        )
+        Error::Conflict("This item was changed by someone else. Reload it and apply your changes again.".to_owned())
     }
 }
 
@@ -147,33 +135,17 @@ impl ErrorExtensions for Error {
             extensions.set("code", self.code());
             match self {
                 Error::BadUserInput { fields, .. } => {
-                    let fields: async_graphql::indexmap::IndexMap<
-                        async_graphql::Name,
-                        async_graphql::Value,
-                    > = fields
-                        .iter()
-                        .map(|(k, v)| {
-                            (
-                                async_graphql::Name::new(k),
-                                async_graphql::Value::from(v.as_str()),
-                            )
-                        })
-                        .collect();
+                    let fields: async_graphql::indexmap::IndexMap<async_graphql::Name, async_graphql::Value> =
+                        fields.iter().map(|(k, v)| (async_graphql::Name::new(k), async_graphql::Value::from(v.as_str()))).collect();
                     extensions.set("fields", async_graphql::Value::Object(fields));
                 }
                 Error::PublishGaps(gaps) => {
-                    let gaps = gaps
-                        .iter()
-                        .map(|gap| async_graphql::Value::from(*gap))
-                        .collect();
+                    let gaps = gaps.iter().map(|gap| async_graphql::Value::from(*gap)).collect();
                     extensions.set("gaps", async_graphql::Value::List(gaps));
                 }
                 Error::Duplicate { field } => {
                     let mut fields = async_graphql::indexmap::IndexMap::new();
-                    fields.insert(
-                        async_graphql::Name::new(field),
-                        async_graphql::Value::from(DUPLICATE_MESSAGE),
-                    );
+                    fields.insert(async_graphql::Name::new(field), async_graphql::Value::from(DUPLICATE_MESSAGE));
                     extensions.set("fields", async_graphql::Value::Object(fields));
                 }
                 _ => {}

@@ -8,8 +8,7 @@ use rand::Rng;
 
 static COUNTER: std::sync::LazyLock<AtomicU32> =
     std::sync::LazyLock::new(|| AtomicU32::new(rand::thread_rng().r#gen::<u32>() & 0x00ff_ffff));
-static PROCESS_RANDOM: std::sync::LazyLock<[u8; 5]> =
-    std::sync::LazyLock::new(|| rand::thread_rng().r#gen());
+static PROCESS_RANDOM: std::sync::LazyLock<[u8; 5]> = std::sync::LazyLock::new(|| rand::thread_rng().r#gen());
 
 /// A new id, unique across processes and ordered by creation second.
 pub fn new_id() -> String {
@@ -24,10 +23,7 @@ pub fn new_id() -> String {
 
 /// Whether `id` has the ObjectId form. Callers answer NOT_FOUND when it has not.
 pub fn is_valid_id(id: &str) -> bool {
-    id.len() == 24
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    id.len() == 24 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 #[cfg(test)]
@@ -45,13 +41,7 @@ mod tests {
     #[test]
     fn rejects_ids_of_another_shape() {
         assert!(is_valid_id("5f9b2c3e1a2b3c4d5e6f7a8b"));
-        for bad in [
-            "",
-            "5f9b2c3e1a2b3c4d5e6f7a8",
-            "5F9B2C3E1A2B3C4D5E6F7A8B",
-            "5f9b2c3e1a2b3c4d5e6f7a8g",
-            "5f9b2c3e1a2b3c4d5e6f7a8b0",
-        ] {
+        for bad in ["", "5f9b2c3e1a2b3c4d5e6f7a8", "5F9B2C3E1A2B3C4D5E6F7A8B", "5f9b2c3e1a2b3c4d5e6f7a8g", "5f9b2c3e1a2b3c4d5e6f7a8b0"] {
             assert!(!is_valid_id(bad), "{bad}");
         }
     }

@@ -35,18 +35,10 @@ impl AppState {
             None => KeySource::BuiltIn(pool.clone()),
             Some(_) => KeySource::Http {
                 issuer: issuer.clone(),
-                client: reqwest::Client::builder()
-                    .timeout(Duration::from_secs(10))
-                    .build()
-                    .expect("build the HTTP client"),
+                client: reqwest::Client::builder().timeout(Duration::from_secs(10)).build().expect("build the HTTP client"),
             },
         };
-        let tokens = TokenValidator::new(
-            issuer,
-            source,
-            config.auth.leeway_secs,
-            Duration::from_secs(config.auth.jwks_refresh_secs),
-        );
+        let tokens = TokenValidator::new(issuer, source, config.auth.leeway_secs, Duration::from_secs(config.auth.jwks_refresh_secs));
         let sanitizer = Arc::new(Sanitizer::new(config.public_url()));
         AppState {
             pool,

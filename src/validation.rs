@@ -8,12 +8,7 @@ pub fn max_length_message(max: usize) -> String {
 }
 
 /// An optional text field: trimmed, blank means none, at most `max` characters.
-pub fn optional_text(
-    fields: &mut FieldErrors,
-    field: &str,
-    value: Option<&str>,
-    max: usize,
-) -> Option<String> {
+pub fn optional_text(fields: &mut FieldErrors, field: &str, value: Option<&str>, max: usize) -> Option<String> {
     let value = value.map(str::trim).filter(|v| !v.is_empty())?;
     if value.chars().count() > max {
         fields.insert(field.to_owned(), max_length_message(max));
@@ -23,12 +18,7 @@ pub fn optional_text(
 
 /// An optional email address: trimmed, blank means none, at most `max` characters, one `@` with
 /// text before it and a dotted domain after it, no spaces.
-pub fn optional_email(
-    fields: &mut FieldErrors,
-    field: &str,
-    value: Option<&str>,
-    max: usize,
-) -> Option<String> {
+pub fn optional_email(fields: &mut FieldErrors, field: &str, value: Option<&str>, max: usize) -> Option<String> {
     let value = optional_text(fields, field, value, max)?;
     let valid = match value.split_once('@') {
         Some((local, domain)) => {
@@ -95,10 +85,7 @@ mod tests {
     #[test]
     fn required_text_trims_and_checks_length() {
         let mut fields = FieldErrors::new();
-        assert_eq!(
-            required_text(&mut fields, "name", "  Energy  ", 100),
-            "Energy"
-        );
+        assert_eq!(required_text(&mut fields, "name", "  Energy  ", 100), "Energy");
         assert!(fields.is_empty());
         required_text(&mut fields, "name", "   ", 100);
         assert_eq!(fields["name"], REQUIRED_MESSAGE);
@@ -128,10 +115,7 @@ mod tests {
 
     #[test]
     fn malformed_ids_are_not_found() {
-        assert!(matches!(
-            optional_id(Some("nope"), "Topic"),
-            Err(Error::NotFound("Topic"))
-        ));
+        assert!(matches!(optional_id(Some("nope"), "Topic"), Err(Error::NotFound("Topic"))));
         assert_eq!(optional_id(Some(" "), "Topic").unwrap(), None);
     }
 }

@@ -202,12 +202,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let state = AppState::new(pool, config, insights_jobs::queue());
     let shutdown = shutdown_on_signal();
 
-    let listener = tokio::net::TcpListener::bind(listen)
-        .await
-        .with_context(|| format!("listen on {listen}"))?;
+    let listener = tokio::net::TcpListener::bind(listen).await.with_context(|| format!("listen on {listen}"))?;
     tracing::info!(%listen, url = format!("{public_url}/insights"), version = insights::config::build_version(), "serving");
-    let server = axum::serve(listener, insights::http::build_app(state.clone()))
-        .with_graceful_shutdown(shutdown.clone().cancelled_owned());
+    let server = axum::serve(listener, insights::http::build_app(state.clone())).with_graceful_shutdown(shutdown.clone().cancelled_owned());
     if args.no_worker {
         server.await.context("serve")?;
     } else {
@@ -239,9 +236,7 @@ async fn migrate(config: Config) -> anyhow::Result<()> {
 async fn token(args: TokenArgs) -> anyhow::Result<()> {
     let config = args.config;
     if !config.auth.uses_builtin_provider() {
-        bail!(
-            "an external issuer is configured (INSIGHTS_AUTH_ISSUER): tokens come from that provider"
-        );
+        bail!("an external issuer is configured (INSIGHTS_AUTH_ISSUER): tokens come from that provider");
     }
     let mut scopes = args.scopes;
     if let Some(role) = args.role {
@@ -252,12 +247,10 @@ async fn token(args: TokenArgs) -> anyhow::Result<()> {
     let pool = connect(&config).await?;
     apply_migrations(&pool).await?;
     let name = args.name.unwrap_or_else(|| args.email.clone());
-    let claims =
-        provider::UserClaims::new(&args.email, &name, args.company.as_deref(), scopes.clone());
+    let claims = provider::UserClaims::new(&args.email, &name, args.company.as_deref(), scopes.clone());
     let subject = provider::subject_for(&config, &args.email, internal);
     let state = AppState::new(pool, config, insights_jobs::queue());
-    let token =
-        provider::sign_access_token(&state, &subject, &scopes.join(" "), &claims, args.ttl).await?;
+    let token = provider::sign_access_token(&state, &subject, &scopes.join(" "), &claims, args.ttl).await?;
     println!("{token}");
     Ok(())
 }
@@ -282,19 +275,14 @@ async fn archive_channel(args: ArchiveChannelArgs) -> anyhow::Result<()> {
         }
         Err(error) => {
             error.log_if_internal();
-            anyhow::bail!(
-                "channel {:?} was not archived: {}",
-                args.channel,
-                error.message()
-            )
+            anyhow::bail!("channel {:?} was not archived: {}", args.channel, error.message())
         }
     }
 }
 
 async fn seed_taxonomy(args: SeedArgs) -> anyhow::Result<()> {
     use insights::taxonomy::seed;
-    let file =
-        std::fs::File::open(&args.file).with_context(|| format!("open {}", args.file.display()))?;
+    let file = std::fs::File::open(&args.file).with_context(|| format!("open {}", args.file.display()))?;
     let rows = match seed::parse(std::io::BufReader::new(file)) {
         Ok(rows) => rows,
         Err(errors) => return Err(report_bad_rows(&args.file, &errors)),
@@ -302,11 +290,9 @@ async fn seed_taxonomy(args: SeedArgs) -> anyhow::Result<()> {
     let pool = connect(&args.config).await?;
     apply_migrations(&pool).await?;
     let bar = indicatif::ProgressBar::new(rows.len() as u64).with_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} {msg} [{bar:40}] {pos}/{len} rows ({elapsed})",
-        )
-        .expect("a valid template")
-        .progress_chars("=> "),
+        indicatif::ProgressStyle::with_template("{spinner} {msg} [{bar:40}] {pos}/{len} rows ({elapsed})")
+            .expect("a valid template")
+            .progress_chars("=> "),
     );
     bar.set_message(format!("Seeding {}", args.file.display()));
     let summary = match seed::apply(&pool, rows, &|done| bar.set_position(done)).await {
@@ -333,18 +319,11 @@ async fn seed_taxonomy(args: SeedArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn report_bad_rows(
-    file: &std::path::Path,
-    errors: &[insights::taxonomy::seed::RowError],
-) -> anyhow::Error {
+fn report_bad_rows(file: &std::path::Path, errors: &[insights::taxonomy::seed::RowError]) -> anyhow::Error {
     for error in errors {
         eprintln!("{}:{}: {}", file.display(), error.line, error.message);
     }
-    anyhow::anyhow!(
-        "{} bad row(s) in {}: nothing was written",
-        errors.len(),
-        file.display()
-    )
+    anyhow::anyhow!("{} bad row(s) in {}: nothing was written", errors.len(), file.display())
 }
 
 fn schema(args: SchemaArgs) -> anyhow::Result<()> {
@@ -352,8 +331,7 @@ fn schema(args: SchemaArgs) -> anyhow::Result<()> {
     if args.output.as_os_str() == "-" {
         print!("{sdl}");
     } else {
-        std::fs::write(&args.output, sdl)
-            .with_context(|| format!("write {}", args.output.display()))?;
+        std::fs::write(&args.output, sdl).with_context(|| format!("write {}", args.output.display()))?;
         eprintln!("Wrote {}", args.output.display());
     }
     Ok(())

@@ -32,9 +32,7 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
 
 /// Creates or upgrades apalis' own tables (schema `apalis`).
 pub async fn setup(pool: &PgPool) -> anyhow::Result<()> {
-    PostgresStorage::<()>::setup(pool)
-        .await
-        .context("set up the job storage")
+    PostgresStorage::<()>::setup(pool).await.context("set up the job storage")
 }
 
 /// The core's enqueue API, on apalis' PostgreSQL storage.
@@ -49,9 +47,7 @@ impl JobQueue for ApalisQueue {
     async fn enqueue(&self, conn: &mut PgConnection, job: JobRequest) -> anyhow::Result<()> {
         let payload = serde_json::to_vec(&job).context("encode the job")?;
         let task = TaskBuilder::new(payload).max_attempts(10).build();
-        apalis_postgres::queries::push_tasks(conn, QUEUE, vec![task])
-            .await
-            .with_context(|| format!("enqueue {job:?}"))?;
+        apalis_postgres::queries::push_tasks(conn, QUEUE, vec![task]).await.with_context(|| format!("enqueue {job:?}"))?;
         Ok(())
     }
 }
@@ -60,14 +56,10 @@ impl JobQueue for ApalisQueue {
 async fn run_job(job: JobRequest, state: Data<AppState>) -> Result<(), BoxDynError> {
     let result = match job {
         JobRequest::PurgeExpiredGrants => purge_expired_grants::handle(&state).await,
-        JobRequest::NotifyArticleSubscribers {
-            request_id,
-            article_id,
-        } => notify_article_subscribers::handle(&state, request_id, &article_id).await,
-        JobRequest::NotifyArticleInterest {
-            article_id,
-            user_id,
-        } => notify_article_interest::handle(&state, &article_id, &user_id).await,
+        JobRequest::NotifyArticleSubscribers { request_id, article_id } => {
+            notify_article_subscribers::handle(&state, request_id, &article_id).await
+        }
+        JobRequest::NotifyArticleInterest { article_id, user_id } => notify_article_interest::handle(&state, &article_id, &user_id).await,
     };
     result.map_err(|error| {
         tracing::error!(error = format!("{error:#}"), "job failed");
@@ -76,25 +68,17 @@ async fn run_job(job: JobRequest, state: Data<AppState>) -> Result<(), BoxDynErr
 }
 
 /// Every scheduled tick enqueues its job, so the work itself runs (and retries) like any other.
-async fn enqueue_scheduled(
-    _tick: Tick,
-    job: Data<JobRequest>,
-    state: Data<AppState>,
-) -> Result<(), BoxDynError> {
+async fn enqueue_scheduled(_tick: Tick, job: Data<JobRequest>, state: Data<AppState>) -> Result<(), BoxDynError> {
     let mut conn = state.pool.acquire().await?;
-    state
-        .jobs
-        .enqueue(&mut conn, (*job).clone())
-        .await
-        .map_err(|e| e.into())
+    state.jobs.enqueue(&mut conn, (*job).clone()).await.map_err(|e| e.into())
 }
 
 /// Runs the workers and the schedules until `shutdown` is cancelled; a running job gets
 /// `SHUTDOWN_GRACE` to finish.
 pub async fn run(state: AppState, shutdown: CancellationToken) -> anyhow::Result<()> {
     setup(&state.pool).await?;
-    let purge_schedule = cron::Schedule::from_str(&state.config.jobs.purge_grants_schedule)
-        .context("parse INSIGHTS_PURGE_GRANTS_SCHEDULE")?;
+    let purge_schedule =
+        cron::Schedule::from_str(&state.config.jobs.purge_grants_schedule).context("parse INSIGHTS_PURGE_GRANTS_SCHEDULE")?;
     let storage_state = state.clone();
     let cron_state = state.clone();
     let monitor = Monitor::new()
@@ -105,11 +89,7 @@ pub async fn run(state: AppState, shutdown: CancellationToken) -> anyhow::Result
                 .with_config(Config::default().queue(QUEUE))
                 .with_pubsub()
                 .poll_with_strategy(Strategy::new().interval(POLL_INTERVAL));
-            WorkerBuilder::new(format!("insights-jobs-{index}"))
-                .backend(storage)
-                .data(storage_state.clone())
-                .concurrency(4)
-                .build(run_job)
+            WorkerBuilder::new(format!("insights-jobs-{index}")).backend(storage).data(storage_state.clone()).concurrency(4).build(run_job)
         })
         .register(move |index| {
             WorkerBuilder::new(format!("schedule-purge-expired-grants-{index}"))

@@ -8,18 +8,9 @@ use insights::{AppState, articles::queries};
 #[tracing::instrument(skip(state))]
 pub async fn handle(state: &AppState, request_id: i64, article_id: &str) -> anyhow::Result<()> {
     match queries::notification_pending(&state.pool, request_id).await? {
-        Some(true) => tracing::info!(
-            article = article_id,
-            "notification request kept for email delivery"
-        ),
-        Some(false) => tracing::info!(
-            article = article_id,
-            "notification request already delivered"
-        ),
-        None => tracing::warn!(
-            article = article_id,
-            "notification request not found (article deleted?)"
-        ),
+        Some(true) => tracing::info!(article = article_id, "notification request kept for email delivery"),
+        Some(false) => tracing::info!(article = article_id, "notification request already delivered"),
+        None => tracing::warn!(article = article_id, "notification request not found (article deleted?)"),
     }
     Ok(())
 }

@@ -14,10 +14,7 @@ use crate::{
     auth::{Role, STAFF},
     channels::{ChannelType, OwnerType},
     error::{Error, Result},
-    graphql::{
-        DEFAULT_PAGE_SIZE, SortDirection, app_state, checked_limit_offset, id_strings,
-        total_from_page, viewer,
-    },
+    graphql::{DEFAULT_PAGE_SIZE, SortDirection, app_state, checked_limit_offset, id_strings, total_from_page, viewer},
     taxonomy::PromotionalContentSummary,
     users::UserSummary,
     validation::optional_id,
@@ -57,49 +54,19 @@ pub struct ArticleTag {
 }
 
 pub fn topics(named: &[Named]) -> Vec<ArticleTopic> {
-    named
-        .iter()
-        .map(|n| ArticleTopic {
-            id: n.id.clone(),
-            name: n.name.clone(),
-        })
-        .collect()
+    named.iter().map(|n| ArticleTopic { id: n.id.clone(), name: n.name.clone() }).collect()
 }
 
 pub fn tags(named: &[Named]) -> Vec<ArticleTag> {
-    named
-        .iter()
-        .map(|n| ArticleTag {
-            id: n.id.clone(),
-            name: n.name.clone(),
-        })
-        .collect()
+    named.iter().map(|n| ArticleTag { id: n.id.clone(), name: n.name.clone() }).collect()
 }
 
-pub fn publisher(
-    kind: Option<&str>,
-    id: Option<&str>,
-    name: Option<&str>,
-) -> Option<ArticlePublisher> {
-    Some(ArticlePublisher {
-        id: id?.to_owned(),
-        name: name?.to_owned(),
-        r#type: OwnerType::parse(kind?),
-    })
+pub fn publisher(kind: Option<&str>, id: Option<&str>, name: Option<&str>) -> Option<ArticlePublisher> {
+    Some(ArticlePublisher { id: id?.to_owned(), name: name?.to_owned(), r#type: OwnerType::parse(kind?) })
 }
 
-pub fn channel(
-    id: Option<&str>,
-    name: Option<&str>,
-    kind: Option<&str>,
-    state: Option<&str>,
-) -> Option<ArticleChannel> {
-    Some(ArticleChannel {
-        id: id?.to_owned(),
-        name: name?.to_owned(),
-        r#type: ChannelType::parse(kind?),
-        state: state?.to_owned(),
-    })
+pub fn channel(id: Option<&str>, name: Option<&str>, kind: Option<&str>, state: Option<&str>) -> Option<ArticleChannel> {
+    Some(ArticleChannel { id: id?.to_owned(), name: name?.to_owned(), r#type: ChannelType::parse(kind?), state: state?.to_owned() })
 }
 
 pub struct ArticleObject {
@@ -116,11 +83,7 @@ impl ArticleObject {
     }
 
     async fn author(&self) -> Option<UserSummary> {
-        UserSummary::from_columns(
-            &self.row.author_id,
-            &self.row.author_name,
-            &self.row.author_email,
-        )
+        UserSummary::from_columns(&self.row.author_id, &self.row.author_name, &self.row.author_email)
     }
 
     async fn title(&self) -> &str {
@@ -129,10 +92,7 @@ impl ArticleObject {
 
     /// Sanitised HTML (read only when the request selects it: it can be large).
     async fn html(&self) -> Result<&str> {
-        self.row
-            .html
-            .as_deref()
-            .ok_or_else(|| Error::Internal(anyhow::anyhow!("article html selected but not loaded")))
+        self.row.html.as_deref().ok_or_else(|| Error::Internal(anyhow::anyhow!("article html selected but not loaded")))
     }
 
     async fn summary(&self) -> Option<&str> {
@@ -141,32 +101,19 @@ impl ArticleObject {
 
     async fn published_by(&self) -> Option<ArticlePublisher> {
         let row = &self.row;
-        publisher(
-            row.publisher_type.as_deref(),
-            row.publisher_id.as_deref(),
-            row.publisher_name.as_deref(),
-        )
+        publisher(row.publisher_type.as_deref(), row.publisher_id.as_deref(), row.publisher_name.as_deref())
     }
 
     async fn contributors(&self) -> Vec<UserSummary> {
-        self.relations
-            .as_ref()
-            .map(|r| r.contributors.0.clone())
-            .unwrap_or_default()
+        self.relations.as_ref().map(|r| r.contributors.0.clone()).unwrap_or_default()
     }
 
     async fn categories(&self) -> Vec<ArticleTopic> {
-        self.relations
-            .as_ref()
-            .map(|r| topics(&r.categories))
-            .unwrap_or_default()
+        self.relations.as_ref().map(|r| topics(&r.categories)).unwrap_or_default()
     }
 
     async fn tags(&self) -> Vec<ArticleTag> {
-        self.relations
-            .as_ref()
-            .map(|r| tags(&r.tags))
-            .unwrap_or_default()
+        self.relations.as_ref().map(|r| tags(&r.tags)).unwrap_or_default()
     }
 
     async fn state(&self) -> ArticleState {
@@ -204,20 +151,12 @@ impl ArticleObject {
     }
 
     async fn promotional_content_ids(&self) -> Vec<String> {
-        let promotions = self
-            .relations
-            .as_ref()
-            .map(|r| r.promotional_content.0.as_slice())
-            .unwrap_or_default();
+        let promotions = self.relations.as_ref().map(|r| r.promotional_content.0.as_slice()).unwrap_or_default();
         promotions.iter().map(|p| p.id.clone()).collect()
     }
 
     async fn promotional_content(&self) -> Vec<PromotionalContentSummary> {
-        let promotions = self
-            .relations
-            .as_ref()
-            .map(|r| r.promotional_content.0.as_slice())
-            .unwrap_or_default();
+        let promotions = self.relations.as_ref().map(|r| r.promotional_content.0.as_slice()).unwrap_or_default();
         promotions
             .iter()
             .map(|p| PromotionalContentSummary {
@@ -231,12 +170,7 @@ impl ArticleObject {
 
     async fn premium_channel(&self) -> Option<ArticleChannel> {
         let row = &self.row;
-        channel(
-            row.premium_channel_id.as_deref(),
-            row.channel_name.as_deref(),
-            row.channel_type.as_deref(),
-            row.channel_state.as_deref(),
-        )
+        channel(row.premium_channel_id.as_deref(), row.channel_name.as_deref(), row.channel_type.as_deref(), row.channel_state.as_deref())
     }
 
     async fn is_premium(&self) -> bool {
@@ -250,18 +184,12 @@ impl ArticleObject {
 
     /// publishDate + premiumExpiryOffset (null: no expiry or not published).
     async fn premium_expires_at(&self) -> Option<DateTime<Utc>> {
-        premium_expires_at(
-            self.row.publish_date,
-            self.row.premium_expiry_offset.as_deref(),
-        )
+        premium_expires_at(self.row.publish_date, self.row.premium_expiry_offset.as_deref())
     }
 
     /// Premium and not yet past premiumExpiresAt.
     async fn is_premium_active(&self) -> bool {
-        let expires = premium_expires_at(
-            self.row.publish_date,
-            self.row.premium_expiry_offset.as_deref(),
-        );
+        let expires = premium_expires_at(self.row.publish_date, self.row.premium_expiry_offset.as_deref());
         self.row.is_premium && expires.is_none_or(|at| at > Utc::now())
     }
 
@@ -303,21 +231,9 @@ impl ArticleObject {
 
 /// Turns rows into objects; their contributors, topics, tags and promotional content come in one
 /// statement for the whole page, and only when the request selects one of them.
-async fn article_objects(
-    ctx: &Context<'_>,
-    rows: Vec<ArticleRow>,
-    role: Role,
-) -> Result<Vec<ArticleObject>> {
+async fn article_objects(ctx: &Context<'_>, rows: Vec<ArticleRow>, role: Role) -> Result<Vec<ArticleObject>> {
     let look_ahead = ctx.look_ahead();
-    let related = [
-        "contributors",
-        "categories",
-        "tags",
-        "promotionalContent",
-        "promotionalContentIds",
-    ]
-    .iter()
-    .any(|field| {
+    let related = ["contributors", "categories", "tags", "promotionalContent", "promotionalContentIds"].iter().any(|field| {
         look_ahead.field(field).exists()
             || look_ahead.field("articles").field(field).exists()
             || look_ahead.field("article").field(field).exists()
@@ -333,11 +249,7 @@ async fn article_objects(
         .into_iter()
         .map(|row| {
             let can_edit = service::may_open(role, row.viewer_has_access);
-            ArticleObject {
-                relations: relations.remove(&row.article_id),
-                row,
-                can_edit,
-            }
+            ArticleObject { relations: relations.remove(&row.article_id), row, can_edit }
         })
         .collect())
 }
@@ -356,13 +268,8 @@ async fn load_article(ctx: &Context<'_>, id: &str, access: Access) -> Result<Art
     let viewer = viewer(ctx)?;
     let role = viewer.require(STAFF)?;
     let id = optional_id(Some(id), "Article")?.ok_or(Error::NotFound("Article"))?;
-    let row = queries::article_by_id(&app_state(ctx).pool, &id, &viewer.user.user_id)
-        .await?
-        .ok_or(Error::NotFound("Article"))?;
-    let article = article_objects(ctx, vec![row], role)
-        .await?
-        .pop()
-        .ok_or(Error::NotFound("Article"))?;
+    let row = queries::article_by_id(&app_state(ctx).pool, &id, &viewer.user.user_id).await?.ok_or(Error::NotFound("Article"))?;
+    let article = article_objects(ctx, vec![row], role).await?.pop().ok_or(Error::NotFound("Article"))?;
     if access == Access::Required && !article.can_edit {
         return Err(Error::Forbidden);
     }
@@ -443,22 +350,14 @@ pub struct ArticlesQuery;
 #[Object]
 impl ArticlesQuery {
     /// Staff: a page of articles, filtered, searched and sorted in the database.
-    async fn articles(
-        &self,
-        ctx: &Context<'_>,
-        params: Option<ArticleListParams>,
-    ) -> Result<ArticlePage> {
+    async fn articles(&self, ctx: &Context<'_>, params: Option<ArticleListParams>) -> Result<ArticlePage> {
         let viewer = viewer(ctx)?;
         let role = viewer.require(STAFF)?;
         let params = params.unwrap_or_default();
         let (limit, offset) = checked_limit_offset(params.limit, params.offset)?;
         let user_id = viewer.user.user_id.as_str();
         let tab = params.r#type.scope(user_id, Utc::now());
-        let search = params
-            .search_query
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty());
+        let search = params.search_query.as_deref().map(str::trim).filter(|s| !s.is_empty());
         let (categories, publishers, tags, channels, promotions) = (
             id_strings(params.category_id),
             id_strings(params.published_by),
@@ -490,10 +389,7 @@ impl ArticlesQuery {
             Some(total) => total,
             None => queries::count_articles(pool, &filter).await?,
         };
-        Ok(ArticlePage {
-            articles: article_objects(ctx, rows, role).await?,
-            total,
-        })
+        Ok(ArticlePage { articles: article_objects(ctx, rows, role).await?, total })
     }
 
     /// Staff allowed to open it (see Article.canEdit).
@@ -509,20 +405,9 @@ impl ArticlesQuery {
         let users = viewers.len() as i64;
         let viewers = viewers
             .into_iter()
-            .map(|v| ArticleViewer {
-                id: v.user_id,
-                name: v.name,
-                email: v.email,
-                views: v.views,
-                last_viewed: v.last_viewed,
-            })
+            .map(|v| ArticleViewer { id: v.user_id, name: v.name, email: v.email, views: v.views, last_viewed: v.last_viewed })
             .collect();
-        Ok(ArticleStats {
-            article,
-            views,
-            users,
-            viewers,
-        })
+        Ok(ArticleStats { article, views, users, viewers })
     }
 }
 
@@ -584,18 +469,10 @@ impl From<ArticleInput> for ArticleChange {
     }
 }
 
-async fn write(
-    ctx: &Context<'_>,
-    item: ArticleInput,
-    action: Action,
-    is_new: bool,
-) -> Result<ArticleObject> {
+async fn write(ctx: &Context<'_>, item: ArticleInput, action: Action, is_new: bool) -> Result<ArticleObject> {
     let viewer = viewer(ctx)?;
     let role = viewer.require(STAFF)?;
-    let author = Author {
-        user_id: &viewer.user.user_id,
-        role,
-    };
+    let author = Author { user_id: &viewer.user.user_id, role };
     let id = service::write_article(app_state(ctx), author, &item.into(), action, is_new).await?;
     load_article(ctx, &id, Access::Written).await
 }
@@ -628,18 +505,10 @@ impl ArticlesMutation {
     }
 
     /// Existing, non-archived articles the caller may change.
-    async fn archive_article(
-        &self,
-        ctx: &Context<'_>,
-        #[graphql(name = "_id")] id: ID,
-        version: i32,
-    ) -> Result<ArticleObject> {
+    async fn archive_article(&self, ctx: &Context<'_>, #[graphql(name = "_id")] id: ID, version: i32) -> Result<ArticleObject> {
         let viewer = viewer(ctx)?;
         let role = viewer.require(STAFF)?;
-        let author = Author {
-            user_id: &viewer.user.user_id,
-            role,
-        };
+        let author = Author { user_id: &viewer.user.user_id, role };
         let id = service::archive_article(&app_state(ctx).pool, author, &id, version).await?;
         load_article(ctx, &id, Access::Written).await
     }

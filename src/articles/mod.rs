@@ -9,6 +9,5 @@ pub mod service;
 pub mod text;
 
 pub use graphql::{
-    ArticleChannel, ArticlePublisher, ArticleTag, ArticleTopic, ArticlesMutation, ArticlesQuery,
-    channel, publisher, tags, topics,
+    ArticleChannel, ArticlePublisher, ArticleTag, ArticleTopic, ArticlesMutation, ArticlesQuery, channel, publisher, tags, topics,
 };

@@ -65,20 +65,11 @@ pub struct TabScope<'a> {
 impl ArticleListType {
     /// The articles of this tab for `user_id`; 'Today' starts at midnight UTC.
     pub fn scope(self, user_id: &str, now: DateTime<Utc>) -> TabScope<'_> {
-        let by_state = |state| TabScope {
-            state: Some(state),
-            ..TabScope::default()
-        };
+        let by_state = |state| TabScope { state: Some(state), ..TabScope::default() };
         match self {
             ArticleListType::All => TabScope::default(),
-            ArticleListType::Today => TabScope {
-                changed_since: Some(now.date_naive().and_time(NaiveTime::MIN).and_utc()),
-                ..TabScope::default()
-            },
-            ArticleListType::My => TabScope {
-                mine: Some(user_id),
-                ..TabScope::default()
-            },
+            ArticleListType::Today => TabScope { changed_since: Some(now.date_naive().and_time(NaiveTime::MIN).and_utc()), ..TabScope::default() },
+            ArticleListType::My => TabScope { mine: Some(user_id), ..TabScope::default() },
             ArticleListType::Published => by_state(ArticleState::Published),
             ArticleListType::Pending => by_state(ArticleState::Pending),
             ArticleListType::Archived => by_state(ArticleState::Archived),
@@ -130,10 +121,7 @@ impl PublishGap {
 pub const EXPIRY_OFFSETS: &[&str] = &["3d", "1w", "1m"];
 
 /// When premium access to an article ends: its publish date plus the offset; none without either.
-pub fn premium_expires_at(
-    publish_date: Option<DateTime<Utc>>,
-    offset: Option<&str>,
-) -> Option<DateTime<Utc>> {
+pub fn premium_expires_at(publish_date: Option<DateTime<Utc>>, offset: Option<&str>) -> Option<DateTime<Utc>> {
     let date = publish_date?;
     match offset? {
         "3d" => date.checked_add_days(Days::new(3)),
@@ -153,25 +141,15 @@ mod tests {
     fn the_today_tab_starts_at_midnight_utc() {
         let now = Utc.with_ymd_and_hms(2024, 1, 5, 17, 30, 0).unwrap();
         let midnight = Utc.with_ymd_and_hms(2024, 1, 5, 0, 0, 0).unwrap();
-        assert_eq!(
-            ArticleListType::Today.scope("u", now).changed_since,
-            Some(midnight)
-        );
+        assert_eq!(ArticleListType::Today.scope("u", now).changed_since, Some(midnight));
         assert_eq!(ArticleListType::My.scope("u", now).mine, Some("u"));
-        assert_eq!(
-            ArticleListType::Archived.scope("u", now).state,
-            Some(ArticleState::Archived)
-        );
+        assert_eq!(ArticleListType::Archived.scope("u", now).state, Some(ArticleState::Archived));
     }
 
     #[test]
     fn expiry_adds_the_offset_to_the_publish_date() {
         let published = Utc.with_ymd_and_hms(2024, 1, 31, 10, 0, 0).unwrap();
-        let at = |offset| {
-            premium_expires_at(Some(published), Some(offset))
-                .unwrap()
-                .to_rfc3339()
-        };
+        let at = |offset| premium_expires_at(Some(published), Some(offset)).unwrap().to_rfc3339();
         assert_eq!(at("3d"), "2024-02-03T10:00:00+00:00");
         assert_eq!(at("1w"), "2024-02-07T10:00:00+00:00");
         assert_eq!(at("1m"), "2024-02-29T10:00:00+00:00");

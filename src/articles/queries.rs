@@ -112,9 +112,7 @@ fn push_filters(q: &mut QueryBuilder<Postgres>, f: &ArticleFilter<'_>) {
             .push(") offset 0)");
     }
     if !f.channels.is_empty() {
-        q.push(" and a.premium_channel_id = any(")
-            .push_bind(f.channels.to_vec())
-            .push(")");
+        q.push(" and a.premium_channel_id = any(").push_bind(f.channels.to_vec()).push(")");
     }
     if !f.promotional_content.is_empty() {
         q.push(" and a.article_id in (select article_id from article_promotional_content where promotional_content_id = any(")
@@ -122,9 +120,7 @@ fn push_filters(q: &mut QueryBuilder<Postgres>, f: &ArticleFilter<'_>) {
             .push(") offset 0)");
     }
     if let Some(search) = f.search {
-        q.push(" and a.search_vector @@ websearch_to_tsquery('english', ")
-            .push_bind(search.to_owned())
-            .push(")");
+        q.push(" and a.search_vector @@ websearch_to_tsquery('english', ").push_bind(search.to_owned()).push(")");
     }
 }
 
@@ -132,11 +128,7 @@ fn push_filters(q: &mut QueryBuilder<Postgres>, f: &ArticleFilter<'_>) {
 /// migration 0006 where one makes sense.
 fn order_by(sort: ArticleSortField, descending: bool) -> String {
     let dir = if descending { "desc" } else { "asc" };
-    let nulls = if descending {
-        "nulls last"
-    } else {
-        "nulls first"
-    };
+    let nulls = if descending { "nulls last" } else { "nulls first" };
     let key = match sort {
         ArticleSortField::Title => format!("lower(a.title) {dir}"),
         ArticleSortField::PublishedBy => {
@@ -156,10 +148,7 @@ fn order_by(sort: ArticleSortField, descending: bool) -> String {
 /// Articles with their channel, publisher and view counts. The page is cut first from the ids
 /// alone (index-only scans: a topic filter probes its links without reading 2,000 article rows),
 /// then only its rows are read whole; the counts are sub-selects evaluated for those rows.
-pub async fn select_articles(
-    db: impl PgExecutor<'_>,
-    f: &ArticleFilter<'_>,
-) -> sqlx::Result<Vec<ArticleRow>> {
+pub async fn select_articles(db: impl PgExecutor<'_>, f: &ArticleFilter<'_>) -> sqlx::Result<Vec<ArticleRow>> {
     let mut q = QueryBuilder::<Postgres>::new("select a.article_id, a.title, case when ");
     q.push_bind(f.with_html).push(
         " then a.html end as html, a.summary, a.state,
@@ -204,11 +193,7 @@ pub async fn select_articles(
 }
 
 /// One article by id, as `select_articles` reads it (with its html): a prepared primary-key read.
-pub async fn article_by_id(
-    db: impl PgExecutor<'_>,
-    id: &str,
-    viewer: &str,
-) -> sqlx::Result<Option<ArticleRow>> {
+pub async fn article_by_id(db: impl PgExecutor<'_>, id: &str, viewer: &str) -> sqlx::Result<Option<ArticleRow>> {
     sqlx::query_as!(
         ArticleRow,
         r#"select a.article_id, a.title, a.html as "html?", a.summary, a.state,
@@ -308,10 +293,7 @@ pub struct Relations {
 }
 
 /// Contributors, topics, tags and promotional content of several articles, in one statement.
-pub async fn relations_of(
-    db: impl PgExecutor<'_>,
-    article_ids: &[String],
-) -> sqlx::Result<Vec<Relations>> {
+pub async fn relations_of(db: impl PgExecutor<'_>, article_ids: &[String]) -> sqlx::Result<Vec<Relations>> {
     sqlx::query_as!(
         Relations,
         r#"select ids.id as "id!",
@@ -345,10 +327,7 @@ pub struct LockedArticle {
     pub premium_channel_id: Option<String>,
 }
 
-pub async fn lock_article(
-    conn: &mut PgConnection,
-    id: &str,
-) -> sqlx::Result<Option<LockedArticle>> {
+pub async fn lock_article(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<LockedArticle>> {
     sqlx::query_as!(
         LockedArticle,
         "select state, version, publish_date, was_published_previously, premium_channel_id
@@ -361,11 +340,7 @@ pub async fn lock_article(
 
 /// Whether `user_id` may open the article as one of its contributors, an admin of its channel or
 /// a member of its publishing desk.
-pub async fn has_access(
-    db: impl PgExecutor<'_>,
-    article_id: &str,
-    user_id: &str,
-) -> sqlx::Result<bool> {
+pub async fn has_access(db: impl PgExecutor<'_>, article_id: &str, user_id: &str) -> sqlx::Result<bool> {
     sqlx::query_scalar!(
         r#"select exists(select 1 from article_contributor where article_id = $1 and user_id = $2)
                or exists(select 1 from article a join channel_admin ca on ca.channel_id = a.premium_channel_id
@@ -439,11 +414,7 @@ pub async fn insert_article(
     Ok(())
 }
 
-pub async fn update_article(
-    conn: &mut PgConnection,
-    id: &str,
-    v: &ArticleValues<'_>,
-) -> sqlx::Result<()> {
+pub async fn update_article(conn: &mut PgConnection, id: &str, v: &ArticleValues<'_>) -> sqlx::Result<()> {
     sqlx::query!(
         "update article set title = $2, html = $3, body_text = $4, summary = $5, state = $6, publish_date = $7,
                 was_published_previously = $8, premium_channel_id = $9, published_by_desk_id = $10,
@@ -476,13 +447,7 @@ pub async fn update_article(
 }
 
 pub async fn set_state(conn: &mut PgConnection, id: &str, state: &str) -> sqlx::Result<()> {
-    sqlx::query!(
-        "update article set state = $2, version = version + 1 where article_id = $1",
-        id,
-        state
-    )
-    .execute(conn)
-    .await?;
+    sqlx::query!("update article set state = $2, version = version + 1 where article_id = $1", id, state).execute(conn).await?;
     Ok(())
 }
 
@@ -538,11 +503,7 @@ pub async fn set_relations(
 }
 
 /// Records that subscribers are to be notified of a publish (delivered by the notification jobs).
-pub async fn request_notification(
-    conn: &mut PgConnection,
-    article_id: &str,
-    requested_by: &str,
-) -> sqlx::Result<i64> {
+pub async fn request_notification(conn: &mut PgConnection, article_id: &str, requested_by: &str) -> sqlx::Result<i64> {
     sqlx::query_scalar!(
         "insert into article_notification_request (article_id, requested_by) values ($1, $2) returning request_id",
         article_id,
@@ -553,16 +514,10 @@ pub async fn request_notification(
 }
 
 /// Whether a notification request is still waiting for delivery (none: it is gone with its article).
-pub async fn notification_pending(
-    db: impl PgExecutor<'_>,
-    request_id: i64,
-) -> sqlx::Result<Option<bool>> {
-    sqlx::query_scalar!(
-        r#"select processed_at is null as "pending!" from article_notification_request where request_id = $1"#,
-        request_id
-    )
-    .fetch_optional(db)
-    .await
+pub async fn notification_pending(db: impl PgExecutor<'_>, request_id: i64) -> sqlx::Result<Option<bool>> {
+    sqlx::query_scalar!(r#"select processed_at is null as "pending!" from article_notification_request where request_id = $1"#, request_id)
+        .fetch_optional(db)
+        .await
 }
 
 pub struct Viewer {

@@ -87,11 +87,7 @@ pub fn may_open(role: Role, has_access: bool) -> bool {
 
 /// A title on one line: newlines become spaces.
 pub fn one_line(title: &str) -> String {
-    title
-        .replace("\r\n", " ")
-        .replace(['\n', '\r'], " ")
-        .trim()
-        .to_owned()
+    title.replace("\r\n", " ").replace(['\n', '\r'], " ").trim().to_owned()
 }
 
 /// Today's date as templates show it, like "05 Jan 2024".
@@ -119,12 +115,7 @@ struct ValidArticle {
     template_id: Option<String>,
 }
 
-async fn validate(
-    state: &AppState,
-    change: &ArticleChange,
-    action: Action,
-    now: DateTime<Utc>,
-) -> Result<ValidArticle> {
+async fn validate(state: &AppState, change: &ArticleChange, action: Action, now: DateTime<Utc>) -> Result<ValidArticle> {
     let mut fields = FieldErrors::new();
     let title = one_line(&change.title);
     // Publishing reports a missing title as a gap; a draft needs one.
@@ -133,43 +124,23 @@ async fn validate(
     } else if title.chars().count() > TITLE_MAX {
         fields.insert("title".to_owned(), max_length_message(TITLE_MAX));
     }
-    let summary = optional_text(
-        &mut fields,
-        "summary",
-        change.summary.as_deref(),
-        SUMMARY_MAX,
-    );
-    if change
-        .publish_date
-        .is_some_and(|date| date > now + CLOCK_SKEW)
-    {
+    let summary = optional_text(&mut fields, "summary", change.summary.as_deref(), SUMMARY_MAX);
+    if change.publish_date.is_some_and(|date| date > now + CLOCK_SKEW) {
         fields.insert("publishDate".to_owned(), INVALID_PUBLISH_DATE.to_owned());
     }
     if let Some(offset) = &change.premium_expiry_offset
         && !EXPIRY_OFFSETS.contains(&offset.as_str())
     {
-        fields.insert(
-            "premiumExpiryOffset".to_owned(),
-            "Choose 3d, 1w or 1m".to_owned(),
-        );
+        fields.insert("premiumExpiryOffset".to_owned(), "Choose 3d, 1w or 1m".to_owned());
     }
     let contributors = id_list(&change.contributors, "User")?;
-    if !contributors.is_empty()
-        && !users::non_staff_among(&state.pool, &contributors)
-            .await?
-            .is_empty()
-    {
-        fields.insert(
-            "contributors".to_owned(),
-            "Choose contributors among the staff users".to_owned(),
-        );
+    if !contributors.is_empty() && !users::non_staff_among(&state.pool, &contributors).await?.is_empty() {
+        fields.insert("contributors".to_owned(), "Choose contributors among the staff users".to_owned());
     }
     if !fields.is_empty() {
         return Err(Error::invalid(fields));
     }
-    let html = state
-        .sanitizer
-        .clean(change.html.as_deref().unwrap_or_default());
+    let html = state.sanitizer.clean(change.html.as_deref().unwrap_or_default());
     let body = body_text(&html);
     Ok(ValidArticle {
         title,
@@ -202,16 +173,10 @@ async fn channel_part(
     stored_channel: Option<&str>,
 ) -> Result<ChannelPart> {
     let Some(channel_id) = channel_id else {
-        return Ok(ChannelPart {
-            desk_id: None,
-            user_id: None,
-            is_premium: false,
-            expiry_offset: None,
-        });
+        return Ok(ChannelPart { desk_id: None, user_id: None, is_premium: false, expiry_offset: None });
     };
-    let channel = channels::publishing_channel(&mut *conn, channel_id, author.user_id)
-        .await?
-        .ok_or(Error::NotFound("Channel"))?;
+    let channel =
+        channels::publishing_channel(&mut *conn, channel_id, author.user_id).await?.ok_or(Error::NotFound("Channel"))?;
     if channel.state == "archived" {
         return Err(Error::Conflict(ARCHIVED_CHANNEL_MESSAGE.to_owned()));
     }
@@ -231,43 +196,22 @@ async fn channel_part(
     })
 }
 
-fn publish_gaps(
-    valid: &ValidArticle,
-    contributors: &[String],
-    channel: &ChannelPart,
-) -> Vec<&'static str> {
+fn publish_gaps(valid: &ValidArticle, contributors: &[String], channel: &ChannelPart) -> Vec<&'static str> {
     let checks = [
         (PublishGap::TextAbsent, valid.body_is_empty),
-        (
-            PublishGap::PublisherAbsent,
-            channel.desk_id.is_none() && channel.user_id.is_none(),
-        ),
+        (PublishGap::PublisherAbsent, channel.desk_id.is_none() && channel.user_id.is_none()),
         (PublishGap::ContributorAbsent, contributors.is_empty()),
         (PublishGap::SummaryAbsent, valid.summary.is_none()),
         (PublishGap::CategoriesAbsent, valid.categories.is_empty()),
         (PublishGap::TitleAbsent, valid.title.is_empty()),
         (PublishGap::ChannelAbsent, valid.channel_id.is_none()),
     ];
-    checks
-        .into_iter()
-        .filter(|(_, missing)| *missing)
-        .map(|(gap, _)| gap.as_str())
-        .collect()
+    checks.into_iter().filter(|(_, missing)| *missing).map(|(gap, _)| gap.as_str()).collect()
 }
 
 /// Refuses a change of an article the author may not make (the stored article is locked).
-async fn check_may_change(
-    conn: &mut PgConnection,
-    author: Author<'_>,
-    id: &str,
-    stored: &LockedArticle,
-) -> Result<()> {
-    if !author.is_admin()
-        && !may_open(
-            author.role,
-            queries::has_access(&mut *conn, id, author.user_id).await?,
-        )
-    {
+async fn check_may_change(conn: &mut PgConnection, author: Author<'_>, id: &str, stored: &LockedArticle) -> Result<()> {
+    if !author.is_admin() && !may_open(author.role, queries::has_access(&mut *conn, id, author.user_id).await?) {
         return Err(Error::Forbidden);
     }
     // Contributors save and edit drafts; a published or archived article needs publish rights.
@@ -279,13 +223,7 @@ async fn check_may_change(
 
 /// Adds (no `id`) or edits an article, as a draft (`Save`) or published (`Publish`). Returns its id.
 #[tracing::instrument(skip_all, fields(action = ?action))]
-pub async fn write_article(
-    state: &AppState,
-    author: Author<'_>,
-    change: &ArticleChange,
-    action: Action,
-    is_new: bool,
-) -> Result<String> {
+pub async fn write_article(state: &AppState, author: Author<'_>, change: &ArticleChange, action: Action, is_new: bool) -> Result<String> {
     if !author.role.is_staff() || (action == Action::Publish && !author.may_publish()) {
         return Err(Error::Forbidden);
     }
@@ -295,50 +233,29 @@ pub async fn write_article(
     let (id, stored) = if is_new {
         (ids::new_id(), None)
     } else {
-        let id = optional_id(change.id.as_deref(), "Article")?
-            .ok_or_else(|| Error::field("_id", REQUIRED_MESSAGE))?;
-        let version = change
-            .version
-            .ok_or_else(|| Error::field("version", REQUIRED_MESSAGE))?;
-        let stored = queries::lock_article(&mut tx, &id)
-            .await?
-            .ok_or(Error::NotFound("Article"))?;
+        let id = optional_id(change.id.as_deref(), "Article")?.ok_or_else(|| Error::field("_id", REQUIRED_MESSAGE))?;
+        let version = change.version.ok_or_else(|| Error::field("version", REQUIRED_MESSAGE))?;
+        let stored = queries::lock_article(&mut tx, &id).await?.ok_or(Error::NotFound("Article"))?;
         check_may_change(&mut tx, author, &id, &stored).await?;
         Error::check_version(Some(stored.version), version, "Article")?;
         (id, Some(stored))
     };
     // Only publishers set a custom publish date; others keep the stored one.
     let stored_date = stored.as_ref().and_then(|s| s.publish_date);
-    if change.publish_date.is_some() && change.publish_date != stored_date && !author.may_publish()
-    {
+    if change.publish_date.is_some() && change.publish_date != stored_date && !author.may_publish() {
         return Err(Error::Forbidden);
     }
-    let stored_channel = stored
-        .as_ref()
-        .and_then(|s| s.premium_channel_id.as_deref());
-    let channel = channel_part(
-        &mut tx,
-        author,
-        change,
-        valid.channel_id.as_deref(),
-        stored_channel,
-    )
-    .await?;
+    let stored_channel = stored.as_ref().and_then(|s| s.premium_channel_id.as_deref());
+    let channel = channel_part(&mut tx, author, change, valid.channel_id.as_deref(), stored_channel).await?;
 
     let mut contributors = valid.contributors.clone();
     // Whoever starts an article is credited on it, so they can come back to it.
     if is_new && !author.is_admin() && !contributors.iter().any(|c| c == author.user_id) {
         contributors.push(author.user_id.to_owned());
     }
-    let was_published = stored
-        .as_ref()
-        .is_some_and(|s| s.was_published_previously || s.state == "Published");
+    let was_published = stored.as_ref().is_some_and(|s| s.was_published_previously || s.state == "Published");
     let (article_state, publish_date, send_emails) = match action {
-        Action::Save => (
-            ArticleState::Pending,
-            change.publish_date.or(stored_date),
-            false,
-        ),
+        Action::Save => (ArticleState::Pending, change.publish_date.or(stored_date), false),
         Action::Publish => {
             let gaps = publish_gaps(&valid, &contributors, &channel);
             if !gaps.is_empty() {
@@ -346,16 +263,8 @@ pub async fn write_article(
             }
             // A fresh article published now always notifies; otherwise the editor decides.
             let back_dated = change.publish_date.is_some();
-            let send_emails = if !was_published && !back_dated {
-                true
-            } else {
-                change.send_emails.unwrap_or(false)
-            };
-            (
-                ArticleState::Published,
-                Some(change.publish_date.or(stored_date).unwrap_or(now)),
-                send_emails,
-            )
+            let send_emails = if !was_published && !back_dated { true } else { change.send_emails.unwrap_or(false) };
+            (ArticleState::Published, Some(change.publish_date.or(stored_date).unwrap_or(now)), send_emails)
         }
     };
     let title = match (&valid.template_id, is_new) {
@@ -382,57 +291,23 @@ pub async fn write_article(
         send_emails,
     };
     if is_new {
-        queries::insert_article(
-            &mut tx,
-            &id,
-            author.user_id,
-            valid.template_id.as_deref(),
-            &values,
-        )
-        .await
-        .on_constraint("article_template_id_fkey", || Error::NotFound("Template"))?;
+        queries::insert_article(&mut tx, &id, author.user_id, valid.template_id.as_deref(), &values)
+            .await
+            .on_constraint("article_template_id_fkey", || Error::NotFound("Template"))?;
     } else {
         queries::update_article(&mut tx, &id, &values).await?;
     }
-    queries::set_relations(
-        &mut tx,
-        &id,
-        &contributors,
-        &valid.categories,
-        &valid.tags,
-        &valid.promotional_content,
-    )
-    .await
-    .on_constraint("article_category_category_id_fkey", || {
-        Error::field("categories", "Choose existing topics")
-    })
-    .on_constraint("article_tag_tag_id_fkey", || {
-        Error::field("tags", "Choose existing tags")
-    })
-    .on_constraint(
-        "article_promotional_content_promotional_content_id_fkey",
-        || {
-            Error::field(
-                "promotionalContentIds",
-                "Choose existing promotional content",
-            )
-        },
-    )
-    .on_constraint("article_contributor_user_id_fkey", || {
-        Error::field("contributors", "Choose contributors among the staff users")
-    })?;
+    queries::set_relations(&mut tx, &id, &contributors, &valid.categories, &valid.tags, &valid.promotional_content)
+        .await
+        .on_constraint("article_category_category_id_fkey", || Error::field("categories", "Choose existing topics"))
+        .on_constraint("article_tag_tag_id_fkey", || Error::field("tags", "Choose existing tags"))
+        .on_constraint("article_promotional_content_promotional_content_id_fkey", || {
+            Error::field("promotionalContentIds", "Choose existing promotional content")
+        })
+        .on_constraint("article_contributor_user_id_fkey", || Error::field("contributors", "Choose contributors among the staff users"))?;
     if send_emails {
         let request_id = queries::request_notification(&mut tx, &id, author.user_id).await?;
-        state
-            .jobs
-            .enqueue(
-                &mut tx,
-                JobRequest::NotifyArticleSubscribers {
-                    request_id,
-                    article_id: id.clone(),
-                },
-            )
-            .await?;
+        state.jobs.enqueue(&mut tx, JobRequest::NotifyArticleSubscribers { request_id, article_id: id.clone() }).await?;
     }
     tx.commit().await?;
     tracing::info!(article = %id, state = article_state.as_str(), send_emails, "article written");
@@ -441,26 +316,17 @@ pub async fn write_article(
 
 /// Archives an existing article that is not archived yet.
 #[tracing::instrument(skip(pool))]
-pub async fn archive_article(
-    pool: &PgPool,
-    author: Author<'_>,
-    id: &str,
-    version: i32,
-) -> Result<String> {
+pub async fn archive_article(pool: &PgPool, author: Author<'_>, id: &str, version: i32) -> Result<String> {
     if !author.role.is_staff() {
         return Err(Error::Forbidden);
     }
     let id = optional_id(Some(id), "Article")?.ok_or(Error::NotFound("Article"))?;
     let mut tx = pool.begin().await?;
-    let stored = queries::lock_article(&mut tx, &id)
-        .await?
-        .ok_or(Error::NotFound("Article"))?;
+    let stored = queries::lock_article(&mut tx, &id).await?.ok_or(Error::NotFound("Article"))?;
     check_may_change(&mut tx, author, &id, &stored).await?;
     Error::check_version(Some(stored.version), version, "Article")?;
     if stored.state == "Archived" {
-        return Err(Error::Conflict(
-            "This article is already archived.".to_owned(),
-        ));
+        return Err(Error::Conflict("This article is already archived.".to_owned()));
     }
     queries::set_state(&mut tx, &id, ArticleState::Archived.as_str()).await?;
     tx.commit().await?;
@@ -482,10 +348,7 @@ mod tests {
     #[test]
     fn the_placeholder_becomes_todays_date() {
         let now = Utc.with_ymd_and_hms(2024, 1, 5, 23, 0, 0).unwrap();
-        assert_eq!(
-            title_for_today("Morning note {{today}}", now),
-            "Morning note 05 Jan 2024"
-        );
+        assert_eq!(title_for_today("Morning note {{today}}", now), "Morning note 05 Jan 2024");
         assert_eq!(title_for_today("No placeholder", now), "No placeholder");
     }
 

@@ -5,30 +5,12 @@ use std::cell::RefCell;
 
 use html5ever::{
     tendril::StrTendril,
-    tokenizer::{
-        BufferQueue, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
-    },
+    tokenizer::{BufferQueue, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts},
 };
 
 /// Elements that end a run of text: their text must not run into the next block's.
-const BREAKS: &[&str] = &[
-    "p",
-    "br",
-    "div",
-    "li",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "blockquote",
-    "pre",
-    "hr",
-    "figcaption",
-    "ul",
-    "ol",
-];
+const BREAKS: &[&str] =
+    &["p", "br", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "hr", "figcaption", "ul", "ol"];
 
 /// Elements whose presence alone makes a body (an image, a PDF page, an embedded player, an
 /// editor block), though they hold no text.
@@ -52,12 +34,7 @@ impl TokenSink for TextSink {
                     self.text.borrow_mut().push(' ');
                 }
                 let is_block = tag.kind == TagKind::StartTag
-                    && tag.attrs.iter().any(|a| {
-                        matches!(
-                            &*a.name.local,
-                            "data-promotional-content-id" | "data-chart-id"
-                        )
-                    });
+                    && tag.attrs.iter().any(|a| matches!(&*a.name.local, "data-promotional-content-id" | "data-chart-id"));
                 if tag.kind == TagKind::StartTag && MEDIA.contains(&name) || is_block {
                     *self.has_media.borrow_mut() = true;
                 }
@@ -88,16 +65,8 @@ pub fn body_text(html: &str) -> BodyText {
     let _ = tokenizer.feed(&input);
     tokenizer.end();
     let sink = tokenizer.sink;
-    let text = sink
-        .text
-        .into_inner()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    BodyText {
-        text,
-        has_media: sink.has_media.into_inner(),
-    }
+    let text = sink.text.into_inner().split_whitespace().collect::<Vec<_>>().join(" ");
+    BodyText { text, has_media: sink.has_media.into_inner() }
 }
 
 #[cfg(test)]
@@ -106,9 +75,7 @@ mod tests {
 
     #[test]
     fn blocks_are_separated_and_entities_decoded() {
-        let body = body_text(
-            "<h1>Oil&nbsp;&amp; gas</h1><p>Brent <strong>rose</strong></p><ul><li>one</li><li>two</li></ul>",
-        );
+        let body = body_text("<h1>Oil&nbsp;&amp; gas</h1><p>Brent <strong>rose</strong></p><ul><li>one</li><li>two</li></ul>");
         assert_eq!(body.text, "Oil & gas Brent rose one two");
         assert!(!body.has_media);
     }

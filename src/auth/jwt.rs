@@ -51,10 +51,7 @@ pub enum TokenError {
 /// Where the signing keys come from.
 pub enum KeySource {
     /// An external issuer: its discovery document names the JWKS address.
-    Http {
-        issuer: String,
-        client: reqwest::Client,
-    },
+    Http { issuer: String, client: reqwest::Client },
     /// The built-in provider: its keys are in our own database.
     BuiltIn(PgPool),
 }
@@ -96,22 +93,12 @@ impl TokenValidator {
     }
 
     /// Like `validate`, but accepts an expired token (an end-session `id_token_hint`).
-    pub async fn validate_allowing_expired(
-        &self,
-        token: &str,
-        audience: &str,
-    ) -> Result<Claims, TokenError> {
+    pub async fn validate_allowing_expired(&self, token: &str, audience: &str) -> Result<Claims, TokenError> {
         self.validate_with(token, audience, false).await
     }
 
-    async fn validate_with(
-        &self,
-        token: &str,
-        audience: &str,
-        check_expiry: bool,
-    ) -> Result<Claims, TokenError> {
-        let header =
-            jsonwebtoken::decode_header(token).map_err(|e| TokenError::Malformed(e.to_string()))?;
+    async fn validate_with(&self, token: &str, audience: &str, check_expiry: bool) -> Result<Claims, TokenError> {
+        let header = jsonwebtoken::decode_header(token).map_err(|e| TokenError::Malformed(e.to_string()))?;
         if !ALLOWED_ALGORITHMS.contains(&header.alg) {
             return Err(TokenError::AlgorithmNotAllowed(header.alg));
         }
@@ -132,9 +119,7 @@ impl TokenValidator {
     async fn key(&self, kid: &str) -> Result<DecodingKey, TokenError> {
         {
             let cache = self.keys.read().await;
-            let fresh = cache
-                .fetched_at
-                .is_some_and(|at| at.elapsed() < JWKS_MAX_AGE);
+            let fresh = cache.fetched_at.is_some_and(|at| at.elapsed() < JWKS_MAX_AGE);
             if let (true, Some(key)) = (fresh, cache.keys.get(kid)) {
                 return Ok(key.clone());
             }
@@ -143,17 +128,13 @@ impl TokenValidator {
         let _guard = self.refreshing.lock().await;
         {
             let cache = self.keys.read().await;
-            let fresh = cache
-                .fetched_at
-                .is_some_and(|at| at.elapsed() < JWKS_MAX_AGE);
+            let fresh = cache.fetched_at.is_some_and(|at| at.elapsed() < JWKS_MAX_AGE);
             if let (true, Some(key)) = (fresh, cache.keys.get(kid)) {
                 return Ok(key.clone());
             }
             // An unknown kid refreshes at most once per cooldown, so garbage tokens cannot
             // make us hammer the issuer.
-            let recently = cache
-                .fetched_at
-                .is_some_and(|at| at.elapsed() < self.refresh_cooldown);
+            let recently = cache.fetched_at.is_some_and(|at| at.elapsed() < self.refresh_cooldown);
             if fresh && recently {
                 return Err(TokenError::UnknownKid(kid.to_owned()));
             }
@@ -162,26 +143,16 @@ impl TokenValidator {
         let mut cache = self.keys.write().await;
         cache.keys = keys;
         cache.fetched_at = Some(Instant::now());
-        cache
-            .keys
-            .get(kid)
-            .cloned()
-            .ok_or_else(|| TokenError::UnknownKid(kid.to_owned()))
+        cache.keys.get(kid).cloned().ok_or_else(|| TokenError::UnknownKid(kid.to_owned()))
     }
 
     async fn fetch(&self) -> anyhow::Result<HashMap<String, DecodingKey>> {
         let set: JwkSet = match &self.source {
             KeySource::BuiltIn(pool) => provider::keys::jwks(pool).await?,
             KeySource::Http { issuer, client } => {
-                let discovery: serde_json::Value = get_json(
-                    client,
-                    &format!("{issuer}/.well-known/openid-configuration"),
-                    "the issuer's discovery document",
-                )
-                .await?;
-                let jwks_uri = discovery["jwks_uri"]
-                    .as_str()
-                    .context("discovery document has no jwks_uri")?;
+                let discovery: serde_json::Value =
+                    get_json(client, &format!("{issuer}/.well-known/openid-configuration"), "the issuer's discovery document").await?;
+                let jwks_uri = discovery["jwks_uri"].as_str().context("discovery document has no jwks_uri")?;
                 get_json(client, jwks_uri, "the issuer's JWKS").await?
             }
         };
@@ -203,19 +174,7 @@ impl TokenValidator {
     }
 }
 
-async fn get_json<T: serde::de::DeserializeOwned>(
-    client: &reqwest::Client,
-    url: &str,
-    what: &str,
-) -> anyhow::Result<T> {
-    let response = client
-        .get(url)
-        .send()
-        .await
-        .and_then(|r| r.error_for_status())
-        .with_context(|| format!("fetch {what}"))?;
-    response
-        .json()
-        .await
-        .with_context(|| format!("parse {what}"))
+async fn get_json<T: serde::de::DeserializeOwned>(client: &reqwest::Client, url: &str, what: &str) -> anyhow::Result<T> {
+    let response = client.get(url).send().await.and_then(|r| r.error_for_status()).with_context(|| format!("fetch {what}"))?;
+    response.json().await.with_context(|| format!("parse {what}"))
 }

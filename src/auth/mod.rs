@@ -14,12 +14,7 @@ use crate::users::User;
 /// Staff roles: they work in the publisher area.
 pub const STAFF: &[Role] = &[Role::Administrator, Role::Editor, Role::Contributor];
 /// Every Insights role.
-pub const ALL_ROLES: &[Role] = &[
-    Role::Administrator,
-    Role::Editor,
-    Role::Contributor,
-    Role::Subscriber,
-];
+pub const ALL_ROLES: &[Role] = &[Role::Administrator, Role::Editor, Role::Contributor, Role::Subscriber];
 
 /// Who is calling, resolved once per request by the HTTP layer.
 #[derive(Debug, Clone)]
@@ -64,10 +59,6 @@ impl Viewer {
             return Err(crate::error::Error::TrialExpired);
         }
         let role = self.role()?;
-        if roles.contains(&role) {
-            Ok(role)
-        } else {
-            Err(crate::error::Error::Forbidden)
-        }
+        if roles.contains(&role) { Ok(role) } else { Err(crate::error::Error::Forbidden) }
     }
 }

@@ -63,20 +63,11 @@ pub enum TrialState {
 /// Subscriber). The one place this rule is written.
 pub fn is_trial_reader<S: AsRef<str>>(scopes: &[S]) -> bool {
     let has = |wanted: &str| scopes.iter().any(|s| s.as_ref() == wanted);
-    has(scopes::TRIAL_READER)
-        && !has(scopes::READER)
-        && !has(scopes::CONTRIBUTOR)
-        && !has(scopes::EDITOR)
-        && !has(scopes::ADMIN)
+    has(scopes::TRIAL_READER) && !has(scopes::READER) && !has(scopes::CONTRIBUTOR) && !has(scopes::EDITOR) && !has(scopes::ADMIN)
 }
 
 /// Minutes of trial left: -1 for no trial, 0 once expired (spec 3 §9).
-pub fn trial_minutes_left(
-    is_trial: bool,
-    first_login: DateTime<Utc>,
-    trial_days: u32,
-    now: DateTime<Utc>,
-) -> i64 {
+pub fn trial_minutes_left(is_trial: bool, first_login: DateTime<Utc>, trial_days: u32, now: DateTime<Utc>) -> i64 {
     if !is_trial {
         return -1;
     }
@@ -115,31 +106,15 @@ pub struct Identity {
 impl Identity {
     /// Reads the identity from token claims: scopes from the space-separated `scope` claim and
     /// the `permissions` array; email and name from the configured claim names, then standard ones.
-    pub fn from_claims(
-        claims: &serde_json::Map<String, Value>,
-        email_claim: &str,
-        name_claim: &str,
-    ) -> Option<Identity> {
-        let text = |key: &str| {
-            claims
-                .get(key)
-                .and_then(Value::as_str)
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned)
-        };
+    pub fn from_claims(claims: &serde_json::Map<String, Value>, email_claim: &str, name_claim: &str) -> Option<Identity> {
+        let text = |key: &str| claims.get(key).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned);
         let subject = text("sub")?;
         let mut scopes: Vec<String> = Vec::new();
         if let Some(scope) = claims.get("scope").and_then(Value::as_str) {
             scopes.extend(scope.split_whitespace().map(str::to_owned));
         }
         if let Some(permissions) = claims.get("permissions").and_then(Value::as_array) {
-            scopes.extend(
-                permissions
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned),
-            );
+            scopes.extend(permissions.iter().filter_map(Value::as_str).map(str::to_owned));
         }
         scopes.sort();
         scopes.dedup();
@@ -154,9 +129,7 @@ impl Identity {
             })
             .unwrap_or_default();
         Some(Identity {
-            email: text(email_claim)
-                .or_else(|| text("email"))
-                .unwrap_or_default(),
+            email: text(email_claim).or_else(|| text("email")).unwrap_or_default(),
             name,
             first_name,
             last_name,
@@ -192,14 +165,8 @@ mod tests {
             (&[scopes::CONTRIBUTOR], Some(Role::Contributor)),
             (&[scopes::READER], Some(Role::Subscriber)),
             (&[scopes::TRIAL_READER], Some(Role::Subscriber)),
-            (
-                &[scopes::READER, scopes::CONTRIBUTOR],
-                Some(Role::Contributor),
-            ),
-            (
-                &[scopes::CONTRIBUTOR, scopes::EDITOR, scopes::READER],
-                Some(Role::Editor),
-            ),
+            (&[scopes::READER, scopes::CONTRIBUTOR], Some(Role::Contributor)),
+            (&[scopes::CONTRIBUTOR, scopes::EDITOR, scopes::READER], Some(Role::Editor)),
             (&[scopes::EDITOR, scopes::ADMIN], Some(Role::Administrator)),
             (&[scopes::INTELLIGENCE], None),
             (&["openid", "profile"], None),
@@ -214,41 +181,19 @@ mod tests {
     fn trial_reader_needs_the_trial_scope_alone() {
         assert!(is_trial_reader(&[scopes::TRIAL_READER, "openid"]));
         assert!(!is_trial_reader(&[scopes::TRIAL_READER, scopes::READER]));
-        assert!(!is_trial_reader(&[
-            scopes::TRIAL_READER,
-            scopes::CONTRIBUTOR
-        ]));
+        assert!(!is_trial_reader(&[scopes::TRIAL_READER, scopes::CONTRIBUTOR]));
         assert!(!is_trial_reader(&[scopes::READER]));
     }
 
     #[test]
     fn trial_minutes_left_counts_from_first_login() {
-        let start = DateTime::parse_from_rfc3339("2026-01-01T00:00:00Z")
-            .unwrap()
-            .with_timezone(&Utc);
+        let start = DateTime::parse_from_rfc3339("2026-01-01T00:00:00Z").unwrap().with_timezone(&Utc);
         assert_eq!(trial_minutes_left(false, start, 14, start), -1);
         assert_eq!(trial_minutes_left(true, start, 14, start), 14 * 1440);
-        assert_eq!(
-            trial_minutes_left(true, start, 14, start + chrono::Duration::days(14)),
-            0
-        );
-        assert_eq!(
-            trial_minutes_left(true, start, 14, start + chrono::Duration::days(20)),
-            0
-        );
-        assert_eq!(
-            trial_minutes_left(
-                true,
-                start,
-                14,
-                start + chrono::Duration::days(14) - chrono::Duration::seconds(10)
-            ),
-            1
-        );
-        assert_eq!(
-            trial_minutes_left(true, start, 14, start + chrono::Duration::seconds(5)),
-            14 * 1440
-        );
+        assert_eq!(trial_minutes_left(true, start, 14, start + chrono::Duration::days(14)), 0);
+        assert_eq!(trial_minutes_left(true, start, 14, start + chrono::Duration::days(20)), 0);
+        assert_eq!(trial_minutes_left(true, start, 14, start + chrono::Duration::days(14) - chrono::Duration::seconds(10)), 1);
+        assert_eq!(trial_minutes_left(true, start, 14, start + chrono::Duration::seconds(5)), 14 * 1440);
     }
 
     #[test]

@@ -7,14 +7,8 @@ use super::{Auth, Identity, TrialState, Viewer, trial_minutes_left};
 use crate::{error::Result, state::AppState, users::queries};
 
 pub async fn authenticate(state: &AppState, authorization: Option<&str>) -> Result<Auth> {
-    let Some(value) = authorization else {
-        return Ok(Auth::Anonymous);
-    };
-    let Some(token) = value
-        .strip_prefix("Bearer ")
-        .or_else(|| value.strip_prefix("bearer "))
-        .map(str::trim)
-    else {
+    let Some(value) = authorization else { return Ok(Auth::Anonymous) };
+    let Some(token) = value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer ")).map(str::trim) else {
         return Ok(Auth::Invalid);
     };
     let config = &state.config;
@@ -25,27 +19,18 @@ pub async fn authenticate(state: &AppState, authorization: Option<&str>) -> Resu
             return Ok(Auth::Invalid);
         }
     };
-    let Some(identity) =
-        Identity::from_claims(&claims, &config.auth.email_claim, &config.auth.name_claim)
-    else {
+    let Some(identity) = Identity::from_claims(&claims, &config.auth.email_claim, &config.auth.name_claim) else {
         return Ok(Auth::Invalid);
     };
     let user = match queries::find_by_subject(&state.pool, &identity.subject).await? {
         Some(user) if user.matches(&identity) => user,
         _ => {
             let is_internal = identity.subject.starts_with(&config.internal_id_prefix);
-            queries::upsert_from_identity(&state.pool, &identity, is_internal)
-                .await?
-                .0
+            queries::upsert_from_identity(&state.pool, &identity, is_internal).await?.0
         }
     };
     let role = identity.role();
-    let minutes_left = trial_minutes_left(
-        identity.is_trial(),
-        user.first_login,
-        config.constants.trial_days,
-        Utc::now(),
-    );
+    let minutes_left = trial_minutes_left(identity.is_trial(), user.first_login, config.constants.trial_days, Utc::now());
     Ok(Auth::Signed(Box::new(Viewer {
         trial: TrialState::from_minutes_left(minutes_left),
         trial_minutes_left: minutes_left,

@@ -19,9 +19,7 @@ use crate::{
     auth::{ALL_ROLES, Role, STAFF},
     desks::queries as desks,
     error::{Error, Result},
-    graphql::{
-        Page, PageParams, SortDirection, app_state, contains_pattern, total_from_page, viewer,
-    },
+    graphql::{Page, PageParams, SortDirection, app_state, contains_pattern, total_from_page, viewer},
     users::{UserSummary, queries as users},
     validation::optional_id,
 };
@@ -95,11 +93,7 @@ impl ChannelObject {
     }
 
     async fn owner(&self) -> ChannelOwner {
-        ChannelOwner {
-            id: self.row.owner_id.clone(),
-            name: self.row.owner_name.clone(),
-            r#type: OwnerType::parse(&self.row.owner_type),
-        }
+        ChannelOwner { id: self.row.owner_id.clone(), name: self.row.owner_name.clone(), r#type: OwnerType::parse(&self.row.owner_type) }
     }
 
     /// Staff only (empty for readers).
@@ -111,11 +105,7 @@ impl ChannelObject {
             return Ok(admins.clone());
         }
         let ids = [self.row.channel_id.clone()];
-        Ok(queries::admins_of(&app_state(ctx).pool, &ids)
-            .await?
-            .into_iter()
-            .map(|(_, user)| user)
-            .collect())
+        Ok(queries::admins_of(&app_state(ctx).pool, &ids).await?.into_iter().map(|(_, user)| user).collect())
     }
 
     async fn default_trial_duration_days(&self) -> Option<i32> {
@@ -136,9 +126,7 @@ impl ChannelObject {
     }
 
     async fn archived_article_count(&self, ctx: &Context<'_>) -> Result<i64> {
-        Ok(counts(ctx, &self.row.channel_id)
-            .await?
-            .archived_article_count)
+        Ok(counts(ctx, &self.row.channel_id).await?.archived_article_count)
     }
 
     async fn template_count(&self, ctx: &Context<'_>) -> Result<i64> {
@@ -153,21 +141,13 @@ impl ChannelObject {
     /// The caller holds an active subscription to it (state active, not past cancelAt).
     async fn is_current_user_subscribed(&self, ctx: &Context<'_>) -> Result<bool> {
         let subscriptions = viewer_subscriptions(ctx).await?;
-        Ok(subscriptions
-            .find(&self.row.channel_id)
-            .is_some_and(|s| s.access().is_active(chrono::Utc::now())))
+        Ok(subscriptions.find(&self.row.channel_id).is_some_and(|s| s.access().is_active(chrono::Utc::now())))
     }
 
     /// The caller's subscription to it, in whatever state; null when they never had one.
-    async fn user_channel_subscription(
-        &self,
-        ctx: &Context<'_>,
-    ) -> Result<Option<ChannelSubscriptionObject>> {
+    async fn user_channel_subscription(&self, ctx: &Context<'_>) -> Result<Option<ChannelSubscriptionObject>> {
         let subscriptions = viewer_subscriptions(ctx).await?;
-        Ok(subscriptions
-            .find(&self.row.channel_id)
-            .cloned()
-            .map(ChannelSubscriptionObject::new))
+        Ok(subscriptions.find(&self.row.channel_id).cloned().map(ChannelSubscriptionObject::new))
     }
 
     async fn created_at(&self) -> DateTime<Utc> {
@@ -175,11 +155,7 @@ impl ChannelObject {
     }
 
     async fn created_by(&self) -> Option<UserSummary> {
-        UserSummary::from_columns(
-            &self.row.created_by_id,
-            &self.row.created_by_name,
-            &self.row.created_by_email,
-        )
+        UserSummary::from_columns(&self.row.created_by_id, &self.row.created_by_name, &self.row.created_by_email)
     }
 
     async fn version(&self) -> i32 {
@@ -200,34 +176,21 @@ impl Loader<String> for ChannelCountsLoader {
     type Value = ChannelCounts;
     type Error = Arc<sqlx::Error>;
 
-    async fn load(
-        &self,
-        keys: &[String],
-    ) -> std::result::Result<HashMap<String, ChannelCounts>, Self::Error> {
+    async fn load(&self, keys: &[String]) -> std::result::Result<HashMap<String, ChannelCounts>, Self::Error> {
         let counts = queries::counts_of(&self.0, keys).await.map_err(Arc::new)?;
-        Ok(counts
-            .into_iter()
-            .map(|c| (c.channel_id.clone(), c))
-            .collect())
+        Ok(counts.into_iter().map(|c| (c.channel_id.clone(), c)).collect())
     }
 }
 
 async fn counts(ctx: &Context<'_>, channel_id: &str) -> Result<ChannelCounts> {
     let loader = ctx.data_unchecked::<DataLoader<ChannelCountsLoader>>();
-    let counts = loader
-        .load_one(channel_id.to_owned())
-        .await
-        .map_err(|e| Error::Internal(anyhow::anyhow!("channel counts: {e}")))?;
+    let counts = loader.load_one(channel_id.to_owned()).await.map_err(|e| Error::Internal(anyhow::anyhow!("channel counts: {e}")))?;
     counts.ok_or(Error::NotFound("Channel"))
 }
 
 /// Turns rows into objects, loading the admins of all of them in one statement when the request
 /// asks for them (`admins_selected`, from the field's look-ahead).
-async fn channel_objects(
-    ctx: &Context<'_>,
-    rows: Vec<ChannelRow>,
-    admins_selected: bool,
-) -> Result<Vec<ChannelObject>> {
+async fn channel_objects(ctx: &Context<'_>, rows: Vec<ChannelRow>, admins_selected: bool) -> Result<Vec<ChannelObject>> {
     let viewer = viewer(ctx)?;
     let staff_view = viewer.role.is_some_and(Role::is_staff);
     let mut admins: Option<HashMap<String, Vec<UserSummary>>> = None;
@@ -242,42 +205,22 @@ async fn channel_objects(
     Ok(rows
         .into_iter()
         .map(|row| {
-            let can_edit =
-                row.state == "active" && service::may_change(viewer.role, row.viewer_is_admin);
-            let admins = admins
-                .as_mut()
-                .map(|by_channel| by_channel.remove(&row.channel_id).unwrap_or_default());
-            ChannelObject {
-                admins,
-                row,
-                staff_view,
-                can_edit,
-            }
+            let can_edit = row.state == "active" && service::may_change(viewer.role, row.viewer_is_admin);
+            let admins = admins.as_mut().map(|by_channel| by_channel.remove(&row.channel_id).unwrap_or_default());
+            ChannelObject { admins, row, staff_view, can_edit }
         })
         .collect())
 }
 
 /// Channels by id (archived ones included), in one statement; those missing are left out.
-pub async fn channels_by_ids(
-    ctx: &Context<'_>,
-    ids: &[String],
-) -> Result<HashMap<String, ChannelObject>> {
+pub async fn channels_by_ids(ctx: &Context<'_>, ids: &[String]) -> Result<HashMap<String, ChannelObject>> {
     if ids.is_empty() {
         return Ok(HashMap::new());
     }
     let viewer = &viewer(ctx)?.user.user_id;
-    let filter = ChannelFilter {
-        ids,
-        viewer,
-        sort: "name",
-        ..Default::default()
-    };
+    let filter = ChannelFilter { ids, viewer, sort: "name", ..Default::default() };
     let rows = queries::select_channels(&app_state(ctx).pool, &filter).await?;
-    Ok(channel_objects(ctx, rows, false)
-        .await?
-        .into_iter()
-        .map(|c| (c.row.channel_id.clone(), c))
-        .collect())
+    Ok(channel_objects(ctx, rows, false).await?.into_iter().map(|c| (c.row.channel_id.clone(), c)).collect())
 }
 
 /// Channels for a field that returns channels (or one channel) directly.
@@ -289,41 +232,19 @@ async fn select(ctx: &Context<'_>, filter: ChannelFilter<'_>) -> Result<Vec<Chan
 async fn load_channel(ctx: &Context<'_>, id: &str) -> Result<ChannelObject> {
     let id = optional_id(Some(id), "Channel")?.ok_or(Error::NotFound("Channel"))?;
     let viewer = &viewer(ctx)?.user.user_id;
-    let filter = ChannelFilter {
-        id: Some(&id),
-        viewer,
-        sort: "name",
-        ..Default::default()
-    };
-    select(ctx, filter)
-        .await?
-        .pop()
-        .ok_or(Error::NotFound("Channel"))
+    let filter = ChannelFilter { id: Some(&id), viewer, sort: "name", ..Default::default() };
+    select(ctx, filter).await?.pop().ok_or(Error::NotFound("Channel"))
 }
 
 /// The active channels `user_id` may publish to (`me.channelsToPublish`).
-pub async fn channels_to_publish(
-    ctx: &Context<'_>,
-    user_id: &str,
-    role: Option<Role>,
-) -> Result<Vec<ChannelObject>> {
+pub async fn channels_to_publish(ctx: &Context<'_>, user_id: &str, role: Option<Role>) -> Result<Vec<ChannelObject>> {
     let publisher = match role {
         Some(Role::Administrator) => None,
         Some(Role::Editor | Role::Contributor) => Some(user_id),
         _ => return Ok(Vec::new()),
     };
     let viewer = &viewer(ctx)?.user.user_id;
-    select(
-        ctx,
-        ChannelFilter {
-            state: Some("active"),
-            publisher,
-            viewer,
-            sort: "name",
-            ..Default::default()
-        },
-    )
-    .await
+    select(ctx, ChannelFilter { state: Some("active"), publisher, viewer, sort: "name", ..Default::default() }).await
 }
 
 /// The admin list toolbar: every active channel, the caller's, or the archived ones.
@@ -399,19 +320,11 @@ pub struct ChannelsQuery;
 #[Object]
 impl ChannelsQuery {
     /// Staff: the admin grid, paged, filtered and sorted in the database.
-    async fn channels(
-        &self,
-        ctx: &Context<'_>,
-        params: Option<ChannelListParams>,
-    ) -> Result<Page<ChannelObject>> {
+    async fn channels(&self, ctx: &Context<'_>, params: Option<ChannelListParams>) -> Result<Page<ChannelObject>> {
         let viewer = viewer(ctx)?;
         viewer.require(STAFF)?;
         let params = params.unwrap_or_default();
-        let (limit, offset) = PageParams {
-            page: params.page,
-            page_size: params.page_size,
-        }
-        .limit_offset()?;
+        let (limit, offset) = PageParams { page: params.page, page_size: params.page_size }.limit_offset()?;
         let pattern = contains_pattern(params.search_query.as_deref());
         let types: Vec<String> = match params.r#type {
             ChannelTypeChoice::All => Vec::new(),
@@ -420,11 +333,7 @@ impl ChannelsQuery {
         };
         let user_id = viewer.user.user_id.as_str();
         let filter = ChannelFilter {
-            state: Some(if params.filter == ChannelFilterChoice::Archived {
-                "archived"
-            } else {
-                "active"
-            }),
+            state: Some(if params.filter == ChannelFilterChoice::Archived { "archived" } else { "active" }),
             types: &types,
             admin: (params.filter == ChannelFilterChoice::MyChannels).then_some(user_id),
             pattern: pattern.as_deref(),
@@ -450,10 +359,7 @@ impl ChannelsQuery {
             None => queries::count_channels(pool, &filter).await?,
         };
         let admins_selected = ctx.look_ahead().field("items").field("adminUsers").exists();
-        Ok(Page {
-            items: channel_objects(ctx, rows, admins_selected).await?,
-            total,
-        })
+        Ok(Page { items: channel_objects(ctx, rows, admins_selected).await?, total })
     }
 
     /// Active premium channels by name.
@@ -498,18 +404,9 @@ impl ChannelsQuery {
         let pool = &app_state(ctx).pool;
         let found = match owner_type {
             OwnerType::Desk => desks::search_desks(pool, pattern.as_deref(), limit).await?,
-            OwnerType::Contributor => {
-                users::search_contributors(pool, pattern.as_deref(), limit).await?
-            }
+            OwnerType::Contributor => users::search_contributors(pool, pattern.as_deref(), limit).await?,
         };
-        Ok(found
-            .into_iter()
-            .map(|(id, name)| ChannelOwner {
-                id,
-                name,
-                r#type: owner_type,
-            })
-            .collect())
+        Ok(found.into_iter().map(|(id, name)| ChannelOwner { id, name, r#type: owner_type }).collect())
     }
 }
 
@@ -517,17 +414,8 @@ async fn active_of_types(ctx: &Context<'_>, types: &[&str]) -> Result<Vec<Channe
     let viewer = viewer(ctx)?;
     viewer.require(ALL_ROLES)?;
     let types: Vec<String> = types.iter().map(|t| (*t).to_owned()).collect();
-    select(
-        ctx,
-        ChannelFilter {
-            state: Some("active"),
-            types: &types,
-            viewer: &viewer.user.user_id,
-            sort: "name",
-            ..Default::default()
-        },
-    )
-    .await
+    select(ctx, ChannelFilter { state: Some("active"), types: &types, viewer: &viewer.user.user_id, sort: "name", ..Default::default() })
+        .await
 }
 
 /// A channel as a client wants it to be (add or edit).
@@ -592,13 +480,7 @@ impl ChannelsMutation {
         let viewer = viewer(ctx)?;
         viewer.require(&[Role::Administrator, Role::Editor])?;
         let state = app_state(ctx);
-        let id = service::add_channel(
-            &state.pool,
-            &viewer.user.user_id,
-            &item.into(),
-            &state.config.uploads.dir,
-        )
-        .await?;
+        let id = service::add_channel(&state.pool, &viewer.user.user_id, &item.into(), &state.config.uploads.dir).await?;
         load_channel(ctx, &id).await
     }
 
@@ -607,13 +489,7 @@ impl ChannelsMutation {
         let viewer = viewer(ctx)?;
         let role = viewer.require(&[Role::Administrator, Role::Editor])?;
         let state = app_state(ctx);
-        let id = service::edit_channel(
-            &state.pool,
-            (&viewer.user.user_id, Some(role)),
-            &item.into(),
-            &state.config.uploads.dir,
-        )
-        .await?;
+        let id = service::edit_channel(&state.pool, (&viewer.user.user_id, Some(role)), &item.into(), &state.config.uploads.dir).await?;
         load_channel(ctx, &id).await
     }
 
@@ -622,12 +498,7 @@ impl ChannelsMutation {
     async fn archive_channel(&self, ctx: &Context<'_>, id: ID) -> Result<ChannelObject> {
         let viewer = viewer(ctx)?;
         let role = viewer.require(&[Role::Administrator, Role::Editor])?;
-        service::archive_channel(
-            &app_state(ctx).pool,
-            &id,
-            ArchivedBy::User(&viewer.user.user_id, Some(role)),
-        )
-        .await?;
+        service::archive_channel(&app_state(ctx).pool, &id, ArchivedBy::User(&viewer.user.user_id, Some(role))).await?;
         load_channel(ctx, &id).await
     }
 }

@@ -6,8 +6,5 @@ mod model;
 pub mod queries;
 pub mod service;
 
-pub use graphql::{
-    ChannelCountsLoader, ChannelObject, ChannelsMutation, ChannelsQuery, channels_by_ids,
-    channels_to_publish,
-};
+pub use graphql::{ChannelCountsLoader, ChannelObject, ChannelsMutation, ChannelsQuery, channels_by_ids, channels_to_publish};
 pub use model::{ChannelState, ChannelType, OwnerType};

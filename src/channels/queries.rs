@@ -57,10 +57,7 @@ pub struct ChannelFilter<'a> {
 }
 
 /// Channels, filtered and sorted (the counts are sub-selects here only when the sort needs them).
-pub async fn select_channels(
-    db: impl PgExecutor<'_>,
-    f: &ChannelFilter<'_>,
-) -> sqlx::Result<Vec<ChannelRow>> {
+pub async fn select_channels(db: impl PgExecutor<'_>, f: &ChannelFilter<'_>) -> sqlx::Result<Vec<ChannelRow>> {
     sqlx::query_as!(
         ChannelRow,
         r#"select c.channel_id, c.name as "name: String", c.description, c.url, c.profile_image, c.cover_image,
@@ -138,10 +135,7 @@ pub struct ChannelCounts {
 }
 
 /// The counts of several channels in one statement.
-pub async fn counts_of(
-    db: impl PgExecutor<'_>,
-    channel_ids: &[String],
-) -> sqlx::Result<Vec<ChannelCounts>> {
+pub async fn counts_of(db: impl PgExecutor<'_>, channel_ids: &[String]) -> sqlx::Result<Vec<ChannelCounts>> {
     sqlx::query_as!(
         ChannelCounts,
         r#"select ids.id as "channel_id!",
@@ -175,10 +169,7 @@ pub async fn count_channels(db: impl PgExecutor<'_>, f: &ChannelFilter<'_>) -> s
 }
 
 /// The admins of each of `channel_ids`, by name (one statement for a whole list).
-pub async fn admins_of(
-    db: impl PgExecutor<'_>,
-    channel_ids: &[String],
-) -> sqlx::Result<Vec<(String, UserSummary)>> {
+pub async fn admins_of(db: impl PgExecutor<'_>, channel_ids: &[String]) -> sqlx::Result<Vec<(String, UserSummary)>> {
     let rows = sqlx::query!(
         r#"select ca.channel_id, u.user_id, u.name, u.email as "email: String"
            from channel_admin ca join users u using (user_id)
@@ -187,19 +178,7 @@ pub async fn admins_of(
     )
     .fetch_all(db)
     .await?;
-    Ok(rows
-        .into_iter()
-        .map(|r| {
-            (
-                r.channel_id,
-                UserSummary {
-                    user_id: r.user_id,
-                    name: r.name,
-                    email: r.email,
-                },
-            )
-        })
-        .collect())
+    Ok(rows.into_iter().map(|r| (r.channel_id, UserSummary { user_id: r.user_id, name: r.name, email: r.email })).collect())
 }
 
 /// Active subscriptions of a channel: state active and not past their end.
@@ -235,11 +214,7 @@ pub struct NewChannel<'a> {
     pub created_by: &'a str,
 }
 
-pub async fn insert_channel(
-    conn: &mut PgConnection,
-    new: &NewChannel<'_>,
-    v: &ChannelValues<'_>,
-) -> sqlx::Result<()> {
+pub async fn insert_channel(conn: &mut PgConnection, new: &NewChannel<'_>, v: &ChannelValues<'_>) -> sqlx::Result<()> {
     sqlx::query!(
         "insert into channel (channel_id, type, owner_type, owner_desk_id, owner_user_id, created_by, name, description, url,
                               profile_image, cover_image, gl_account, price, default_trial_duration_days, hide_disclaimer)
@@ -275,10 +250,7 @@ pub struct LockedChannel {
     pub version: i32,
 }
 
-pub async fn lock_channel(
-    conn: &mut PgConnection,
-    id: &str,
-) -> sqlx::Result<Option<LockedChannel>> {
+pub async fn lock_channel(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<LockedChannel>> {
     sqlx::query_as!(
         LockedChannel,
         r#"select name as "name: String", type as channel_type, owner_type,
@@ -290,11 +262,7 @@ pub async fn lock_channel(
     .await
 }
 
-pub async fn update_channel(
-    conn: &mut PgConnection,
-    id: &str,
-    v: &ChannelValues<'_>,
-) -> sqlx::Result<()> {
+pub async fn update_channel(conn: &mut PgConnection, id: &str, v: &ChannelValues<'_>) -> sqlx::Result<()> {
     sqlx::query!(
         "update channel set name = $2, description = $3, url = $4, profile_image = $5, cover_image = $6, gl_account = $7,
                 price = $8::text::numeric, default_trial_duration_days = $9, hide_disclaimer = $10, version = version + 1
@@ -316,18 +284,10 @@ pub async fn update_channel(
 }
 
 /// Makes `user_ids` the channel's admins.
-pub async fn set_admins(
-    conn: &mut PgConnection,
-    channel_id: &str,
-    user_ids: &[String],
-) -> sqlx::Result<()> {
-    sqlx::query!(
-        "delete from channel_admin where channel_id = $1 and not (user_id = any($2))",
-        channel_id,
-        user_ids
-    )
-    .execute(&mut *conn)
-    .await?;
+pub async fn set_admins(conn: &mut PgConnection, channel_id: &str, user_ids: &[String]) -> sqlx::Result<()> {
+    sqlx::query!("delete from channel_admin where channel_id = $1 and not (user_id = any($2))", channel_id, user_ids)
+        .execute(&mut *conn)
+        .await?;
     sqlx::query!(
         "insert into channel_admin (channel_id, user_id) select $1, unnest($2::text[]) on conflict do nothing",
         channel_id,
@@ -338,11 +298,7 @@ pub async fn set_admins(
     Ok(())
 }
 
-pub async fn is_admin(
-    db: impl PgExecutor<'_>,
-    channel_id: &str,
-    user_id: &str,
-) -> sqlx::Result<bool> {
+pub async fn is_admin(db: impl PgExecutor<'_>, channel_id: &str, user_id: &str) -> sqlx::Result<bool> {
     sqlx::query_scalar!(
         r#"select exists(select 1 from channel_admin where channel_id = $1 and user_id = $2) as "admin!""#,
         channel_id,
@@ -364,20 +320,15 @@ pub async fn archive_articles(conn: &mut PgConnection, channel_id: &str) -> sqlx
 }
 
 pub async fn mark_archived(conn: &mut PgConnection, channel_id: &str) -> sqlx::Result<()> {
-    sqlx::query!(
-        "update channel set state = 'archived', archived_at = now(), version = version + 1 where channel_id = $1",
-        channel_id
-    )
-    .execute(conn)
-    .await?;
+    sqlx::query!("update channel set state = 'archived', archived_at = now(), version = version + 1 where channel_id = $1", channel_id)
+        .execute(conn)
+        .await?;
     Ok(())
 }
 
 /// The id of the channel named `name` (names are unique ignoring case).
 pub async fn id_by_name(db: impl PgExecutor<'_>, name: &str) -> sqlx::Result<Option<String>> {
-    sqlx::query_scalar!("select channel_id from channel where name = $1", name)
-        .fetch_optional(db)
-        .await
+    sqlx::query_scalar!("select channel_id from channel where name = $1", name).fetch_optional(db).await
 }
 
 /// A channel as an article or template sees it: its type, state, owner (the publisher) and
@@ -392,11 +343,7 @@ pub struct PublishingChannel {
     pub may_publish: bool,
 }
 
-pub async fn publishing_channel(
-    db: impl PgExecutor<'_>,
-    channel_id: &str,
-    user_id: &str,
-) -> sqlx::Result<Option<PublishingChannel>> {
+pub async fn publishing_channel(db: impl PgExecutor<'_>, channel_id: &str, user_id: &str) -> sqlx::Result<Option<PublishingChannel>> {
     sqlx::query_as!(
         PublishingChannel,
         r#"select c.type as channel_type, c.state, c.name::text as "name!", c.owner_desk_id, c.owner_user_id,

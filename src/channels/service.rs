@@ -27,8 +27,7 @@ pub const URL_MAX: usize = 100;
 pub const GL_ACCOUNT_MAX: usize = 32;
 /// Channel profile and cover images (spec 3 §5).
 pub const IMAGE_MAX_BYTES: u64 = 2 * 1024 * 1024;
-pub const ACTIVE_SUBSCRIBERS_MESSAGE: &str =
-    "You cannot archive this channel because it has active subscribers.";
+pub const ACTIVE_SUBSCRIBERS_MESSAGE: &str = "You cannot archive this channel because it has active subscribers.";
 pub const ARCHIVED_MESSAGE: &str = "This channel is archived and can no longer be changed.";
 
 /// A channel as a client wants it to be (add or edit).
@@ -94,29 +93,18 @@ pub fn is_valid_price(price: &str) -> bool {
 }
 
 /// A channel image: an upload of ours, PNG or JPEG, at most 2 MB.
-async fn channel_image(
-    fields: &mut FieldErrors,
-    field: &str,
-    value: Option<&str>,
-    upload_dir: &Path,
-) -> Option<String> {
+async fn channel_image(fields: &mut FieldErrors, field: &str, value: Option<&str>, upload_dir: &Path) -> Option<String> {
     let name = optional_file(fields, field, value)?;
     if fields.contains_key(field) {
         return Some(name);
     }
-    let size = tokio::fs::metadata(upload_dir.join(&name))
-        .await
-        .map(|m| m.len())
-        .ok();
+    let size = tokio::fs::metadata(upload_dir.join(&name)).await.map(|m| m.len()).ok();
     match size {
         None => {
             fields.insert(field.to_owned(), "Upload the image first".to_owned());
         }
         Some(_) if name.ends_with(".gif") => {
-            fields.insert(
-                field.to_owned(),
-                "File format not supported: upload a PNG or JPEG image".to_owned(),
-            );
+            fields.insert(field.to_owned(), "File format not supported: upload a PNG or JPEG image".to_owned());
         }
         Some(size) if size > IMAGE_MAX_BYTES => {
             fields.insert(field.to_owned(), "The image is larger than 2 MB".to_owned());
@@ -126,28 +114,14 @@ async fn channel_image(
     Some(name)
 }
 
-async fn validate(
-    pool: &PgPool,
-    change: &ChannelChange,
-    upload_dir: &Path,
-) -> Result<ValidChannel> {
+async fn validate(pool: &PgPool, change: &ChannelChange, upload_dir: &Path) -> Result<ValidChannel> {
     let mut fields = FieldErrors::new();
     let name = required_text(&mut fields, "name", &change.name, NAME_MAX);
-    let description = optional_text(
-        &mut fields,
-        "description",
-        change.description.as_deref(),
-        DESCRIPTION_MAX,
-    );
+    let description = optional_text(&mut fields, "description", change.description.as_deref(), DESCRIPTION_MAX);
     let url = optional_text(&mut fields, "url", change.url.as_deref(), URL_MAX);
     let premium = change.channel_type == ChannelType::Premium;
 
-    let gl_account = change
-        .gl_account
-        .as_deref()
-        .map(str::trim)
-        .filter(|g| !g.is_empty())
-        .map(str::to_owned);
+    let gl_account = change.gl_account.as_deref().map(str::trim).filter(|g| !g.is_empty()).map(str::to_owned);
     match &gl_account {
         None if premium => {
             fields.insert("glAccount".to_owned(), REQUIRED_MESSAGE.to_owned());
@@ -158,12 +132,7 @@ async fn validate(
         _ => {}
     }
     // Free channels have no price.
-    let price = change
-        .price
-        .as_deref()
-        .map(str::trim)
-        .filter(|p| !p.is_empty() && premium)
-        .map(str::to_owned);
+    let price = change.price.as_deref().map(str::trim).filter(|p| !p.is_empty() && premium).map(str::to_owned);
     match &price {
         None if premium => {
             fields.insert("price".to_owned(), REQUIRED_MESSAGE.to_owned());
@@ -181,42 +150,20 @@ async fn validate(
             format!("Enter a whole number of days from {TRIAL_MIN_DAYS} to {TRIAL_MAX_DAYS}"),
         );
     }
-    let profile_image = channel_image(
-        &mut fields,
-        "profileImage",
-        change.profile_image.as_deref(),
-        upload_dir,
-    )
-    .await;
-    let cover_image = channel_image(
-        &mut fields,
-        "coverImage",
-        change.cover_image.as_deref(),
-        upload_dir,
-    )
-    .await;
+    let profile_image = channel_image(&mut fields, "profileImage", change.profile_image.as_deref(), upload_dir).await;
+    let cover_image = channel_image(&mut fields, "coverImage", change.cover_image.as_deref(), upload_dir).await;
 
     let owner_id = change.owner_id.trim().to_owned();
     if owner_id.is_empty() {
         fields.insert("ownerId".to_owned(), REQUIRED_MESSAGE.to_owned());
     }
-    let mut admins: Vec<String> = change
-        .admin_users
-        .iter()
-        .map(|a| a.trim().to_owned())
-        .filter(|a| !a.is_empty())
-        .collect();
+    let mut admins: Vec<String> = change.admin_users.iter().map(|a| a.trim().to_owned()).filter(|a| !a.is_empty()).collect();
     admins.sort();
     admins.dedup();
     if admins.is_empty() {
         fields.insert("adminUsers".to_owned(), REQUIRED_MESSAGE.to_owned());
-    } else if admins.iter().any(|a| !ids::is_valid_id(a))
-        || !users::non_staff_among(pool, &admins).await?.is_empty()
-    {
-        fields.insert(
-            "adminUsers".to_owned(),
-            "Choose admins among the staff users".to_owned(),
-        );
+    } else if admins.iter().any(|a| !ids::is_valid_id(a)) || !users::non_staff_among(pool, &admins).await?.is_empty() {
+        fields.insert("adminUsers".to_owned(), "Choose admins among the staff users".to_owned());
     }
     if !fields.is_empty() {
         return Err(Error::invalid(fields));
@@ -254,19 +201,12 @@ async fn check_owner(pool: &PgPool, owner_type: OwnerType, owner_id: &str) -> Re
 }
 
 fn duplicate_name() -> Error {
-    Error::Duplicate {
-        field: "name".to_owned(),
-    }
+    Error::Duplicate { field: "name".to_owned() }
 }
 
 /// Adds a channel; the creator is always one of its admins. Returns its id.
 #[tracing::instrument(skip_all)]
-pub async fn add_channel(
-    pool: &PgPool,
-    creator: &str,
-    change: &ChannelChange,
-    upload_dir: &Path,
-) -> Result<String> {
+pub async fn add_channel(pool: &PgPool, creator: &str, change: &ChannelChange, upload_dir: &Path) -> Result<String> {
     let mut change = change.clone();
     change.admin_users.push(creator.to_owned());
     let valid = validate(pool, &change, upload_dir).await?;
@@ -285,9 +225,7 @@ pub async fn add_channel(
         created_by: creator,
     };
     let mut tx = pool.begin().await?;
-    queries::insert_channel(&mut tx, &new, &valid.values())
-        .await
-        .on_constraint("channel_name_key", duplicate_name)?;
+    queries::insert_channel(&mut tx, &new, &valid.values()).await.on_constraint("channel_name_key", duplicate_name)?;
     queries::set_admins(&mut tx, &id, &valid.admins).await?;
     tx.commit().await?;
     tracing::info!(channel = %id, "channel added");
@@ -305,22 +243,12 @@ pub fn may_change(role: Option<Role>, is_admin_of_channel: bool) -> bool {
 
 /// Edits a channel the caller may change; type and owner stay as they were created.
 #[tracing::instrument(skip_all)]
-pub async fn edit_channel(
-    pool: &PgPool,
-    editor: (&str, Option<Role>),
-    change: &ChannelChange,
-    upload_dir: &Path,
-) -> Result<String> {
-    let id = optional_id(change.id.as_deref(), "Channel")?
-        .ok_or_else(|| Error::field("_id", REQUIRED_MESSAGE))?;
-    let version = change
-        .version
-        .ok_or_else(|| Error::field("version", REQUIRED_MESSAGE))?;
+pub async fn edit_channel(pool: &PgPool, editor: (&str, Option<Role>), change: &ChannelChange, upload_dir: &Path) -> Result<String> {
+    let id = optional_id(change.id.as_deref(), "Channel")?.ok_or_else(|| Error::field("_id", REQUIRED_MESSAGE))?;
+    let version = change.version.ok_or_else(|| Error::field("version", REQUIRED_MESSAGE))?;
     let valid = validate(pool, change, upload_dir).await?;
     let mut tx = pool.begin().await?;
-    let current = queries::lock_channel(&mut tx, &id)
-        .await?
-        .ok_or(Error::NotFound("Channel"))?;
+    let current = queries::lock_channel(&mut tx, &id).await?.ok_or(Error::NotFound("Channel"))?;
     let (user_id, role) = editor;
     if !may_change(role, queries::is_admin(&mut *tx, &id, user_id).await?) {
         return Err(Error::Forbidden);
@@ -330,24 +258,16 @@ pub async fn edit_channel(
     }
     let mut fields = FieldErrors::new();
     if current.channel_type != change.channel_type.as_str() {
-        fields.insert(
-            "type".to_owned(),
-            "The type of a channel cannot be changed".to_owned(),
-        );
+        fields.insert("type".to_owned(), "The type of a channel cannot be changed".to_owned());
     }
     if current.owner_type != change.owner_type.as_str() || current.owner_id != valid.owner_id {
-        fields.insert(
-            "ownerId".to_owned(),
-            "The owner of a channel cannot be changed".to_owned(),
-        );
+        fields.insert("ownerId".to_owned(), "The owner of a channel cannot be changed".to_owned());
     }
     if !fields.is_empty() {
         return Err(Error::invalid(fields));
     }
     Error::check_version(Some(current.version), version, "Channel")?;
-    queries::update_channel(&mut tx, &id, &valid.values())
-        .await
-        .on_constraint("channel_name_key", duplicate_name)?;
+    queries::update_channel(&mut tx, &id, &valid.values()).await.on_constraint("channel_name_key", duplicate_name)?;
     queries::set_admins(&mut tx, &id, &valid.admins).await?;
     tx.commit().await?;
     Ok(id)
@@ -376,9 +296,7 @@ pub async fn archive_channel(pool: &PgPool, id: &str, by: ArchivedBy<'_>) -> Res
     let id = optional_id(Some(id), "Channel")?.ok_or(Error::NotFound("Channel"))?;
     let mut tx = pool.begin().await?;
     let conn = &mut *tx;
-    let current = queries::lock_channel(conn, &id)
-        .await?
-        .ok_or(Error::NotFound("Channel"))?;
+    let current = queries::lock_channel(conn, &id).await?.ok_or(Error::NotFound("Channel"))?;
     if let ArchivedBy::User(user_id, role) = by
         && !may_change(role, queries::is_admin(&mut *conn, &id, user_id).await?)
     {
@@ -396,11 +314,7 @@ pub async fn archive_channel(pool: &PgPool, id: &str, by: ArchivedBy<'_>) -> Res
     queries::mark_archived(conn, id).await?;
     tx.commit().await?;
     tracing::info!(channel = %id, articles_archived, templates_unlinked, "channel archived");
-    Ok(Archived {
-        name: current.name,
-        articles_archived,
-        templates_unlinked,
-    })
+    Ok(Archived { name: current.name, articles_archived, templates_unlinked })
 }
 
 /// The id of a channel given by id or by name (for the operator command).
@@ -409,9 +323,7 @@ pub async fn resolve(pool: &PgPool, id_or_name: &str) -> Result<String> {
     if ids::is_valid_id(value) {
         return Ok(value.to_owned());
     }
-    queries::id_by_name(pool, value)
-        .await?
-        .ok_or(Error::NotFound("Channel"))
+    queries::id_by_name(pool, value).await?.ok_or(Error::NotFound("Channel"))
 }
 
 #[cfg(test)]
@@ -423,19 +335,7 @@ mod tests {
         for good in ["0", "49", "49.5", "49.50", "1234567890.99"] {
             assert!(is_valid_price(good), "{good}");
         }
-        for bad in [
-            "",
-            "-1",
-            "+1",
-            "1.",
-            ".5",
-            "1.234",
-            "1,5",
-            "1e3",
-            "12345678901",
-            "abc",
-            " 1",
-        ] {
+        for bad in ["", "-1", "+1", "1.", ".5", "1.234", "1,5", "1e3", "12345678901", "abc", " 1"] {
             assert!(!is_valid_price(bad), "{bad}");
         }
     }

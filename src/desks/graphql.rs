@@ -55,24 +55,13 @@ async fn desk_objects(ctx: &Context<'_>, rows: Vec<DeskRow>) -> Result<Vec<DeskO
     }
     let mut channels: HashMap<String, Vec<DeskChannel>> = HashMap::new();
     for channel in queries::channels_of(pool, &ids).await? {
-        channels
-            .entry(channel.desk_id)
-            .or_default()
-            .push(DeskChannel {
-                id: channel.channel_id,
-                name: channel.name,
-            });
+        channels.entry(channel.desk_id).or_default().push(DeskChannel { id: channel.channel_id, name: channel.name });
     }
     Ok(rows
         .into_iter()
         .map(|row| {
             let contributors = members.remove(&row.desk_id).unwrap_or_default();
-            let can_edit = service::may_change(
-                viewer.role,
-                contributors
-                    .iter()
-                    .any(|u| u.user_id == viewer.user.user_id),
-            );
+            let can_edit = service::may_change(viewer.role, contributors.iter().any(|u| u.user_id == viewer.user.user_id));
             DeskObject {
                 channels: channels.remove(&row.desk_id).unwrap_or_default(),
                 contributors,
@@ -92,10 +81,7 @@ async fn desk_objects(ctx: &Context<'_>, rows: Vec<DeskRow>) -> Result<Vec<DeskO
 async fn load_desk(ctx: &Context<'_>, id: &str) -> Result<DeskObject> {
     let id = optional_id(Some(id), "Desk")?.ok_or(Error::NotFound("Desk"))?;
     let rows = queries::list_desks(&app_state(ctx).pool, Some(&id), None).await?;
-    desk_objects(ctx, rows)
-        .await?
-        .pop()
-        .ok_or(Error::NotFound("Desk"))
+    desk_objects(ctx, rows).await?.pop().ok_or(Error::NotFound("Desk"))
 }
 
 #[derive(Default)]
@@ -105,11 +91,7 @@ pub struct DesksQuery;
 impl DesksQuery {
     /// Desks by name (readers browse them too); with `getOnlyUsersDesks`, only those the caller is
     /// a member of.
-    async fn desks(
-        &self,
-        ctx: &Context<'_>,
-        #[graphql(default)] get_only_users_desks: bool,
-    ) -> Result<Vec<DeskObject>> {
+    async fn desks(&self, ctx: &Context<'_>, #[graphql(default)] get_only_users_desks: bool) -> Result<Vec<DeskObject>> {
         let viewer = viewer(ctx)?;
         viewer.require(ALL_ROLES)?;
         let member = get_only_users_desks.then_some(viewer.user.user_id.as_str());
@@ -170,12 +152,7 @@ impl DesksMutation {
     async fn edit_desk(&self, ctx: &Context<'_>, item: DeskInput) -> Result<DeskObject> {
         let viewer = viewer(ctx)?;
         let role = viewer.require(STAFF)?;
-        let id = service::edit_desk(
-            &app_state(ctx).pool,
-            (&viewer.user.user_id, Some(role)),
-            &item.into(),
-        )
-        .await?;
+        let id = service::edit_desk(&app_state(ctx).pool, (&viewer.user.user_id, Some(role)), &item.into()).await?;
         load_desk(ctx, &id).await
     }
 
@@ -183,12 +160,7 @@ impl DesksMutation {
     async fn delete_desk(&self, ctx: &Context<'_>, id: ID) -> Result<DeleteResult> {
         let viewer = viewer(ctx)?;
         let role = viewer.require(STAFF)?;
-        let (id, name) = service::delete_desk(
-            &app_state(ctx).pool,
-            (&viewer.user.user_id, Some(role)),
-            &id,
-        )
-        .await?;
+        let (id, name) = service::delete_desk(&app_state(ctx).pool, (&viewer.user.user_id, Some(role)), &id).await?;
         Ok(DeleteResult { id: ID(id), name })
     }
 }

@@ -56,12 +56,7 @@ fn root_fields<'a>(document: &'a ExecutableDocument, operation_name: Option<&str
     fields
 }
 
-fn collect<'a>(
-    document: &'a ExecutableDocument,
-    set: &'a SelectionSet,
-    fields: &mut Vec<&'a str>,
-    depth: usize,
-) {
+fn collect<'a>(document: &'a ExecutableDocument, set: &'a SelectionSet, fields: &mut Vec<&'a str>, depth: usize) {
     // Fragment cycles are a validation error; the bound keeps this walk finite before validation.
     if depth > 16 {
         return;
@@ -71,17 +66,10 @@ fn collect<'a>(
             Selection::Field(field) => fields.push(field.node.name.node.as_str()),
             Selection::FragmentSpread(spread) => {
                 if let Some(fragment) = document.fragments.get(&spread.node.fragment_name.node) {
-                    collect(
-                        document,
-                        &fragment.node.selection_set.node,
-                        fields,
-                        depth + 1,
-                    );
+                    collect(document, &fragment.node.selection_set.node, fields, depth + 1);
                 }
             }
-            Selection::InlineFragment(inline) => {
-                collect(document, &inline.node.selection_set.node, fields, depth + 1)
-            }
+            Selection::InlineFragment(inline) => collect(document, &inline.node.selection_set.node, fields, depth + 1),
         }
     }
 }
@@ -97,9 +85,7 @@ pub enum Checked {
 }
 
 pub fn check(request: &Request, auth: &Auth) -> Checked {
-    let Ok(document) = async_graphql::parser::parse_query(&request.query) else {
-        return Checked::Unparsable;
-    };
+    let Ok(document) = async_graphql::parser::parse_query(&request.query) else { return Checked::Unparsable };
     for field in root_fields(&document, request.operation_name.as_deref()) {
         if let Some(error) = refusal(auth, field) {
             let mut server_error = error.extend().into_server_error(Pos::default());
@@ -150,13 +136,7 @@ mod tests {
             profile_picture: None,
             stats: None,
         };
-        Auth::Signed(Box::new(Viewer {
-            identity,
-            user,
-            role,
-            trial,
-            trial_minutes_left: 0,
-        }))
+        Auth::Signed(Box::new(Viewer { identity, user, role, trial, trial_minutes_left: 0 }))
     }
 
     fn code(auth: &Auth, field: &str) -> Option<&'static str> {
@@ -169,16 +149,7 @@ mod tests {
             request = request.operation_name(name);
         }
         match check(&request, auth) {
-            Checked::Refused(error) => Some(
-                error
-                    .extensions
-                    .unwrap()
-                    .get("code")
-                    .unwrap()
-                    .to_string()
-                    .trim_matches('"')
-                    .to_owned(),
-            ),
+            Checked::Refused(error) => Some(error.extensions.unwrap().get("code").unwrap().to_string().trim_matches('"').to_owned()),
             _ => None,
         }
     }
@@ -188,10 +159,7 @@ mod tests {
         assert_eq!(code(&Auth::Anonymous, "config"), None);
         assert_eq!(code(&Auth::Anonymous, "__schema"), None);
         assert_eq!(code(&Auth::Anonymous, "me"), Some("UNAUTHENTICATED"));
-        assert_eq!(
-            code(&Auth::Invalid, "categoriesAsTree"),
-            Some("UNAUTHENTICATED")
-        );
+        assert_eq!(code(&Auth::Invalid, "categoriesAsTree"), Some("UNAUTHENTICATED"));
     }
 
     #[test]
@@ -210,12 +178,7 @@ mod tests {
         assert_eq!(code(&expired, "me"), None);
         assert_eq!(code(&expired, "isUserProfileComplete"), None);
         assert_eq!(code(&expired, "config"), None);
-        assert!(
-            refusal(&expired, "anything")
-                .unwrap()
-                .message()
-                .contains("Trial period has expired")
-        );
+        assert!(refusal(&expired, "anything").unwrap().message().contains("Trial period has expired"));
 
         let running = signed(Some(Role::Subscriber), TrialState::TrialContinues);
         assert_eq!(code(&running, "searchArticles"), None);
@@ -225,37 +188,12 @@ mod tests {
     fn root_fields_behind_fragments_and_named_operations_are_checked() {
         let expired = signed(Some(Role::Subscriber), TrialState::TrialExpired);
         assert_eq!(refused_code(&expired, "{ me { _id } }", None), None);
-        assert_eq!(
-            refused_code(&expired, "{ me { _id } tags { total } }", None).as_deref(),
-            Some("TRIAL_EXPIRED")
-        );
-        assert_eq!(
-            refused_code(
-                &expired,
-                "query { ...F } fragment F on Query { tags { total } }",
-                None
-            )
-            .as_deref(),
-            Some("TRIAL_EXPIRED")
-        );
-        assert_eq!(
-            refused_code(&expired, "query { ... on Query { tags { total } } }", None).as_deref(),
-            Some("TRIAL_EXPIRED")
-        );
+        assert_eq!(refused_code(&expired, "{ me { _id } tags { total } }", None).as_deref(), Some("TRIAL_EXPIRED"));
+        assert_eq!(refused_code(&expired, "query { ...F } fragment F on Query { tags { total } }", None).as_deref(), Some("TRIAL_EXPIRED"));
+        assert_eq!(refused_code(&expired, "query { ... on Query { tags { total } } }", None).as_deref(), Some("TRIAL_EXPIRED"));
         let two = "query A { me { _id } } query B { tags { total } }";
         assert_eq!(refused_code(&expired, two, Some("A")), None);
-        assert_eq!(
-            refused_code(&expired, two, Some("B")).as_deref(),
-            Some("TRIAL_EXPIRED")
-        );
-        assert_eq!(
-            refused_code(
-                &Auth::Anonymous,
-                "mutation { addTag(item: {name: \"x\", description: \"y\"}) { _id } }",
-                None
-            )
-            .as_deref(),
-            Some("UNAUTHENTICATED")
-        );
+        assert_eq!(refused_code(&expired, two, Some("B")).as_deref(), Some("TRIAL_EXPIRED"));
+        assert_eq!(refused_code(&Auth::Anonymous, "mutation { addTag(item: {name: \"x\", description: \"y\"}) { _id } }", None).as_deref(), Some("UNAUTHENTICATED"));
     }
 }

@@ -107,10 +107,7 @@ impl ConfigQuery {
             },
             support_email: config.support_email.clone(),
             landing_url: config.landing_url.clone(),
-            profile_landing_url: config
-                .profile_landing_url
-                .clone()
-                .filter(|url| !url.trim().is_empty()),
+            profile_landing_url: config.profile_landing_url.clone().filter(|url| !url.trim().is_empty()),
         }
     }
 }

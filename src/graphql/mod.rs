@@ -5,9 +5,7 @@ pub mod access;
 mod client_config;
 mod pagination;
 
-use async_graphql::{
-    Context, EmptySubscription, ID, MergedObject, Schema, SchemaBuilder, dataloader::DataLoader,
-};
+use async_graphql::{Context, EmptySubscription, ID, MergedObject, Schema, SchemaBuilder, dataloader::DataLoader};
 
 use crate::{
     articles::{ArticlesMutation, ArticlesQuery},
@@ -26,8 +24,7 @@ use crate::{
 use client_config::ConfigQuery;
 pub use client_config::LOG_BATCH_MAX;
 pub use pagination::{
-    DEFAULT_PAGE_SIZE, DeleteResult, PAGE_SIZES, Page, PageParams, SortDirection,
-    checked_limit_offset, contains_pattern, total_from_page,
+    DEFAULT_PAGE_SIZE, DeleteResult, PAGE_SIZES, Page, PageParams, SortDirection, checked_limit_offset, contains_pattern, total_from_page,
 };
 
 #[derive(MergedObject, Default)]
@@ -65,18 +62,13 @@ pub const PARSE_FAILED: &str = "GRAPHQL_PARSE_FAILED";
 pub const VALIDATION_FAILED: &str = "GRAPHQL_VALIDATION_FAILED";
 
 fn builder() -> SchemaBuilder<QueryRoot, MutationRoot, EmptySubscription> {
-    Schema::build(
-        QueryRoot::default(),
-        MutationRoot::default(),
-        EmptySubscription,
-    )
+    Schema::build(QueryRoot::default(), MutationRoot::default(), EmptySubscription)
 }
 
 /// The schema served by `/graphql`, with the state and the request limits.
 pub fn build_schema(state: AppState) -> AppSchema {
     let limits = state.config.limits.clone();
-    let loaders = DataLoader::new(ChannelCountsLoader(state.pool.clone()), tokio::spawn)
-        .delay(std::time::Duration::from_micros(200));
+    let loaders = DataLoader::new(ChannelCountsLoader(state.pool.clone()), tokio::spawn).delay(std::time::Duration::from_micros(200));
     builder()
         .data(loaders)
         .data(state)

@@ -21,10 +21,7 @@ pub struct PageParams {
 
 impl Default for PageParams {
     fn default() -> Self {
-        PageParams {
-            page: 1,
-            page_size: DEFAULT_PAGE_SIZE,
-        }
+        PageParams { page: 1, page_size: DEFAULT_PAGE_SIZE }
     }
 }
 
@@ -32,10 +29,7 @@ impl PageParams {
     /// LIMIT and OFFSET for the database; a page size outside the list is BAD_USER_INPUT.
     pub fn limit_offset(&self) -> Result<(i64, i64)> {
         if !PAGE_SIZES.contains(&self.page_size) {
-            return Err(Error::field(
-                "pageSize",
-                "Page size must be one of 15, 30, 50, 100, 200",
-            ));
+            return Err(Error::field("pageSize", "Page size must be one of 15, 30, 50, 100, 200"));
         }
         if self.page < 1 {
             return Err(Error::field("page", "Minimum value is 1"));
@@ -69,10 +63,7 @@ pub fn contains_pattern(search: Option<&str>) -> Option<String> {
     if search.is_empty() {
         return None;
     }
-    let escaped = search
-        .replace('\\', "\\\\")
-        .replace('%', "\\%")
-        .replace('_', "\\_");
+    let escaped = search.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
     Some(format!("%{escaped}%"))
 }
 

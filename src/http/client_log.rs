@@ -45,11 +45,7 @@ fn cut(text: &str) -> &str {
 }
 
 fn bad_request(message: String) -> Response {
-    (
-        StatusCode::BAD_REQUEST,
-        Json(serde_json::json!({ "code": "BAD_USER_INPUT", "message": message })),
-    )
-        .into_response()
+    (StatusCode::BAD_REQUEST, Json(serde_json::json!({ "code": "BAD_USER_INPUT", "message": message }))).into_response()
 }
 
 pub async fn receive(batch: Result<Json<LogBatch>, JsonRejection>) -> Response {
@@ -63,25 +59,13 @@ pub async fn receive(batch: Result<Json<LogBatch>, JsonRejection>) -> Response {
     for entry in &batch.entries {
         let message = cut(&entry.message);
         let timestamp = entry.timestamp.as_deref().map(cut).unwrap_or_default();
-        let context = entry
-            .context
-            .as_ref()
-            .map(|c| c.to_string())
-            .unwrap_or_default();
+        let context = entry.context.as_ref().map(|c| c.to_string()).unwrap_or_default();
         let context = cut(&context);
         match entry.level {
-            Level::Error => {
-                tracing::error!(target: "client", client_timestamp = timestamp, context, "{message}")
-            }
-            Level::Warn => {
-                tracing::warn!(target: "client", client_timestamp = timestamp, context, "{message}")
-            }
-            Level::Info => {
-                tracing::info!(target: "client", client_timestamp = timestamp, context, "{message}")
-            }
-            Level::Debug => {
-                tracing::debug!(target: "client", client_timestamp = timestamp, context, "{message}")
-            }
+            Level::Error => tracing::error!(target: "client", client_timestamp = timestamp, context, "{message}"),
+            Level::Warn => tracing::warn!(target: "client", client_timestamp = timestamp, context, "{message}"),
+            Level::Info => tracing::info!(target: "client", client_timestamp = timestamp, context, "{message}"),
+            Level::Debug => tracing::debug!(target: "client", client_timestamp = timestamp, context, "{message}"),
         }
     }
     StatusCode::NO_CONTENT.into_response()

@@ -15,9 +15,7 @@ use axum::{
     response::{IntoResponse, Redirect, Response},
     routing::{get, post},
 };
-use tower_http::{
-    limit::RequestBodyLimitLayer, set_header::SetResponseHeaderLayer, timeout::TimeoutLayer,
-};
+use tower_http::{limit::RequestBodyLimitLayer, set_header::SetResponseHeaderLayer, timeout::TimeoutLayer};
 
 use crate::{
     auth::Auth,
@@ -61,10 +59,7 @@ pub fn build_app(state: AppState) -> Router {
         .merge(api)
         .merge(uploads)
         .route("/uploads/{name}", get(uploads::serve))
-        .route(
-            "/contributor-profile-picture/{id}",
-            get(crate::users::contributor_profile_picture),
-        )
+        .route("/contributor-profile-picture/{id}", get(crate::users::contributor_profile_picture))
         .route("/healthz", get(healthz))
         .route("/", get(|| async { Redirect::permanent("/insights/") }))
         .merge(web_app::router(&state.config.web_dir));
@@ -73,22 +68,10 @@ pub fn build_app(state: AppState) -> Router {
     }
     router
         .layer(Extension(schema))
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            Duration::from_secs(60),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::X_FRAME_OPTIONS,
-            HeaderValue::from_static("DENY"),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::REFERRER_POLICY,
-            HeaderValue::from_static("strict-origin-when-cross-origin"),
-        ))
+        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, Duration::from_secs(60)))
+        .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
+        .layer(SetResponseHeaderLayer::if_not_present(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")))
+        .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin")))
         .layer(axum::middleware::from_fn(request_ids::request_ids))
         .with_state(state)
 }
@@ -103,24 +86,16 @@ async fn graphql(
         Ok(request) => request,
         Err(rejection) => return Ok(graphql_rejection(rejection)),
     };
-    let authorization = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok());
+    let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
     let auth = session::authenticate(&state, authorization).await?;
     let request = request.into_inner();
     let checked = access::check(&request, &auth);
     // Every resolver error carries one of our codes; the rest come from parsing or validation.
-    let code = if matches!(checked, Checked::Unparsable) {
-        PARSE_FAILED
-    } else {
-        VALIDATION_FAILED
-    };
+    let code = if matches!(checked, Checked::Unparsable) { PARSE_FAILED } else { VALIDATION_FAILED };
     let mut response = match checked {
         Checked::Refused(error) => async_graphql::Response::from_errors(vec![error]),
         Checked::Unparsable => schema.execute(request_data(request, auth)).await,
-        Checked::Allowed(document)
-            if is_shared_read(&document, request.operation_name.as_deref()) =>
-        {
+        Checked::Allowed(document) if is_shared_read(&document, request.operation_name.as_deref()) => {
             return shared_read(&state, &schema, request, auth).await;
         }
         Checked::Allowed(_) => schema.execute(request_data(request, auth)).await,
@@ -136,22 +111,14 @@ async fn graphql(
 
 /// The request with its per-request data: the caller, and the caches its fields share.
 fn request_data(request: async_graphql::Request, auth: Auth) -> async_graphql::Request {
-    request
-        .data(auth)
-        .data(crate::subscriptions::ViewerSubscriptionsCell::default())
+    request.data(auth).data(crate::subscriptions::ViewerSubscriptionsCell::default())
 }
 
 /// A shared topic read: answered from the serialised response of the current taxonomy revision,
 /// or executed and kept when it succeeds. The revision is read first, so a kept response is
 /// never newer than the revision it is filed under.
-async fn shared_read(
-    state: &AppState,
-    schema: &AppSchema,
-    request: async_graphql::Request,
-    auth: Auth,
-) -> Result<Response, HttpError> {
-    let key = serde_json::to_string(&(&request.query, &request.operation_name, &request.variables))
-        .map_err(anyhow::Error::from)?;
+async fn shared_read(state: &AppState, schema: &AppSchema, request: async_graphql::Request, auth: Auth) -> Result<Response, HttpError> {
+    let key = serde_json::to_string(&(&request.query, &request.operation_name, &request.variables)).map_err(anyhow::Error::from)?;
     let revision = SharedReadCache::revision(&state.pool).await?;
     if let Some(body) = state.shared_reads.get(revision, &key) {
         return Ok(json_body(body));
@@ -174,14 +141,8 @@ fn json_body(body: bytes::Bytes) -> Response {
 fn graphql_rejection(rejection: GraphQLRejection) -> Response {
     use async_graphql::ParseRequestError;
     let (status, message) = match rejection.0 {
-        ParseRequestError::PayloadTooLarge => (
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "Request body is too large".to_owned(),
-        ),
-        other => (
-            StatusCode::BAD_REQUEST,
-            format!("Invalid GraphQL request: {other}"),
-        ),
+        ParseRequestError::PayloadTooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "Request body is too large".to_owned()),
+        other => (StatusCode::BAD_REQUEST, format!("Invalid GraphQL request: {other}")),
     };
     let body = serde_json::json!({
         "errors": [{ "message": message, "extensions": { "code": PARSE_FAILED } }]
@@ -194,17 +155,11 @@ async fn version() -> Json<serde_json::Value> {
 }
 
 async fn healthz(State(state): State<AppState>) -> Response {
-    match sqlx::query_scalar::<_, i32>("select 1")
-        .fetch_one(&state.pool)
-        .await
-    {
+    match sqlx::query_scalar::<_, i32>("select 1").fetch_one(&state.pool).await {
         Ok(_) => Json(serde_json::json!({ "status": "ok", "database": "ok" })).into_response(),
         Err(error) => {
             tracing::error!(%error, "health check: database unreachable");
-            (
-                StatusCode::SERVICE_UNAVAILABLE,
-                Json(serde_json::json!({ "status": "unavailable", "database": "unreachable" })),
-            )
+            (StatusCode::SERVICE_UNAVAILABLE, Json(serde_json::json!({ "status": "unavailable", "database": "unreachable" })))
                 .into_response()
         }
     }

@@ -23,20 +23,14 @@ pub struct RequestIds {
 /// A client-supplied id is kept only when it is short and plain, so it cannot forge log lines.
 fn client_id(request: &Request, name: &HeaderName) -> Option<String> {
     let value = request.headers().get(name)?.to_str().ok()?;
-    let plain = !value.is_empty()
-        && value.len() <= 100
-        && value
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_.:".contains(&b));
+    let plain = !value.is_empty() && value.len() <= 100 && value.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.:".contains(&b));
     plain.then(|| value.to_owned())
 }
 
 pub async fn request_ids(mut request: Request, next: Next) -> Response {
     let ids = RequestIds {
-        request_id: client_id(&request, &REQUEST_ID)
-            .unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
-        session_id: client_id(&request, &SESSION_ID)
-            .unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
+        request_id: client_id(&request, &REQUEST_ID).unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
+        session_id: client_id(&request, &SESSION_ID).unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
     };
     let span = tracing::info_span!(
         "request",
@@ -49,11 +43,7 @@ pub async fn request_ids(mut request: Request, next: Next) -> Response {
     let started = Instant::now();
     let mut response = next.run(request).instrument(span.clone()).await;
     span.in_scope(|| {
-        tracing::info!(
-            status = response.status().as_u16(),
-            latency_ms = started.elapsed().as_millis() as u64,
-            "request finished"
-        )
+        tracing::info!(status = response.status().as_u16(), latency_ms = started.elapsed().as_millis() as u64, "request finished")
     });
     let headers = response.headers_mut();
     if let Ok(value) = HeaderValue::from_str(&ids.request_id) {

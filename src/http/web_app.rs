@@ -29,17 +29,8 @@ async fn cache_control(request: Request, next: Next) -> Response {
     let hashed_asset = request.uri().path().starts_with("/insights/assets/");
     let mut response = next.run(request).await;
     // A missing asset falls back to index.html, which must never be cached for a year.
-    let is_html = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes().starts_with(b"text/html"));
-    let value = if hashed_asset && !is_html {
-        "public, max-age=31536000, immutable"
-    } else {
-        "no-cache"
-    };
-    response
-        .headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+    let is_html = response.headers().get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"text/html"));
+    let value = if hashed_asset && !is_html { "public, max-age=31536000, immutable" } else { "no-cache" };
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
     response
 }

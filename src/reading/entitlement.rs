@@ -3,10 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::{
-    articles::model::ArticleState, auth::Role, channels::ChannelType,
-    subscriptions::model::SubscriptionAccess,
-};
+use crate::{articles::model::ArticleState, auth::Role, channels::ChannelType, subscriptions::model::SubscriptionAccess};
 
 /// What the rule needs to know of an article.
 #[derive(Debug, Clone, Copy)]
@@ -29,9 +26,7 @@ impl ArticleFacts<'_> {
     /// Full for every reader: an article of a free-open channel (or of none), one open to all, or
     /// one whose premium period has ended.
     pub fn is_open_to_all(&self, now: DateTime<Utc>) -> bool {
-        self.channel_id.is_none()
-            || self.channel_type == Some(ChannelType::FreeOpen)
-            || !self.is_premium_active(now)
+        self.channel_id.is_none() || self.channel_type == Some(ChannelType::FreeOpen) || !self.is_premium_active(now)
     }
 }
 
@@ -55,9 +50,7 @@ pub fn can_see_full_version(
     match role {
         None => false,
         Some(role) if role.is_staff() => true,
-        Some(_) => {
-            article.is_open_to_all(now) || subscription.is_some_and(|s| s.gives_full_articles(now))
-        }
+        Some(_) => article.is_open_to_all(now) || subscription.is_some_and(|s| s.gives_full_articles(now)),
     }
 }
 
@@ -68,11 +61,7 @@ mod tests {
     use super::*;
     use crate::subscriptions::model::SubscriptionState;
 
-    fn article(
-        channel: Option<ChannelType>,
-        premium: bool,
-        expires_in_days: Option<i64>,
-    ) -> ArticleFacts<'static> {
+    fn article(channel: Option<ChannelType>, premium: bool, expires_in_days: Option<i64>) -> ArticleFacts<'static> {
         ArticleFacts {
             state: ArticleState::Published,
             channel_id: channel.map(|_| "c"),
@@ -82,16 +71,8 @@ mod tests {
         }
     }
 
-    fn subscription(
-        state: SubscriptionState,
-        ends_in_days: Option<i64>,
-        full: bool,
-    ) -> Option<SubscriptionAccess> {
-        Some(SubscriptionAccess {
-            state,
-            cancel_at: ends_in_days.map(|d| Utc::now() + Duration::days(d)),
-            is_full_article_content: full,
-        })
+    fn subscription(state: SubscriptionState, ends_in_days: Option<i64>, full: bool) -> Option<SubscriptionAccess> {
+        Some(SubscriptionAccess { state, cancel_at: ends_in_days.map(|d| Utc::now() + Duration::days(d)), is_full_article_content: full })
     }
 
     const READER: Option<Role> = Some(Role::Subscriber);
@@ -102,52 +83,19 @@ mod tests {
         for role in [Role::Administrator, Role::Editor, Role::Contributor] {
             assert!(can_see_full_version(Some(role), None, &premium, Utc::now()));
         }
-        let draft = ArticleFacts {
-            state: ArticleState::Pending,
-            ..premium
-        };
-        assert!(!can_see_full_version(
-            Some(Role::Administrator),
-            None,
-            &draft,
-            Utc::now()
-        ));
+        let draft = ArticleFacts { state: ArticleState::Pending, ..premium };
+        assert!(!can_see_full_version(Some(Role::Administrator), None, &draft, Utc::now()));
     }
 
     #[test]
     fn open_articles_are_full_for_every_reader() {
         let now = Utc::now();
-        assert!(can_see_full_version(
-            READER,
-            None,
-            &article(Some(ChannelType::FreeOpen), false, None),
-            now
-        ));
-        assert!(can_see_full_version(
-            READER,
-            None,
-            &article(Some(ChannelType::Premium), false, None),
-            now
-        ));
-        assert!(can_see_full_version(
-            READER,
-            None,
-            &article(Some(ChannelType::FreeClosed), false, None),
-            now
-        ));
+        assert!(can_see_full_version(READER, None, &article(Some(ChannelType::FreeOpen), false, None), now));
+        assert!(can_see_full_version(READER, None, &article(Some(ChannelType::Premium), false, None), now));
+        assert!(can_see_full_version(READER, None, &article(Some(ChannelType::FreeClosed), false, None), now));
         // Premium whose premium period has ended.
-        assert!(can_see_full_version(
-            READER,
-            None,
-            &article(Some(ChannelType::Premium), true, Some(-1)),
-            now
-        ));
-        assert!(can_see_full_version(
-            READER,
-            None,
-            &article(None, true, None),
-            now
-        ));
+        assert!(can_see_full_version(READER, None, &article(Some(ChannelType::Premium), true, Some(-1)), now));
+        assert!(can_see_full_version(READER, None, &article(None, true, None), now));
     }
 
     #[test]
@@ -155,32 +103,12 @@ mod tests {
         let now = Utc::now();
         let premium = article(Some(ChannelType::Premium), true, Some(5));
         assert!(!can_see_full_version(READER, None, &premium, now));
-        assert!(can_see_full_version(
-            READER,
-            subscription(SubscriptionState::Active, None, true),
-            &premium,
-            now
-        ));
+        assert!(can_see_full_version(READER, subscription(SubscriptionState::Active, None, true), &premium, now));
         // A running trial (active until its end), and one that has ended.
-        assert!(can_see_full_version(
-            READER,
-            subscription(SubscriptionState::Active, Some(3), true),
-            &premium,
-            now
-        ));
-        assert!(!can_see_full_version(
-            READER,
-            subscription(SubscriptionState::Active, Some(-1), true),
-            &premium,
-            now
-        ));
+        assert!(can_see_full_version(READER, subscription(SubscriptionState::Active, Some(3), true), &premium, now));
+        assert!(!can_see_full_version(READER, subscription(SubscriptionState::Active, Some(-1), true), &premium, now));
         // Summary only.
-        assert!(!can_see_full_version(
-            READER,
-            subscription(SubscriptionState::Active, None, false),
-            &premium,
-            now
-        ));
+        assert!(!can_see_full_version(READER, subscription(SubscriptionState::Active, None, false), &premium, now));
         for state in [
             SubscriptionState::Pending,
             SubscriptionState::Rejected,
@@ -188,26 +116,13 @@ mod tests {
             SubscriptionState::Expired,
             SubscriptionState::PaymentFailed,
         ] {
-            assert!(
-                !can_see_full_version(READER, subscription(state, None, true), &premium, now),
-                "{state:?}"
-            );
+            assert!(!can_see_full_version(READER, subscription(state, None, true), &premium, now), "{state:?}");
         }
         // Canceled at period end: still active until then.
-        assert!(can_see_full_version(
-            READER,
-            subscription(SubscriptionState::Active, Some(10), true),
-            &premium,
-            now
-        ));
+        assert!(can_see_full_version(READER, subscription(SubscriptionState::Active, Some(10), true), &premium, now));
         let closed = article(Some(ChannelType::FreeClosed), true, None);
         assert!(!can_see_full_version(READER, None, &closed, now));
-        assert!(can_see_full_version(
-            READER,
-            subscription(SubscriptionState::Active, None, true),
-            &closed,
-            now
-        ));
+        assert!(can_see_full_version(READER, subscription(SubscriptionState::Active, None, true), &closed, now));
     }
 
     #[test]
@@ -215,17 +130,8 @@ mod tests {
         let now = Utc::now();
         let open = article(Some(ChannelType::FreeOpen), false, None);
         assert!(!can_see_full_version(None, None, &open, now));
-        for state in [
-            ArticleState::Pending,
-            ArticleState::ReadyForReview,
-            ArticleState::Archived,
-        ] {
-            assert!(!can_see_full_version(
-                READER,
-                None,
-                &ArticleFacts { state, ..open },
-                now
-            ));
+        for state in [ArticleState::Pending, ArticleState::ReadyForReview, ArticleState::Archived] {
+            assert!(!can_see_full_version(READER, None, &ArticleFacts { state, ..open }, now));
         }
     }
 }

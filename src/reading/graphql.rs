@@ -13,10 +13,7 @@ use super::{
     queries::{self, ArticleRow, CardRow, ChannelFact, DeskFact, LatestFilter, NewView},
 };
 use crate::{
-    articles::{
-        ArticleChannel, ArticlePublisher, ArticleTag, ArticleTopic, channel, model::ArticleState,
-        publisher, tags, topics,
-    },
+    articles::{ArticleChannel, ArticlePublisher, ArticleTag, ArticleTopic, channel, model::ArticleState, publisher, tags, topics},
     auth::{ALL_ROLES, Role, STAFF},
     channels::{ChannelObject, ChannelType, channels_by_ids},
     error::{Error, Result},
@@ -49,24 +46,12 @@ impl Reader {
     pub async fn of(ctx: &Context<'_>) -> Result<Reader> {
         let viewer = viewer(ctx)?;
         let role = viewer.require(ALL_ROLES)?;
-        let subscriptions = if role.is_staff() {
-            None
-        } else {
-            Some(viewer_subscriptions(ctx).await?)
-        };
-        Ok(Reader {
-            role,
-            user_id: viewer.user.user_id.clone(),
-            subscriptions,
-            now: Utc::now(),
-        })
+        let subscriptions = if role.is_staff() { None } else { Some(viewer_subscriptions(ctx).await?) };
+        Ok(Reader { role, user_id: viewer.user.user_id.clone(), subscriptions, now: Utc::now() })
     }
 
     pub fn can_see(&self, article: &ArticleFacts<'_>) -> bool {
-        let subscription = article
-            .channel_id
-            .zip(self.subscriptions.as_ref())
-            .and_then(|(channel, subs)| subs.access(channel));
+        let subscription = article.channel_id.zip(self.subscriptions.as_ref()).and_then(|(channel, subs)| subs.access(channel));
         can_see_full_version(Some(self.role), subscription, article, self.now)
     }
 
@@ -121,21 +106,12 @@ pub struct ArticleCard {
 
 impl ArticleCard {
     pub fn new(row: CardRow, reader: &Reader) -> ArticleCard {
-        let facts = facts(
-            "Published",
-            row.premium_channel_id.as_deref(),
-            row.channel_type.as_deref(),
-            row.is_premium,
-            row.premium_expires_at,
-        );
+        let facts =
+            facts("Published", row.premium_channel_id.as_deref(), row.channel_type.as_deref(), row.is_premium, row.premium_expires_at);
         ArticleCard {
             can_see_full_version: reader.can_see(&facts),
             is_premium_active: facts.is_premium_active(reader.now),
-            published_by: publisher(
-                row.publisher_type.as_deref(),
-                row.publisher_id.as_deref(),
-                row.publisher_name.as_deref(),
-            ),
+            published_by: publisher(row.publisher_type.as_deref(), row.publisher_id.as_deref(), row.publisher_name.as_deref()),
             premium_channel: channel(
                 row.premium_channel_id.as_deref(),
                 row.channel_name.as_deref(),
@@ -162,16 +138,9 @@ pub async fn cards(ctx: &Context<'_>, reader: &Reader, ids: &[String]) -> Result
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let mut rows: HashMap<String, CardRow> = queries::cards(&app_state(ctx).pool, ids)
-        .await?
-        .into_iter()
-        .map(|row| (row.article_id.clone(), row))
-        .collect();
-    Ok(ids
-        .iter()
-        .filter_map(|id| rows.remove(id))
-        .map(|row| ArticleCard::new(row, reader))
-        .collect())
+    let mut rows: HashMap<String, CardRow> =
+        queries::cards(&app_state(ctx).pool, ids).await?.into_iter().map(|row| (row.article_id.clone(), row)).collect();
+    Ok(ids.iter().filter_map(|id| rows.remove(id)).map(|row| ArticleCard::new(row, reader)).collect())
 }
 
 /// A contributor as readers see them.
@@ -205,36 +174,21 @@ pub struct PublishedArticle {
 impl PublishedArticle {
     fn facts(&self) -> ArticleFacts<'_> {
         let row = &self.row;
-        facts(
-            &row.state,
-            row.premium_channel_id.as_deref(),
-            row.channel_type.as_deref(),
-            row.is_premium,
-            row.premium_expires_at,
-        )
+        facts(&row.state, row.premium_channel_id.as_deref(), row.channel_type.as_deref(), row.is_premium, row.premium_expires_at)
     }
 }
 
 /// A published article and whether the caller may read it; ARTICLE_NOT_FOUND for a bad id, an
 /// unknown article, or one that is not published.
 async fn published(ctx: &Context<'_>, reader: &Reader, id: &str) -> Result<(ArticleRow, bool)> {
-    let id = optional_id(Some(id), "Article")
-        .map_err(|_| Error::ArticleNotFound)?
-        .ok_or(Error::ArticleNotFound)?;
-    let row = queries::article(&app_state(ctx).pool, &id)
-        .await?
-        .ok_or(Error::ArticleNotFound)?;
+    let id = optional_id(Some(id), "Article").map_err(|_| Error::ArticleNotFound)?.ok_or(Error::ArticleNotFound)?;
+    let row = queries::article(&app_state(ctx).pool, &id).await?.ok_or(Error::ArticleNotFound)?;
     if row.state != ArticleState::Published.as_str() {
         return Err(Error::ArticleNotFound);
     }
     let can_see = {
-        let facts = facts(
-            &row.state,
-            row.premium_channel_id.as_deref(),
-            row.channel_type.as_deref(),
-            row.is_premium,
-            row.premium_expires_at,
-        );
+        let facts =
+            facts(&row.state, row.premium_channel_id.as_deref(), row.channel_type.as_deref(), row.is_premium, row.premium_expires_at);
         reader.can_see(&facts)
     };
     Ok((row, can_see))
@@ -262,11 +216,7 @@ impl PublishedArticle {
 
     async fn published_by(&self) -> Option<ArticlePublisher> {
         let row = &self.row;
-        publisher(
-            row.publisher_type.as_deref(),
-            row.publisher_id.as_deref(),
-            row.publisher_name.as_deref(),
-        )
+        publisher(row.publisher_type.as_deref(), row.publisher_id.as_deref(), row.publisher_name.as_deref())
     }
 
     async fn contributors(&self) -> Vec<ArticleContributor> {
@@ -326,12 +276,7 @@ impl PublishedArticle {
 
     async fn premium_channel(&self) -> Option<ArticleChannel> {
         let row = &self.row;
-        channel(
-            row.premium_channel_id.as_deref(),
-            row.channel_name.as_deref(),
-            row.channel_type.as_deref(),
-            row.channel_state.as_deref(),
-        )
+        channel(row.premium_channel_id.as_deref(), row.channel_name.as_deref(), row.channel_type.as_deref(), row.channel_state.as_deref())
     }
 
     /// The channel card: the channel with the caller's subscription.
@@ -339,9 +284,7 @@ impl PublishedArticle {
         let Some(channel_id) = &self.row.premium_channel_id else {
             return Ok(None);
         };
-        Ok(channels_by_ids(ctx, std::slice::from_ref(channel_id))
-            .await?
-            .remove(channel_id))
+        Ok(channels_by_ids(ctx, std::slice::from_ref(channel_id)).await?.remove(channel_id))
     }
 
     async fn display_in_chart_section(&self) -> bool {
@@ -355,15 +298,12 @@ impl PublishedArticle {
     /// One of its promotional contents (or its topics') that has not expired, picked at random;
     /// null when none.
     async fn randomised_promotional_content(&self) -> Option<RandomisedPromotionalContent> {
-        self.row
-            .promotion
-            .as_ref()
-            .map(|p| RandomisedPromotionalContent {
-                id: ID(p.id.clone()),
-                name: p.name.clone(),
-                link: p.link.clone(),
-                sidebar_image: p.sidebar_image.clone(),
-            })
+        self.row.promotion.as_ref().map(|p| RandomisedPromotionalContent {
+            id: ID(p.id.clone()),
+            name: p.name.clone(),
+            link: p.link.clone(),
+            sidebar_image: p.sidebar_image.clone(),
+        })
     }
 
     /// The contact email of its publishing desk.
@@ -395,14 +335,8 @@ impl PublishedArticle {
         };
         let reader = Reader::of(ctx).await?;
         let since = reader.now - Months::new(1);
-        let ids = queries::recent_channel_ids(
-            &app_state(ctx).pool,
-            channel_id,
-            &self.row.article_id,
-            since,
-            RECENT_CHANNEL_ARTICLES,
-        )
-        .await?;
+        let ids =
+            queries::recent_channel_ids(&app_state(ctx).pool, channel_id, &self.row.article_id, since, RECENT_CHANNEL_ARTICLES).await?;
         cards(ctx, &reader, &ids).await
     }
 }
@@ -463,12 +397,7 @@ impl ReaderArticlePage {
     }
 }
 
-fn latest_filter<'a>(
-    channels: &'a [String],
-    params: &GetArticlesParams,
-    limit: i64,
-    offset: i64,
-) -> LatestFilter<'a> {
+fn latest_filter<'a>(channels: &'a [String], params: &GetArticlesParams, limit: i64, offset: i64) -> LatestFilter<'a> {
     LatestFilter {
         channels,
         only_mine: params.only_my_subscriptions,
@@ -489,21 +418,12 @@ pub struct DeskSummary {
 
 impl From<DeskFact> for DeskSummary {
     fn from(d: DeskFact) -> Self {
-        DeskSummary {
-            id: d.id,
-            name: d.name,
-            email: d.email,
-        }
+        DeskSummary { id: d.id, name: d.name, email: d.email }
     }
 }
 
 fn article_channel(c: ChannelFact) -> ArticleChannel {
-    ArticleChannel {
-        id: c.id,
-        name: c.name,
-        r#type: ChannelType::parse(&c.channel_type),
-        state: c.state,
-    }
+    ArticleChannel { id: c.id, name: c.name, r#type: ChannelType::parse(&c.channel_type), state: c.state }
 }
 
 #[derive(SimpleObject)]
@@ -585,10 +505,7 @@ async fn subtree(ctx: &Context<'_>, category_id: Option<&ID>) -> Result<Option<V
 pub fn page_size(first: i32) -> Result<i64> {
     match i64::from(first) {
         n @ 1..=MAX_PAGE_SIZE => Ok(n),
-        _ => Err(Error::field(
-            "first",
-            format!("Must be between 1 and {MAX_PAGE_SIZE}"),
-        )),
+        _ => Err(Error::field("first", format!("Must be between 1 and {MAX_PAGE_SIZE}"))),
     }
 }
 
@@ -611,50 +528,27 @@ impl ReadingQuery {
             return Err(Error::field("page", "Must be 1 or more"));
         }
         let params = params.unwrap_or_default();
-        let channels = if params.only_my_subscriptions || params.exclude_my_subscriptions {
-            reader.active_channels(ctx).await?
-        } else {
-            Vec::new()
-        };
+        let channels =
+            if params.only_my_subscriptions || params.exclude_my_subscriptions { reader.active_channels(ctx).await? } else { Vec::new() };
         let filter = latest_filter(&channels, &params, limit, limit * i64::from(page - 1));
         let ids = queries::latest_ids(&app_state(ctx).pool, &filter).await?;
         let articles = cards(ctx, &reader, &ids).await?;
-        Ok(ReaderArticlePage {
-            articles,
-            channels,
-            params,
-        })
+        Ok(ReaderArticlePage { articles, channels, params })
     }
 
     /// A published article (ARTICLE_NOT_FOUND otherwise); the body only when the caller may read it.
-    async fn find_published_article_by_id(
-        &self,
-        ctx: &Context<'_>,
-        id: ID,
-    ) -> Result<PublishedArticle> {
+    async fn find_published_article_by_id(&self, ctx: &Context<'_>, id: ID) -> Result<PublishedArticle> {
         let reader = Reader::of(ctx).await?;
         let (row, can_see) = published(ctx, &reader, &id).await?;
-        Ok(PublishedArticle {
-            row,
-            can_see,
-            now: reader.now,
-        })
+        Ok(PublishedArticle { row, can_see, now: reader.now })
     }
 
-    async fn find_marketing_article_by_id(
-        &self,
-        ctx: &Context<'_>,
-        id: ID,
-    ) -> Result<MarketingArticle> {
+    async fn find_marketing_article_by_id(&self, ctx: &Context<'_>, id: ID) -> Result<MarketingArticle> {
         let reader = Reader::of(ctx).await?;
         let (row, can_see) = published(ctx, &reader, &id).await?;
         Ok(MarketingArticle {
             html: can_see.then_some(row.html),
-            published_by: publisher(
-                row.publisher_type.as_deref(),
-                row.publisher_id.as_deref(),
-                row.publisher_name.as_deref(),
-            ),
+            published_by: publisher(row.publisher_type.as_deref(), row.publisher_id.as_deref(), row.publisher_name.as_deref()),
             premium_channel: channel(
                 row.premium_channel_id.as_deref(),
                 row.channel_name.as_deref(),
@@ -676,18 +570,13 @@ impl ReadingQuery {
     }
 
     /// Desks, tags, channels and trending articles of a topic (and its sub-topics), or of everything.
-    async fn get_browse_stat(
-        &self,
-        ctx: &Context<'_>,
-        category_id: Option<ID>,
-    ) -> Result<BrowseStat> {
+    async fn get_browse_stat(&self, ctx: &Context<'_>, category_id: Option<ID>) -> Result<BrowseStat> {
         let reader = Reader::of(ctx).await?;
         let topics = subtree(ctx, category_id.as_ref()).await?;
         let pool = &app_state(ctx).pool;
         let facts = queries::browse_facts(pool, topics.as_deref()).await?;
         let since = reader.now - Duration::days(TRENDING_DAYS);
-        let trending =
-            queries::trending_ids(pool, since, None, topics.as_deref(), TRENDING_SIZE).await?;
+        let trending = queries::trending_ids(pool, since, None, topics.as_deref(), TRENDING_SIZE).await?;
         Ok(BrowseStat {
             desks: facts.desks.0.into_iter().map(DeskSummary::from).collect(),
             tags: tags(&facts.tags),
@@ -697,19 +586,14 @@ impl ReadingQuery {
     }
 
     /// Months with published articles, newest first.
-    async fn get_last_months_with_articles(
-        &self,
-        ctx: &Context<'_>,
-        category_id: Option<ID>,
-    ) -> Result<Vec<ArchiveMonth>> {
+    async fn get_last_months_with_articles(&self, ctx: &Context<'_>, category_id: Option<ID>) -> Result<Vec<ArchiveMonth>> {
         viewer(ctx)?.require(ALL_ROLES)?;
         let topics = subtree(ctx, category_id.as_ref()).await?;
         let months = queries::months_with_articles(&app_state(ctx).pool, topics.as_deref()).await?;
         Ok(months
             .into_iter()
             .filter_map(|m| {
-                let date =
-                    NaiveDate::parse_from_str(&format!("{}-01", m.date_id), "%Y-%m-%d").ok()?;
+                let date = NaiveDate::parse_from_str(&format!("{}-01", m.date_id), "%Y-%m-%d").ok()?;
                 Some(ArchiveMonth {
                     year: date.format("%Y").to_string().parse().ok()?,
                     month: date.format("%m").to_string().parse().ok()?,
@@ -721,45 +605,27 @@ impl ReadingQuery {
     }
 
     /// Published articles of the channel flagged for the chart section, newest first.
-    async fn get_charts_articles(
-        &self,
-        ctx: &Context<'_>,
-        premium_channel_id: ID,
-    ) -> Result<Vec<ArticleCard>> {
+    async fn get_charts_articles(&self, ctx: &Context<'_>, premium_channel_id: ID) -> Result<Vec<ArticleCard>> {
         let reader = Reader::of(ctx).await?;
-        let channel_id =
-            optional_id(Some(&premium_channel_id), "Channel")?.ok_or(Error::NotFound("Channel"))?;
+        let channel_id = optional_id(Some(&premium_channel_id), "Channel")?.ok_or(Error::NotFound("Channel"))?;
         let ids = queries::chart_ids(&app_state(ctx).pool, &channel_id, MAX_PAGE_SIZE).await?;
         cards(ctx, &reader, &ids).await
     }
 
-    async fn get_stats_by_channel(
-        &self,
-        ctx: &Context<'_>,
-        query: ChannelStatsQuery,
-    ) -> Result<ChannelStats> {
+    async fn get_stats_by_channel(&self, ctx: &Context<'_>, query: ChannelStatsQuery) -> Result<ChannelStats> {
         let reader = Reader::of(ctx).await?;
-        let channel_id =
-            optional_id(Some(&query.channel_id), "Channel")?.ok_or(Error::NotFound("Channel"))?;
-        let since = query
-            .from
-            .unwrap_or(reader.now - Duration::days(TRENDING_DAYS));
+        let channel_id = optional_id(Some(&query.channel_id), "Channel")?.ok_or(Error::NotFound("Channel"))?;
+        let since = query.from.unwrap_or(reader.now - Duration::days(TRENDING_DAYS));
         let pool = &app_state(ctx).pool;
         let views = queries::channel_views(pool, &channel_id, since).await?;
-        let trending =
-            queries::trending_ids(pool, since, Some(&channel_id), None, TRENDING_SIZE).await?;
-        Ok(ChannelStats {
-            channel_id,
-            views,
-            trending_articles: cards(ctx, &reader, &trending).await?,
-        })
+        let trending = queries::trending_ids(pool, since, Some(&channel_id), None, TRENDING_SIZE).await?;
+        Ok(ChannelStats { channel_id, views, trending_articles: cards(ctx, &reader, &trending).await? })
     }
 
     /// The caller holds an active subscription to the channel.
     async fn is_subscribed_to(&self, ctx: &Context<'_>, channel_id: ID) -> Result<bool> {
         let reader = Reader::of(ctx).await?;
-        let channel_id =
-            optional_id(Some(&channel_id), "Channel")?.ok_or(Error::NotFound("Channel"))?;
+        let channel_id = optional_id(Some(&channel_id), "Channel")?.ok_or(Error::NotFound("Channel"))?;
         Ok(reader.active_channels(ctx).await?.contains(&channel_id))
     }
 
@@ -767,20 +633,13 @@ impl ReadingQuery {
         viewer(ctx)?.require(ALL_ROLES)?;
         let id = optional_id(Some(&id), "Contributor")?.ok_or(Error::NotFound("Contributor"))?;
         let mut found = queries::contributors(&app_state(ctx).pool, Some(&id)).await?;
-        found
-            .pop()
-            .map(Contributor::from)
-            .ok_or(Error::NotFound("Contributor"))
+        found.pop().map(Contributor::from).ok_or(Error::NotFound("Contributor"))
     }
 
     /// Staff with published articles, by name.
     async fn contributors(&self, ctx: &Context<'_>) -> Result<Vec<Contributor>> {
         viewer(ctx)?.require(ALL_ROLES)?;
-        Ok(queries::contributors(&app_state(ctx).pool, None)
-            .await?
-            .into_iter()
-            .map(Contributor::from)
-            .collect())
+        Ok(queries::contributors(&app_state(ctx).pool, None).await?.into_iter().map(Contributor::from).collect())
     }
 }
 
@@ -790,9 +649,7 @@ pub async fn recommended(ctx: &Context<'_>, take: i32, skip: i32) -> Result<Vec<
     let take = page_size(take)?;
     let skip = i64::from(skip.max(0));
     let channels = reader.active_channels(ctx).await?;
-    let ids =
-        queries::recommended_ids(&app_state(ctx).pool, &reader.user_id, &channels, take, skip)
-            .await?;
+    let ids = queries::recommended_ids(&app_state(ctx).pool, &reader.user_id, &channels, take, skip).await?;
     cards(ctx, &reader, &ids).await
 }
 
@@ -858,28 +715,17 @@ pub struct ReadingMutation;
 #[Object]
 impl ReadingMutation {
     /// Records a view by the caller: full when they may read the article in full, else a preview.
-    async fn add_article_view_stat(
-        &self,
-        ctx: &Context<'_>,
-        item: ArticleViewStatInput,
-    ) -> Result<ArticleViewResult> {
+    async fn add_article_view_stat(&self, ctx: &Context<'_>, item: ArticleViewStatInput) -> Result<ArticleViewResult> {
         let reader = Reader::of(ctx).await?;
         let (row, can_see) = published(ctx, &reader, &item.article_id).await?;
-        let view_type = short_text("type", Some(&item.r#type), 50)?
-            .ok_or_else(|| Error::field("type", crate::error::REQUIRED_MESSAGE))?;
-        let session = short_text("session", Some(&item.session), 100)?
-            .ok_or_else(|| Error::field("session", crate::error::REQUIRED_MESSAGE))?;
+        let view_type = short_text("type", Some(&item.r#type), 50)?.ok_or_else(|| Error::field("type", crate::error::REQUIRED_MESSAGE))?;
+        let session =
+            short_text("session", Some(&item.session), 100)?.ok_or_else(|| Error::field("session", crate::error::REQUIRED_MESSAGE))?;
         let source = short_text("source", item.source.as_deref(), 50)?;
         let source_id = short_text("sourceId", item.source_id.as_deref(), 100)?;
         let source_detail = short_text("sourceDetail", item.source_detail.as_deref(), 200)?;
-        let campaign_id = source_id
-            .as_deref()
-            .filter(|id| source.as_deref() == Some("campaign") && ids::is_valid_id(id));
-        let kind = if can_see {
-            ArticleViewKind::Full
-        } else {
-            ArticleViewKind::Preview
-        };
+        let campaign_id = source_id.as_deref().filter(|id| source.as_deref() == Some("campaign") && ids::is_valid_id(id));
+        let kind = if can_see { ArticleViewKind::Full } else { ArticleViewKind::Preview };
         let view = NewView {
             article_id: &row.article_id,
             user_id: &reader.user_id,
@@ -896,12 +742,7 @@ impl ReadingMutation {
     }
 
     /// Staff: a campaign link to a published article.
-    async fn create_campaign(
-        &self,
-        ctx: &Context<'_>,
-        article_id: ID,
-        campaign_type: String,
-    ) -> Result<Campaign> {
+    async fn create_campaign(&self, ctx: &Context<'_>, article_id: ID, campaign_type: String) -> Result<Campaign> {
         let viewer = viewer(ctx)?;
         viewer.require(STAFF)?;
         let reader = Reader::of(ctx).await?;
@@ -910,49 +751,24 @@ impl ReadingMutation {
         if campaign_type.is_empty() {
             return Err(Error::field("campaignType", crate::error::REQUIRED_MESSAGE));
         }
-        if campaign_type.chars().count() > 50
-            || !campaign_type
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        {
-            return Err(Error::field(
-                "campaignType",
-                "Letters, digits, '-' and '_' only, at most 50",
-            ));
+        if campaign_type.chars().count() > 50 || !campaign_type.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            return Err(Error::field("campaignType", "Letters, digits, '-' and '_' only, at most 50"));
         }
         let id = ids::new_id();
-        queries::insert_campaign(&app_state(ctx).pool, &id, &row.article_id, &campaign_type)
-            .await?;
-        let article_link = format!(
-            "{}/insights/browse/article/{}/{}_{}",
-            app_state(ctx).config.public_url(),
-            row.article_id,
-            id,
-            campaign_type
-        );
-        Ok(Campaign {
-            id,
-            article_link,
-            article_id: row.article_id,
-            campaign_type,
-        })
+        queries::insert_campaign(&app_state(ctx).pool, &id, &row.article_id, &campaign_type).await?;
+        let article_link =
+            format!("{}/insights/browse/article/{}/{}_{}", app_state(ctx).config.public_url(), row.article_id, id, campaign_type);
+        Ok(Campaign { id, article_link, article_id: row.article_id, campaign_type })
     }
 
     /// Records the caller's interest in a premium article for the desk (delivered by email).
-    async fn notify_registered_interest_in_article(
-        &self,
-        ctx: &Context<'_>,
-        item: ArticleInterestInput,
-    ) -> Result<bool> {
+    async fn notify_registered_interest_in_article(&self, ctx: &Context<'_>, item: ArticleInterestInput) -> Result<bool> {
         let reader = Reader::of(ctx).await?;
         let (row, _) = published(ctx, &reader, &item.article_id).await?;
         let state = app_state(ctx);
         let mut tx = state.pool.begin().await?;
         if queries::register_interest(&mut tx, &row.article_id, &reader.user_id).await? {
-            let job = JobRequest::NotifyArticleInterest {
-                article_id: row.article_id.clone(),
-                user_id: reader.user_id.clone(),
-            };
+            let job = JobRequest::NotifyArticleInterest { article_id: row.article_id.clone(), user_id: reader.user_id.clone() };
             state.jobs.enqueue(&mut tx, job).await?;
         }
         tx.commit().await?;

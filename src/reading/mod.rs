@@ -6,6 +6,4 @@ pub mod entitlement;
 mod graphql;
 pub mod queries;
 
-pub use graphql::{
-    ArticleCard, PageInfo, Reader, ReadingMutation, ReadingQuery, cards, page_size, recommended,
-};
+pub use graphql::{ArticleCard, PageInfo, Reader, ReadingMutation, ReadingQuery, cards, page_size, recommended};

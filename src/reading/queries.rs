@@ -194,10 +194,7 @@ pub struct LatestFilter<'a> {
     pub offset: i64,
 }
 
-pub async fn latest_ids(
-    db: impl PgExecutor<'_>,
-    f: &LatestFilter<'_>,
-) -> sqlx::Result<Vec<String>> {
+pub async fn latest_ids(db: impl PgExecutor<'_>, f: &LatestFilter<'_>) -> sqlx::Result<Vec<String>> {
     sqlx::query_scalar!(
         r#"select a.article_id from article a
            left join channel c on c.channel_id = a.premium_channel_id
@@ -291,11 +288,7 @@ pub async fn recent_channel_ids(
 }
 
 /// Published articles of a channel flagged for the chart section, newest first.
-pub async fn chart_ids(
-    db: impl PgExecutor<'_>,
-    channel_id: &str,
-    limit: i64,
-) -> sqlx::Result<Vec<String>> {
+pub async fn chart_ids(db: impl PgExecutor<'_>, channel_id: &str, limit: i64) -> sqlx::Result<Vec<String>> {
     sqlx::query_scalar!(
         r#"select article_id from article
            where premium_channel_id = $1 and state = 'Published' and display_in_chart_section
@@ -308,10 +301,7 @@ pub async fn chart_ids(
 }
 
 /// A topic and every topic under it.
-pub async fn topic_subtree(
-    db: impl PgExecutor<'_>,
-    category_id: &str,
-) -> sqlx::Result<Vec<String>> {
+pub async fn topic_subtree(db: impl PgExecutor<'_>, category_id: &str) -> sqlx::Result<Vec<String>> {
     sqlx::query_scalar!(
         r#"with recursive down (category_id) as (
                select category_id from category where category_id = $1
@@ -352,11 +342,7 @@ pub async fn trending_ids(
 }
 
 /// Views (full and previews) of a channel's articles since `since`.
-pub async fn channel_views(
-    db: impl PgExecutor<'_>,
-    channel_id: &str,
-    since: DateTime<Utc>,
-) -> sqlx::Result<i64> {
+pub async fn channel_views(db: impl PgExecutor<'_>, channel_id: &str, since: DateTime<Utc>) -> sqlx::Result<i64> {
     sqlx::query_scalar!(
         r#"select coalesce(sum(v.full_views + v.preview_views), 0)::bigint as "views!" from article_view_day v
            join article a on a.article_id = v.article_id
@@ -427,11 +413,7 @@ pub async fn record_view(db: impl PgExecutor<'_>, v: &NewView<'_>) -> sqlx::Resu
 
 /// Records (or renews, once delivered) a reader's interest in an article; false when it is already
 /// waiting for delivery.
-pub async fn register_interest(
-    conn: &mut PgConnection,
-    article_id: &str,
-    user_id: &str,
-) -> sqlx::Result<bool> {
+pub async fn register_interest(conn: &mut PgConnection, article_id: &str, user_id: &str) -> sqlx::Result<bool> {
     let done = sqlx::query!(
         "insert into article_interest (article_id, user_id) values ($1, $2)
          on conflict (article_id, user_id) do update set registered_at = now(), notified_at = null
@@ -444,20 +426,10 @@ pub async fn register_interest(
     Ok(done.rows_affected() > 0)
 }
 
-pub async fn insert_campaign(
-    db: impl PgExecutor<'_>,
-    id: &str,
-    article_id: &str,
-    campaign_type: &str,
-) -> sqlx::Result<()> {
-    sqlx::query!(
-        "insert into campaign (campaign_id, article_id, campaign_type) values ($1, $2, $3)",
-        id,
-        article_id,
-        campaign_type
-    )
-    .execute(db)
-    .await?;
+pub async fn insert_campaign(db: impl PgExecutor<'_>, id: &str, article_id: &str, campaign_type: &str) -> sqlx::Result<()> {
+    sqlx::query!("insert into campaign (campaign_id, article_id, campaign_type) values ($1, $2, $3)", id, article_id, campaign_type)
+        .execute(db)
+        .await?;
     Ok(())
 }
 
@@ -488,10 +460,7 @@ pub struct ChannelFact {
 
 /// The desks that published under the topics, their 20 most used tags, and the active channels
 /// holding their articles.
-pub async fn browse_facts(
-    db: impl PgExecutor<'_>,
-    topics: Option<&[String]>,
-) -> sqlx::Result<BrowseFacts> {
+pub async fn browse_facts(db: impl PgExecutor<'_>, topics: Option<&[String]>) -> sqlx::Result<BrowseFacts> {
     sqlx::query_as!(
         BrowseFacts,
         r#"with scope as (
@@ -521,10 +490,7 @@ pub struct MonthRow {
 }
 
 /// Months (UTC, 'YYYY-MM') with published articles, newest first, optionally under some topics.
-pub async fn months_with_articles(
-    db: impl PgExecutor<'_>,
-    topics: Option<&[String]>,
-) -> sqlx::Result<Vec<MonthRow>> {
+pub async fn months_with_articles(db: impl PgExecutor<'_>, topics: Option<&[String]>) -> sqlx::Result<Vec<MonthRow>> {
     sqlx::query_as!(
         MonthRow,
         r#"select to_char(a.publish_date at time zone 'UTC', 'YYYY-MM') as "date_id!", count(*) as "article_count!"
@@ -551,10 +517,7 @@ pub struct ContributorRow {
 
 /// Staff credited on published articles (or one of them), by name, with their active channels
 /// (owned, or published in) and desks.
-pub async fn contributors(
-    db: impl PgExecutor<'_>,
-    only: Option<&str>,
-) -> sqlx::Result<Vec<ContributorRow>> {
+pub async fn contributors(db: impl PgExecutor<'_>, only: Option<&str>) -> sqlx::Result<Vec<ContributorRow>> {
     sqlx::query_as!(
         ContributorRow,
         r#"select u.user_id, u.name, u.position, u.phone, (u.display_avatar and u.profile_picture is not null) as "has_picture!",
@@ -583,11 +546,7 @@ pub async fn contributors(
 }
 
 /// Whether a registered interest still waits for delivery (none: it is gone).
-pub async fn interest_pending(
-    db: impl PgExecutor<'_>,
-    article_id: &str,
-    user_id: &str,
-) -> sqlx::Result<Option<bool>> {
+pub async fn interest_pending(db: impl PgExecutor<'_>, article_id: &str, user_id: &str) -> sqlx::Result<Option<bool>> {
     sqlx::query_scalar!(
         r#"select notified_at is null as "pending!" from article_interest where article_id = $1 and user_id = $2"#,
         article_id,
@@ -598,10 +557,7 @@ pub async fn interest_pending(
 }
 
 /// The topics a user follows (id, name), by name.
-pub async fn followed_topics(
-    db: impl PgExecutor<'_>,
-    user_id: &str,
-) -> sqlx::Result<Vec<(String, String)>> {
+pub async fn followed_topics(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Result<Vec<(String, String)>> {
     let rows = sqlx::query!(
         r#"select c.category_id, c.name as "name: String" from category_follow f join category c on c.category_id = f.category_id
            where f.user_id = $1 order by lower(c.name collate "default"), c.category_id"#,

@@ -42,20 +42,9 @@ mod tests {
 
     #[test]
     fn cursors_round_trip_exactly_and_refuse_garbage() {
-        let cursor = Cursor {
-            relevance: -0.0607927_f32 as f64,
-            published: Utc::now(),
-            pinned: true,
-            id: crate::ids::new_id(),
-        };
+        let cursor = Cursor { relevance: -0.0607927_f32 as f64, published: Utc::now(), pinned: true, id: crate::ids::new_id() };
         assert_eq!(Cursor::decode(&cursor.encode()).unwrap(), cursor);
         assert!(Cursor::decode("not a cursor").is_err());
-        assert!(
-            Cursor::decode(
-                &URL_SAFE_NO_PAD
-                    .encode(b"{\"r\":0,\"d\":\"2024-01-01T00:00:00Z\",\"p\":false,\"i\":\"x\"}")
-            )
-            .is_err()
-        );
+        assert!(Cursor::decode(&URL_SAFE_NO_PAD.encode(b"{\"r\":0,\"d\":\"2024-01-01T00:00:00Z\",\"p\":false,\"i\":\"x\"}")).is_err());
     }
 }

@@ -74,9 +74,7 @@ fn filter_id(id: Option<ID>, entity: &'static str) -> Result<Option<String>> {
 
 /// A snippet with its marks made `<mark>` tags and everything else HTML-escaped.
 fn highlight_html(snippet: &str) -> String {
-    html_escape::encode_text(snippet.trim())
-        .replace(MARK_START, "<mark>")
-        .replace(MARK_END, "</mark>")
+    html_escape::encode_text(snippet.trim()).replace(MARK_START, "<mark>").replace(MARK_END, "</mark>")
 }
 
 async fn ranking(ctx: &Context<'_>) -> Result<Ranking> {
@@ -84,10 +82,7 @@ async fn ranking(ctx: &Context<'_>) -> Result<Ranking> {
     let ranking = state
         .search_ranking
         .get_or_try_init(|| async {
-            let rum: bool =
-                sqlx::query_scalar("select to_regclass('article_search_rum_idx') is not null")
-                    .fetch_one(&state.pool)
-                    .await?;
+            let rum: bool = sqlx::query_scalar("select to_regclass('article_search_rum_idx') is not null").fetch_one(&state.pool).await?;
             Ok::<_, sqlx::Error>(if rum { Ranking::Rum } else { Ranking::Gin })
         })
         .await?;
@@ -110,19 +105,10 @@ impl SearchQuery {
     ) -> Result<SearchArticlesResult> {
         let reader = Reader::of(ctx).await?;
         let limit = page_size(first)?;
-        let after = after
-            .as_deref()
-            .filter(|a| !a.trim().is_empty())
-            .map(Cursor::decode)
-            .transpose()?;
+        let after = after.as_deref().filter(|a| !a.trim().is_empty()).map(Cursor::decode).transpose()?;
         let params = params.unwrap_or_default();
         let pool = &app_state(ctx).pool;
-        let mut query = params
-            .search_query
-            .as_deref()
-            .map(str::trim)
-            .filter(|q| !q.is_empty())
-            .map(str::to_owned);
+        let mut query = params.search_query.as_deref().map(str::trim).filter(|q| !q.is_empty()).map(str::to_owned);
         if let Some(words) = &query
             && !queries::is_meaningful(pool, words).await?
         {
@@ -133,11 +119,7 @@ impl SearchQuery {
             Some(id) => Some(crate::reading::queries::topic_subtree(pool, &id).await?),
             None => None,
         };
-        let channels = if params.only_my_subscriptions {
-            Some(reader.active_channels(ctx).await?)
-        } else {
-            None
-        };
+        let channels = if params.only_my_subscriptions { Some(reader.active_channels(ctx).await?) } else { None };
         let filter = SearchFilter {
             topics,
             channel: filter_id(params.premium_channel_id, "Channel")?,
@@ -157,14 +139,7 @@ impl SearchQuery {
             return Err(Error::field("freeOnly", "Choose free or premium, not both"));
         }
         // One more row than the page tells whether another page follows.
-        let mut hits = queries::page(
-            pool,
-            &filter,
-            ranking(ctx).await?,
-            after.as_ref(),
-            limit + 1,
-        )
-        .await?;
+        let mut hits = queries::page(pool, &filter, ranking(ctx).await?, after.as_ref(), limit + 1).await?;
         let has_next_page = hits.len() as i64 > limit;
         hits.truncate(limit as usize);
         let end_cursor = hits.last().map(|hit| hit.cursor.encode());
@@ -173,12 +148,8 @@ impl SearchQuery {
         let mut snippets = match &filter.query {
             Some(words) if !found.is_empty() => {
                 let ids: Vec<String> = found.iter().map(|card| card.id.clone()).collect();
-                let with_body: Vec<bool> =
-                    found.iter().map(|card| card.can_see_full_version).collect();
-                queries::snippets(pool, &ids, &with_body, words)
-                    .await?
-                    .into_iter()
-                    .collect()
+                let with_body: Vec<bool> = found.iter().map(|card| card.can_see_full_version).collect();
+                queries::snippets(pool, &ids, &with_body, words).await?.into_iter().collect()
             }
             _ => std::collections::HashMap::new(),
         };
@@ -189,14 +160,7 @@ impl SearchQuery {
                 SearchDocument { article, highlight }
             })
             .collect();
-        Ok(SearchArticlesResult {
-            filter,
-            documents,
-            page_info: PageInfo {
-                end_cursor,
-                has_next_page,
-            },
-        })
+        Ok(SearchArticlesResult { filter, documents, page_info: PageInfo { end_cursor, has_next_page } })
     }
 }
 
@@ -207,9 +171,6 @@ mod tests {
     #[test]
     fn highlights_escape_everything_but_their_marks() {
         let snippet = format!("a <b>&{MARK_START}copper{MARK_END} price");
-        assert_eq!(
-            highlight_html(&snippet),
-            "a &lt;b&gt;&amp;<mark>copper</mark> price"
-        );
+        assert_eq!(highlight_html(&snippet), "a &lt;b&gt;&amp;<mark>copper</mark> price");
     }
 }

@@ -16,11 +16,8 @@ pub use queries::Ranking;
 /// ranking the server will use. Run at start-up after the migrations (outside them, so a server
 /// without the extension still migrates and starts).
 pub async fn ensure_ranked_index(pool: &PgPool) -> anyhow::Result<Ranking> {
-    let available: bool = sqlx::query_scalar(
-        "select exists(select 1 from pg_available_extensions where name = 'rum')",
-    )
-    .fetch_one(pool)
-    .await?;
+    let available: bool =
+        sqlx::query_scalar("select exists(select 1 from pg_available_extensions where name = 'rum')").fetch_one(pool).await?;
     if !available {
         tracing::warn!(
             "search: the PostgreSQL extension rum (Debian package postgresql-15-rum) is not installed; \

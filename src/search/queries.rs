@@ -40,18 +40,16 @@ pub struct SearchFilter {
 fn push_filters(q: &mut QueryBuilder<Postgres>, f: &SearchFilter) {
     q.push(" where a.state = 'Published'");
     if let Some(words) = &f.query {
-        q.push(" and a.search_vector @@ websearch_to_tsquery('english', ")
-            .push_bind(words.clone())
-            .push(")");
+        q.push(" and a.search_vector @@ websearch_to_tsquery('english', ").push_bind(words.clone()).push(")");
     }
     // `offset 0` keeps each link subquery whole, so its index is read once (see articles::queries).
     if let Some(topics) = &f.topics {
-        q.push(" and a.article_id in (select article_id from article_category where category_id = any(").push_bind(topics.clone()).push(") offset 0)");
+        q.push(" and a.article_id in (select article_id from article_category where category_id = any(")
+            .push_bind(topics.clone())
+            .push(") offset 0)");
     }
     if let Some(tag) = &f.tag {
-        q.push(" and a.article_id in (select article_id from article_tag where tag_id = ")
-            .push_bind(tag.clone())
-            .push(" offset 0)");
+        q.push(" and a.article_id in (select article_id from article_tag where tag_id = ").push_bind(tag.clone()).push(" offset 0)");
     }
     if let Some(contributor) = &f.contributor {
         q.push(" and a.article_id in (select article_id from article_contributor where user_id = ")
@@ -59,17 +57,13 @@ fn push_filters(q: &mut QueryBuilder<Postgres>, f: &SearchFilter) {
             .push(" offset 0)");
     }
     if let Some(channel) = &f.channel {
-        q.push(" and a.premium_channel_id = ")
-            .push_bind(channel.clone());
+        q.push(" and a.premium_channel_id = ").push_bind(channel.clone());
     }
     if let Some(channels) = &f.channels {
-        q.push(" and a.premium_channel_id = any(")
-            .push_bind(channels.clone())
-            .push(")");
+        q.push(" and a.premium_channel_id = any(").push_bind(channels.clone()).push(")");
     }
     if let Some(desk) = &f.desk {
-        q.push(" and a.published_by_desk_id = ")
-            .push_bind(desk.clone());
+        q.push(" and a.published_by_desk_id = ").push_bind(desk.clone());
     }
     if let Some(from) = f.date_from {
         q.push(" and a.publish_date >= ").push_bind(from);
@@ -79,8 +73,7 @@ fn push_filters(q: &mut QueryBuilder<Postgres>, f: &SearchFilter) {
     }
     // Premium: marked premium, in a channel that is not free-open, within its premium period
     // (the entitlement rule's `is_open_to_all`, negated).
-    const PREMIUM: &str =
-        "(a.is_premium and c.type is distinct from 'freeOpen' and a.premium_channel_id is not null
+    const PREMIUM: &str = "(a.is_premium and c.type is distinct from 'freeOpen' and a.premium_channel_id is not null
                             and (a.premium_expires_at is null or a.premium_expires_at > now()))";
     if f.premium_only {
         q.push(" and ").push(PREMIUM);
@@ -109,12 +102,10 @@ fn relevance(ranking: Ranking) -> &'static str {
 }
 
 fn push_relevance(q: &mut QueryBuilder<Postgres>, ranking: Ranking, words: &str) {
-    q.push(relevance(ranking))
-        .push_bind(words.to_owned())
-        .push(match ranking {
-            Ranking::Rum => "))::float8",
-            Ranking::Gin => ")))::float8",
-        });
+    q.push(relevance(ranking)).push_bind(words.to_owned()).push(match ranking {
+        Ranking::Rum => "))::float8",
+        Ranking::Gin => ")))::float8",
+    });
 }
 
 /// One page of matches after `after`, in the search's order: by relevance (then newest) with a
@@ -134,9 +125,7 @@ pub async fn page(
             q.push("0::float8");
         }
     }
-    q.push(
-        " as relevance from article a left join channel c on c.channel_id = a.premium_channel_id",
-    );
+    q.push(" as relevance from article a left join channel c on c.channel_id = a.premium_channel_id");
     push_filters(&mut q, f);
     if let Some(cursor) = after {
         match &f.query {
@@ -177,17 +166,11 @@ pub async fn page(
         (None, false) => " order by a.publish_date desc, a.article_id desc",
     });
     q.push(" limit ").push_bind(limit);
-    let rows: Vec<(String, DateTime<Utc>, bool, f64)> =
-        q.build_query_as().persistent(false).fetch_all(db).await?;
+    let rows: Vec<(String, DateTime<Utc>, bool, f64)> = q.build_query_as().persistent(false).fetch_all(db).await?;
     Ok(rows
         .into_iter()
         .map(|(article_id, published, pinned, relevance)| Hit {
-            cursor: Cursor {
-                relevance,
-                published,
-                pinned,
-                id: article_id.clone(),
-            },
+            cursor: Cursor { relevance, published, pinned, id: article_id.clone() },
             article_id,
         })
         .collect())
@@ -195,9 +178,7 @@ pub async fn page(
 
 /// How many published articles the search matches (counted from the match index, not ranked).
 pub async fn count(db: impl PgExecutor<'_>, f: &SearchFilter) -> sqlx::Result<i64> {
-    let mut q = QueryBuilder::<Postgres>::new(
-        "select count(*) from article a left join channel c on c.channel_id = a.premium_channel_id",
-    );
+    let mut q = QueryBuilder::<Postgres>::new("select count(*) from article a left join channel c on c.channel_id = a.premium_channel_id");
     push_filters(&mut q, f);
     q.build_query_scalar().persistent(false).fetch_one(db).await
 }
@@ -212,12 +193,7 @@ const SNIPPET_BODY_CHARS: i32 = 6000;
 
 /// A snippet of each article matching `words`: from the summary and the start of the body where
 /// `with_body` says the caller may read it, else from the title and summary alone.
-pub async fn snippets(
-    db: impl PgExecutor<'_>,
-    ids: &[String],
-    with_body: &[bool],
-    words: &str,
-) -> sqlx::Result<Vec<(String, String)>> {
+pub async fn snippets(db: impl PgExecutor<'_>, ids: &[String], with_body: &[bool], words: &str) -> sqlx::Result<Vec<(String, String)>> {
     let rows = sqlx::query!(
         r#"select a.article_id,
                   ts_headline('english',
@@ -237,18 +213,10 @@ pub async fn snippets(
     )
     .fetch_all(db)
     .await?;
-    Ok(rows
-        .into_iter()
-        .map(|r| (r.article_id, r.snippet))
-        .collect())
+    Ok(rows.into_iter().map(|r| (r.article_id, r.snippet)).collect())
 }
 
 /// Whether `words` make a query at all (`websearch_to_tsquery` of stop words alone is empty).
 pub async fn is_meaningful(db: impl PgExecutor<'_>, words: &str) -> sqlx::Result<bool> {
-    sqlx::query_scalar!(
-        r#"select numnode(websearch_to_tsquery('english', $1)) > 0 as "meaningful!""#,
-        words
-    )
-    .fetch_one(db)
-    .await
+    sqlx::query_scalar!(r#"select numnode(websearch_to_tsquery('english', $1)) > 0 as "meaningful!""#, words).fetch_one(db).await
 }

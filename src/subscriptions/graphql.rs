@@ -34,11 +34,7 @@ impl ViewerSubscriptions {
 
     /// Channels the caller is actively subscribed to now.
     pub fn active_channel_ids(&self, now: DateTime<Utc>) -> Vec<String> {
-        self.rows
-            .iter()
-            .filter(|row| row.access().is_active(now))
-            .map(|row| row.channel_id.clone())
-            .collect()
+        self.rows.iter().filter(|row| row.access().is_active(now)).map(|row| row.channel_id.clone()).collect()
     }
 }
 
@@ -75,13 +71,7 @@ impl ChannelSubscriptionObject {
     pub async fn with_channels(ctx: &Context<'_>, rows: Vec<SubscriptionRow>) -> Result<Vec<Self>> {
         let ids: Vec<String> = rows.iter().map(|r| r.channel_id.clone()).collect();
         let mut channels = channels_by_ids(ctx, &ids).await?;
-        Ok(rows
-            .into_iter()
-            .map(|row| ChannelSubscriptionObject {
-                channel: channels.remove(&row.channel_id),
-                row,
-            })
-            .collect())
+        Ok(rows.into_iter().map(|row| ChannelSubscriptionObject { channel: channels.remove(&row.channel_id), row }).collect())
     }
 }
 
@@ -96,9 +86,7 @@ impl ChannelSubscriptionObject {
             return Ok(channel.clone());
         }
         let mut channels = channels_by_ids(ctx, std::slice::from_ref(&self.row.channel_id)).await?;
-        channels
-            .remove(&self.row.channel_id)
-            .ok_or(Error::NotFound("Channel"))
+        channels.remove(&self.row.channel_id).ok_or(Error::NotFound("Channel"))
     }
 
     async fn subscription_type(&self) -> SubscriptionType {

@@ -6,6 +6,4 @@ mod graphql;
 pub mod model;
 pub mod queries;
 
-pub use graphql::{
-    ChannelSubscriptionObject, ViewerSubscriptions, ViewerSubscriptionsCell, viewer_subscriptions,
-};
+pub use graphql::{ChannelSubscriptionObject, ViewerSubscriptions, ViewerSubscriptionsCell, viewer_subscriptions};

@@ -104,11 +104,7 @@ mod tests {
     use super::*;
 
     fn access(state: SubscriptionState, cancel_in: Option<i64>, full: bool) -> SubscriptionAccess {
-        SubscriptionAccess {
-            state,
-            cancel_at: cancel_in.map(|d| Utc::now() + Duration::days(d)),
-            is_full_article_content: full,
-        }
+        SubscriptionAccess { state, cancel_at: cancel_in.map(|d| Utc::now() + Duration::days(d)), is_full_article_content: full }
     }
 
     #[test]
@@ -138,24 +134,10 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for t in [
-            "stripe",
-            "account",
-            "external",
-            "nonCharge",
-            "trial",
-            "free",
-        ] {
+        for t in ["stripe", "account", "external", "nonCharge", "trial", "free"] {
             assert_eq!(SubscriptionType::parse(t).as_str(), t);
         }
-        for s in [
-            "active",
-            "canceled",
-            "rejected",
-            "expired",
-            "pending",
-            "paymentFailed",
-        ] {
+        for s in ["active", "canceled", "rejected", "expired", "pending", "paymentFailed"] {
             assert_eq!(SubscriptionState::parse(s).as_str(), s);
         }
     }

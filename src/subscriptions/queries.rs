@@ -6,8 +6,7 @@ use sqlx::PgExecutor;
 use super::model::{SubscriptionAccess, SubscriptionState};
 
 /// The SQL twin of `SubscriptionAccess::is_active`, for filters over `channel_subscription s`.
-pub const ACTIVE: &str =
-    "s.subscription_state = 'active' and (s.cancel_at is null or s.cancel_at > now())";
+pub const ACTIVE: &str = "s.subscription_state = 'active' and (s.cancel_at is null or s.cancel_at > now())";
 
 /// A channel subscription row, as the reader's views show it.
 #[derive(Debug, Clone)]

@@ -50,10 +50,8 @@ impl TopicListCache {
 
 /// Sets each topic's level (1 for a root) from the parent links of the whole list.
 fn assign_levels(categories: &mut [Category]) {
-    let parents: HashMap<String, Option<String>> = categories
-        .iter()
-        .map(|c| (c.category_id.clone(), c.parent_id.clone()))
-        .collect();
+    let parents: HashMap<String, Option<String>> =
+        categories.iter().map(|c| (c.category_id.clone(), c.parent_id.clone())).collect();
     for category in categories.iter_mut() {
         let mut level = 1;
         let mut parent = category.parent_id.as_ref();

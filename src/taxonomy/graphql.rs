@@ -12,10 +12,7 @@ use super::{
 use crate::{
     auth::{ALL_ROLES, STAFF},
     error::{Error, Result},
-    graphql::{
-        DEFAULT_PAGE_SIZE, DeleteResult, Page, PageParams, SortDirection, app_state,
-        contains_pattern, total_from_page, viewer,
-    },
+    graphql::{DEFAULT_PAGE_SIZE, DeleteResult, Page, PageParams, SortDirection, app_state, contains_pattern, total_from_page, viewer},
 };
 
 #[derive(SimpleObject, Clone)]
@@ -102,17 +99,11 @@ async fn topic_list(ctx: &Context<'_>, roots_only: bool) -> Result<Vec<CategoryO
     viewer.require(ALL_ROLES)?;
     let state = app_state(ctx);
     let list = state.topic_list.get(&state.pool).await?;
-    let followed: HashSet<String> = queries::followed_categories(&state.pool, &viewer.user.user_id)
-        .await?
-        .into_iter()
-        .collect();
+    let followed: HashSet<String> = queries::followed_categories(&state.pool, &viewer.user.user_id).await?.into_iter().collect();
     Ok(list
         .iter()
         .filter(|c| !roots_only || c.parent_id.is_none())
-        .map(|c| CategoryObject {
-            is_following: followed.contains(&c.category_id),
-            ..c.clone().into()
-        })
+        .map(|c| CategoryObject { is_following: followed.contains(&c.category_id), ..c.clone().into() })
         .collect())
 }
 
@@ -120,15 +111,9 @@ async fn topic_list(ctx: &Context<'_>, roots_only: bool) -> Result<Vec<CategoryO
 fn build_tree(categories: Vec<CategoryObject>) -> Vec<CategoryObject> {
     let mut by_parent: HashMap<Option<String>, Vec<CategoryObject>> = HashMap::new();
     for category in categories {
-        by_parent
-            .entry(category.parent.as_ref().map(|id| id.to_string()))
-            .or_default()
-            .push(category);
+        by_parent.entry(category.parent.as_ref().map(|id| id.to_string())).or_default().push(category);
     }
-    fn attach(
-        node: &mut CategoryObject,
-        by_parent: &mut HashMap<Option<String>, Vec<CategoryObject>>,
-    ) {
+    fn attach(node: &mut CategoryObject, by_parent: &mut HashMap<Option<String>, Vec<CategoryObject>>) {
         if let Some(mut children) = by_parent.remove(&Some(node.id.to_string())) {
             for child in &mut children {
                 attach(child, by_parent);
@@ -194,14 +179,7 @@ pub struct TagObject {
 
 impl From<Tag> for TagObject {
     fn from(t: Tag) -> Self {
-        TagObject {
-            id: ID(t.tag_id),
-            name: t.name,
-            description: t.description,
-            version: t.version,
-            article_count: t.article_count,
-            views: t.views,
-        }
+        TagObject { id: ID(t.tag_id), name: t.name, description: t.description, version: t.version, article_count: t.article_count, views: t.views }
     }
 }
 
@@ -305,9 +283,7 @@ async fn load_category(ctx: &Context<'_>, id: &str) -> Result<CategoryObject> {
     if !crate::ids::is_valid_id(id) {
         return Err(Error::NotFound("Topic"));
     }
-    let category = queries::find_category(&app_state(ctx).pool, id, &viewer.user.user_id)
-        .await?
-        .ok_or(Error::NotFound("Topic"))?;
+    let category = queries::find_category(&app_state(ctx).pool, id, &viewer.user.user_id).await?.ok_or(Error::NotFound("Topic"))?;
     Ok(category.into())
 }
 
@@ -315,10 +291,7 @@ async fn load_tag(ctx: &Context<'_>, id: &str) -> Result<TagObject> {
     if !crate::ids::is_valid_id(id) {
         return Err(Error::NotFound("Tag"));
     }
-    Ok(queries::find_tag(&app_state(ctx).pool, id)
-        .await?
-        .ok_or(Error::NotFound("Tag"))?
-        .into())
+    Ok(queries::find_tag(&app_state(ctx).pool, id).await?.ok_or(Error::NotFound("Tag"))?.into())
 }
 
 #[derive(Default)]
@@ -365,30 +338,16 @@ impl TaxonomyQuery {
         };
         let items = rows
             .into_iter()
-            .map(|r| Follower {
-                id: ID(r.user_id),
-                name: r.name,
-                email: r.email,
-                company: r.company,
-                followed_at: r.followed_at,
-            })
+            .map(|r| Follower { id: ID(r.user_id), name: r.name, email: r.email, company: r.company, followed_at: r.followed_at })
             .collect();
         Ok(Page { items, total })
     }
 
     /// A page of tags with their counts, searched, filtered and sorted in the database.
-    async fn tags(
-        &self,
-        ctx: &Context<'_>,
-        params: Option<TagListParams>,
-    ) -> Result<Page<TagObject>> {
+    async fn tags(&self, ctx: &Context<'_>, params: Option<TagListParams>) -> Result<Page<TagObject>> {
         viewer(ctx)?.require(ALL_ROLES)?;
         let params = params.unwrap_or_default();
-        let (limit, offset) = PageParams {
-            page: params.page,
-            page_size: params.page_size,
-        }
-        .limit_offset()?;
+        let (limit, offset) = PageParams { page: params.page, page_size: params.page_size }.limit_offset()?;
         let pattern = contains_pattern(params.search_query.as_deref());
         let sort = match params.sort_field {
             TagSortField::Name => "name",
@@ -415,14 +374,7 @@ impl TaxonomyQuery {
         };
         let items = rows
             .into_iter()
-            .map(|r| TagObject {
-                id: ID(r.tag_id),
-                name: r.name,
-                description: r.description,
-                version: r.version,
-                article_count: r.article_count,
-                views: r.views,
-            })
+            .map(|r| TagObject { id: ID(r.tag_id), name: r.name, description: r.description, version: r.version, article_count: r.article_count, views: r.views })
             .collect();
         Ok(Page { items, total })
     }
@@ -433,20 +385,12 @@ impl TaxonomyQuery {
     }
 
     /// Promotional content a topic can link to (staff).
-    async fn promotional_content(
-        &self,
-        ctx: &Context<'_>,
-    ) -> Result<Vec<PromotionalContentSummary>> {
+    async fn promotional_content(&self, ctx: &Context<'_>) -> Result<Vec<PromotionalContentSummary>> {
         viewer(ctx)?.require(STAFF)?;
         let rows = queries::list_promotional_content(&app_state(ctx).pool).await?;
         Ok(rows
             .into_iter()
-            .map(|r| PromotionalContentSummary {
-                id: ID(r.promotional_content_id),
-                name: r.name,
-                link: r.link,
-                article_image: r.article_image,
-            })
+            .map(|r| PromotionalContentSummary { id: ID(r.promotional_content_id), name: r.name, link: r.link, article_image: r.article_image })
             .collect())
     }
 }
@@ -462,11 +406,7 @@ impl TaxonomyMutation {
         load_category(ctx, &id).await
     }
 
-    async fn edit_category(
-        &self,
-        ctx: &Context<'_>,
-        item: CategoryInput,
-    ) -> Result<CategoryObject> {
+    async fn edit_category(&self, ctx: &Context<'_>, item: CategoryInput) -> Result<CategoryObject> {
         viewer(ctx)?.require(STAFF)?;
         let id = service::edit_category(&app_state(ctx).pool, &item.into()).await?;
         load_category(ctx, &id).await
@@ -476,35 +416,21 @@ impl TaxonomyMutation {
     async fn delete_category(&self, ctx: &Context<'_>, id: ID) -> Result<DeleteResult> {
         viewer(ctx)?.require(STAFF)?;
         let state = app_state(ctx);
-        let noun = if state.config.features.premium_channels {
-            "topic"
-        } else {
-            "category"
-        };
+        let noun = if state.config.features.premium_channels { "topic" } else { "category" };
         let name = service::delete_category(&state.pool, &id, noun).await?;
         Ok(DeleteResult { id, name })
     }
 
     async fn add_tag(&self, ctx: &Context<'_>, item: TagInput) -> Result<TagObject> {
         viewer(ctx)?.require(STAFF)?;
-        let change = TagChange {
-            id: None,
-            name: item.name,
-            description: item.description,
-            version: None,
-        };
+        let change = TagChange { id: None, name: item.name, description: item.description, version: None };
         let id = service::add_tag(&app_state(ctx).pool, &change).await?;
         load_tag(ctx, &id).await
     }
 
     async fn edit_tag(&self, ctx: &Context<'_>, item: TagInput) -> Result<TagObject> {
         viewer(ctx)?.require(STAFF)?;
-        let change = TagChange {
-            id: item.id.map(|id| id.0),
-            name: item.name,
-            description: item.description,
-            version: item.version,
-        };
+        let change = TagChange { id: item.id.map(|id| id.0), name: item.name, description: item.description, version: item.version };
         let id = service::edit_tag(&app_state(ctx).pool, &change).await?;
         load_tag(ctx, &id).await
     }
@@ -526,17 +452,7 @@ impl TaxonomyMutation {
             }
         }
         let _ = (item.entity_type, item.name);
-        let count = service::set_following(
-            &app_state(ctx).pool,
-            &item.entity_id,
-            &viewer.user.user_id,
-            item.is_add,
-        )
-        .await?;
-        Ok(FollowResult {
-            entity_id: item.entity_id,
-            is_following: item.is_add,
-            subscribers_count: count,
-        })
+        let count = service::set_following(&app_state(ctx).pool, &item.entity_id, &viewer.user.user_id, item.is_add).await?;
+        Ok(FollowResult { entity_id: item.entity_id, is_following: item.is_add, subscribers_count: count })
     }
 }

@@ -7,10 +7,8 @@ mod graphql;
 pub mod model;
 pub mod queries;
 pub mod seed;
-mod service;
 pub mod shared_reads;
+mod service;
 
-pub use graphql::{
-    Follower, PromotionalContentSummary, TagObject, TaxonomyMutation, TaxonomyQuery,
-};
+pub use graphql::{Follower, PromotionalContentSummary, TagObject, TaxonomyMutation, TaxonomyQuery};
 pub use service::{CategoryChange, TagChange};

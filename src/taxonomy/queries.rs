@@ -1,28 +1,18 @@
 //! SQL of the taxonomy area. Lists compute their counts in the same statement, so a page costs
 //! one statement whatever its size.
 
-use sqlx::{PgConnection, PgExecutor};
+use sqlx::{PgExecutor, PgConnection};
 
 use super::model::{Category, Tag};
 
 /// The current revision of the data topic lists are computed from (see migration 0003).
 pub async fn taxonomy_revision(db: impl PgExecutor<'_>) -> sqlx::Result<i64> {
-    sqlx::query_scalar!("select revision from taxonomy_revision")
-        .fetch_one(db)
-        .await
+    sqlx::query_scalar!("select revision from taxonomy_revision").fetch_one(db).await
 }
 
 /// The topics `user_id` follows.
-pub async fn followed_categories(
-    db: impl PgExecutor<'_>,
-    user_id: &str,
-) -> sqlx::Result<Vec<String>> {
-    sqlx::query_scalar!(
-        "select category_id from category_follow where user_id = $1",
-        user_id
-    )
-    .fetch_all(db)
-    .await
+pub async fn followed_categories(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar!("select category_id from category_follow where user_id = $1", user_id).fetch_all(db).await
 }
 
 /// Every topic with its counts (level 0: the caller derives levels from the parent links), ordered
@@ -62,11 +52,7 @@ pub async fn list_categories(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<Catego
 }
 
 /// One topic with its level and counts.
-pub async fn find_category(
-    db: impl PgExecutor<'_>,
-    id: &str,
-    viewer: &str,
-) -> sqlx::Result<Option<Category>> {
+pub async fn find_category(db: impl PgExecutor<'_>, id: &str, viewer: &str) -> sqlx::Result<Option<Category>> {
     sqlx::query_as!(
         Category,
         r#"with recursive ancestors as (
@@ -104,10 +90,7 @@ pub struct CategoryForUpdate {
     pub version: i32,
 }
 
-pub async fn lock_category(
-    conn: &mut PgConnection,
-    id: &str,
-) -> sqlx::Result<Option<CategoryForUpdate>> {
+pub async fn lock_category(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<CategoryForUpdate>> {
     sqlx::query_as!(
         CategoryForUpdate,
         r#"select name as "name: String", parent_id, version from category where category_id = $1 for update"#,
@@ -119,9 +102,7 @@ pub async fn lock_category(
 
 /// Serialises changes to the tree's shape, so two concurrent moves cannot make a cycle.
 pub async fn lock_tree(conn: &mut PgConnection) -> sqlx::Result<()> {
-    sqlx::query!("select pg_advisory_xact_lock(hashtext('insights.category_tree'))")
-        .execute(conn)
-        .await?;
+    sqlx::query!("select pg_advisory_xact_lock(hashtext('insights.category_tree'))").execute(conn).await?;
     Ok(())
 }
 
@@ -168,11 +149,7 @@ pub struct CategoryValues<'a> {
     pub is_premium: bool,
 }
 
-pub async fn insert_category(
-    conn: &mut PgConnection,
-    id: &str,
-    v: &CategoryValues<'_>,
-) -> sqlx::Result<()> {
+pub async fn insert_category(conn: &mut PgConnection, id: &str, v: &CategoryValues<'_>) -> sqlx::Result<()> {
     sqlx::query!(
         "insert into category (category_id, name, description, parent_id, is_featured, small_image, large_image,
                                promotional_content_id, is_locked, is_premium)
@@ -194,12 +171,7 @@ pub async fn insert_category(
 }
 
 /// Writes an edit if `version` is still current; returns whether it was.
-pub async fn update_category(
-    conn: &mut PgConnection,
-    id: &str,
-    version: i32,
-    v: &CategoryValues<'_>,
-) -> sqlx::Result<bool> {
+pub async fn update_category(conn: &mut PgConnection, id: &str, version: i32, v: &CategoryValues<'_>) -> sqlx::Result<bool> {
     let result = sqlx::query!(
         "update category set name = $3, description = $4, parent_id = $5, is_featured = $6, small_image = $7,
                 large_image = $8, promotional_content_id = $9, is_locked = $10, is_premium = $11, version = version + 1
@@ -222,18 +194,11 @@ pub async fn update_category(
 }
 
 pub async fn count_children(conn: &mut PgConnection, id: &str) -> sqlx::Result<i64> {
-    sqlx::query_scalar!(
-        r#"select count(*) as "n!" from category where parent_id = $1"#,
-        id
-    )
-    .fetch_one(conn)
-    .await
+    sqlx::query_scalar!(r#"select count(*) as "n!" from category where parent_id = $1"#, id).fetch_one(conn).await
 }
 
 pub async fn delete_category(conn: &mut PgConnection, id: &str) -> sqlx::Result<()> {
-    sqlx::query!("delete from category where category_id = $1", id)
-        .execute(conn)
-        .await?;
+    sqlx::query!("delete from category where category_id = $1", id).execute(conn).await?;
     Ok(())
 }
 
@@ -250,9 +215,7 @@ pub struct PromotionalContentSummary {
     pub article_image: Option<String>,
 }
 
-pub async fn list_promotional_content(
-    db: impl PgExecutor<'_>,
-) -> sqlx::Result<Vec<PromotionalContentSummary>> {
+pub async fn list_promotional_content(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<PromotionalContentSummary>> {
     sqlx::query_as!(
         PromotionalContentSummary,
         "select promotional_content_id, name, link, article_image from promotional_content order by name"
@@ -271,12 +234,7 @@ pub struct Follower {
 }
 
 /// A page of a topic's followers, newest first, with the total.
-pub async fn list_followers(
-    db: impl PgExecutor<'_>,
-    category_id: &str,
-    limit: i64,
-    offset: i64,
-) -> sqlx::Result<Vec<Follower>> {
+pub async fn list_followers(db: impl PgExecutor<'_>, category_id: &str, limit: i64, offset: i64) -> sqlx::Result<Vec<Follower>> {
     sqlx::query_as!(
         Follower,
         r#"select u.user_id, u.name, u.email as "email: String", u.company, f.created_at as followed_at,
@@ -294,12 +252,9 @@ pub async fn list_followers(
 }
 
 pub async fn count_followers(db: impl PgExecutor<'_>, category_id: &str) -> sqlx::Result<i64> {
-    sqlx::query_scalar!(
-        r#"select count(*) as "n!" from category_follow where category_id = $1"#,
-        category_id
-    )
-    .fetch_one(db)
-    .await
+    sqlx::query_scalar!(r#"select count(*) as "n!" from category_follow where category_id = $1"#, category_id)
+        .fetch_one(db)
+        .await
 }
 
 pub async fn follow(conn: &mut PgConnection, category_id: &str, user_id: &str) -> sqlx::Result<()> {
@@ -313,28 +268,17 @@ pub async fn follow(conn: &mut PgConnection, category_id: &str, user_id: &str) -
     Ok(())
 }
 
-pub async fn unfollow(
-    conn: &mut PgConnection,
-    category_id: &str,
-    user_id: &str,
-) -> sqlx::Result<()> {
-    sqlx::query!(
-        "delete from category_follow where category_id = $1 and user_id = $2",
-        category_id,
-        user_id
-    )
-    .execute(conn)
-    .await?;
+pub async fn unfollow(conn: &mut PgConnection, category_id: &str, user_id: &str) -> sqlx::Result<()> {
+    sqlx::query!("delete from category_follow where category_id = $1 and user_id = $2", category_id, user_id)
+        .execute(conn)
+        .await?;
     Ok(())
 }
 
 pub async fn category_exists(conn: &mut PgConnection, id: &str) -> sqlx::Result<bool> {
-    sqlx::query_scalar!(
-        r#"select exists(select 1 from category where category_id = $1) as "e!""#,
-        id
-    )
-    .fetch_one(conn)
-    .await
+    sqlx::query_scalar!(r#"select exists(select 1 from category where category_id = $1) as "e!""#, id)
+        .fetch_one(conn)
+        .await
 }
 
 // ---- tags ----
@@ -361,10 +305,7 @@ pub struct TagQuery<'a> {
 
 /// A page of tags sorted by name or description: the page is chosen first (by index for a name
 /// sort, by the trigram index for a search), then counts are computed for its rows alone.
-pub async fn list_tags_by_text(
-    db: impl PgExecutor<'_>,
-    q: &TagQuery<'_>,
-) -> sqlx::Result<Vec<TagPageRow>> {
+pub async fn list_tags_by_text(db: impl PgExecutor<'_>, q: &TagQuery<'_>) -> sqlx::Result<Vec<TagPageRow>> {
     sqlx::query_as!(
         TagPageRow,
         r#"select page.tag_id, page.name as "name: String", page.description, page.version,
@@ -402,10 +343,7 @@ pub async fn list_tags_by_text(
 }
 
 /// A page of tags sorted by article count or views, which needs every filtered tag's counts.
-pub async fn list_tags_by_count(
-    db: impl PgExecutor<'_>,
-    q: &TagQuery<'_>,
-) -> sqlx::Result<Vec<TagPageRow>> {
+pub async fn list_tags_by_count(db: impl PgExecutor<'_>, q: &TagQuery<'_>) -> sqlx::Result<Vec<TagPageRow>> {
     sqlx::query_as!(
         TagPageRow,
         r#"with articles as (select tag_id, count(*) as n from article_tag group by tag_id),
@@ -439,11 +377,7 @@ pub async fn list_tags_by_count(
 }
 
 /// The total of a filtered tag list.
-pub async fn count_tags(
-    db: impl PgExecutor<'_>,
-    pattern: Option<&str>,
-    only_empty: bool,
-) -> sqlx::Result<i64> {
+pub async fn count_tags(db: impl PgExecutor<'_>, pattern: Option<&str>, only_empty: bool) -> sqlx::Result<i64> {
     sqlx::query_scalar!(
         r#"select count(*) as "n!" from tag t
            where ($1::text is null or t.search_text like $1)
@@ -469,36 +403,19 @@ pub async fn find_tag(db: impl PgExecutor<'_>, id: &str) -> sqlx::Result<Option<
     .await
 }
 
-pub async fn insert_tag(
-    conn: &mut PgConnection,
-    id: &str,
-    name: &str,
-    description: &str,
-) -> sqlx::Result<()> {
-    sqlx::query!(
-        "insert into tag (tag_id, name, description) values ($1, $2, $3)",
-        id,
-        name,
-        description
-    )
-    .execute(conn)
-    .await?;
+pub async fn insert_tag(conn: &mut PgConnection, id: &str, name: &str, description: &str) -> sqlx::Result<()> {
+    sqlx::query!("insert into tag (tag_id, name, description) values ($1, $2, $3)", id, name, description)
+        .execute(conn)
+        .await?;
     Ok(())
 }
 
 /// The tag's version, locking the row for an edit; none when it does not exist.
 pub async fn lock_tag_version(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<i32>> {
-    sqlx::query_scalar!("select version from tag where tag_id = $1 for update", id)
-        .fetch_optional(conn)
-        .await
+    sqlx::query_scalar!("select version from tag where tag_id = $1 for update", id).fetch_optional(conn).await
 }
 
-pub async fn update_tag(
-    conn: &mut PgConnection,
-    id: &str,
-    name: &str,
-    description: &str,
-) -> sqlx::Result<()> {
+pub async fn update_tag(conn: &mut PgConnection, id: &str, name: &str, description: &str) -> sqlx::Result<()> {
     sqlx::query!(
         "update tag set name = $2, description = $3, version = version + 1 where tag_id = $1",
         id,
@@ -512,12 +429,9 @@ pub async fn update_tag(
 
 /// Deletes a tag (its article links go with it); returns its name, or none when missing.
 pub async fn delete_tag(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<String>> {
-    sqlx::query_scalar!(
-        r#"delete from tag where tag_id = $1 returning name as "name: String""#,
-        id
-    )
-    .fetch_optional(conn)
-    .await
+    sqlx::query_scalar!(r#"delete from tag where tag_id = $1 returning name as "name: String""#, id)
+        .fetch_optional(conn)
+        .await
 }
 
 // ---- seeding ----
@@ -556,10 +470,5 @@ pub struct StoredTag {
 }
 
 pub async fn all_tags(conn: &mut PgConnection) -> sqlx::Result<Vec<StoredTag>> {
-    sqlx::query_as!(
-        StoredTag,
-        r#"select tag_id, name as "name: String", description, version from tag"#
-    )
-    .fetch_all(conn)
-    .await
+    sqlx::query_as!(StoredTag, r#"select tag_id, name as "name: String", description, version from tag"#).fetch_all(conn).await
 }

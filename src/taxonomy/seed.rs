@@ -22,19 +22,8 @@ pub const PATH_SEPARATOR: &str = " > ";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SeedRow {
-    Topic {
-        line: u64,
-        path: Vec<String>,
-        description: String,
-        sector: bool,
-        locked: bool,
-        premium: bool,
-    },
-    Tag {
-        line: u64,
-        name: String,
-        description: String,
-    },
+    Topic { line: u64, path: Vec<String>, description: String, sector: bool, locked: bool, premium: bool },
+    Tag { line: u64, name: String, description: String },
 }
 
 impl SeedRow {
@@ -94,11 +83,7 @@ fn parse_row(line: u64, row: CsvRow) -> Result<SeedRow, String> {
     let description = check_text("description", &row.description, DESCRIPTION_MAX)?;
     match row.kind.trim().to_lowercase().as_str() {
         "topic" => {
-            let path = row
-                .path
-                .split(PATH_SEPARATOR.trim())
-                .map(|name| check_text("a topic name", name, CATEGORY_NAME_MAX))
-                .collect::<Result<Vec<_>, _>>()?;
+            let path = row.path.split(PATH_SEPARATOR.trim()).map(|name| check_text("a topic name", name, CATEGORY_NAME_MAX)).collect::<Result<Vec<_>, _>>()?;
             if path.len() > MAX_LEVEL as usize {
                 return Err(format!("topics nest at most {MAX_LEVEL} levels deep"));
             }
@@ -106,20 +91,9 @@ fn parse_row(line: u64, row: CsvRow) -> Result<SeedRow, String> {
             if sector && path.len() > 1 {
                 return Err("only a root topic can be a sector".to_owned());
             }
-            Ok(SeedRow::Topic {
-                line,
-                path,
-                description,
-                sector,
-                locked: flag(&row.locked)?,
-                premium: flag(&row.premium)?,
-            })
+            Ok(SeedRow::Topic { line, path, description, sector, locked: flag(&row.locked)?, premium: flag(&row.premium)? })
         }
-        "tag" => Ok(SeedRow::Tag {
-            line,
-            name: check_text("a tag name", &row.path, TAG_NAME_MAX)?,
-            description,
-        }),
+        "tag" => Ok(SeedRow::Tag { line, name: check_text("a tag name", &row.path, TAG_NAME_MAX)?, description }),
         other => Err(format!("type must be topic or tag, not '{other}'")),
     }
 }
@@ -146,59 +120,34 @@ fn record_line(text: &str, offset: usize) -> u64 {
 pub fn parse(mut reader: impl std::io::Read) -> Result<Vec<SeedRow>, Vec<RowError>> {
     let mut text = String::new();
     if let Err(error) = reader.read_to_string(&mut text) {
-        return Err(vec![RowError {
-            line: 0,
-            message: format!("the file is not UTF-8 text: {error}"),
-        }]);
+        return Err(vec![RowError { line: 0, message: format!("the file is not UTF-8 text: {error}") }]);
     }
-    let mut csv = csv::ReaderBuilder::new()
-        .trim(csv::Trim::All)
-        .comment(Some(b'#'))
-        .flexible(true)
-        .from_reader(text.as_bytes());
+    let mut csv = csv::ReaderBuilder::new().trim(csv::Trim::All).comment(Some(b'#')).flexible(true).from_reader(text.as_bytes());
     let mut rows = Vec::new();
     let mut errors = Vec::new();
     let headers = match csv.headers() {
         Ok(headers) => headers.clone(),
-        Err(error) => {
-            return Err(vec![RowError {
-                line: 1,
-                message: error.to_string(),
-            }]);
-        }
+        Err(error) => return Err(vec![RowError { line: 1, message: error.to_string() }]),
     };
     let mut record = csv::StringRecord::new();
     loop {
         match csv.read_record(&mut record) {
             Ok(false) => break,
             Ok(true) => {
-                let line = record
-                    .position()
-                    .map(|p| record_line(&text, p.byte() as usize))
-                    .unwrap_or(0);
+                let line = record.position().map(|p| record_line(&text, p.byte() as usize)).unwrap_or(0);
                 // Tag rows may stop after the description: the topic-only columns are empty.
                 while record.len() < headers.len() {
                     record.push_field("");
                 }
-                match record
-                    .deserialize::<CsvRow>(Some(&headers))
-                    .map_err(|e| e.to_string())
-                    .and_then(|row| parse_row(line, row))
-                {
+                match record.deserialize::<CsvRow>(Some(&headers)).map_err(|e| e.to_string()).and_then(|row| parse_row(line, row)) {
                     Ok(row) => rows.push(row),
                     Err(message) => errors.push(RowError { line, message }),
                 }
             }
             Err(error) => {
                 let line = error.position().map(|p| p.line()).unwrap_or(0);
-                errors.push(RowError {
-                    line,
-                    message: error.to_string(),
-                });
-                if !matches!(
-                    error.kind(),
-                    csv::ErrorKind::Utf8 { .. } | csv::ErrorKind::UnequalLengths { .. }
-                ) {
+                errors.push(RowError { line, message: error.to_string() });
+                if !matches!(error.kind(), csv::ErrorKind::Utf8 { .. } | csv::ErrorKind::UnequalLengths { .. }) {
                     break;
                 }
             }
@@ -208,27 +157,14 @@ pub fn parse(mut reader: impl std::io::Read) -> Result<Vec<SeedRow>, Vec<RowErro
     let mut seen: HashMap<String, u64> = HashMap::new();
     for row in &rows {
         let id = match row {
-            SeedRow::Topic { path, .. } => format!(
-                "topic:{}",
-                path.iter()
-                    .map(|n| key(n))
-                    .collect::<Vec<_>>()
-                    .join(PATH_SEPARATOR)
-            ),
+            SeedRow::Topic { path, .. } => format!("topic:{}", path.iter().map(|n| key(n)).collect::<Vec<_>>().join(PATH_SEPARATOR)),
             SeedRow::Tag { name, .. } => format!("tag:{}", key(name)),
         };
         if let Some(first) = seen.insert(id, row.line()) {
-            errors.push(RowError {
-                line: row.line(),
-                message: format!("repeats line {first}"),
-            });
+            errors.push(RowError { line: row.line(), message: format!("repeats line {first}") });
         }
     }
-    if errors.is_empty() {
-        Ok(rows)
-    } else {
-        Err(errors)
-    }
+    if errors.is_empty() { Ok(rows) } else { Err(errors) }
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -250,34 +186,20 @@ pub enum SeedError {
 }
 
 /// Applies the rows in one transaction; `progress` is told after each row.
-pub async fn apply(
-    pool: &PgPool,
-    mut rows: Vec<SeedRow>,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<Summary, SeedError> {
+pub async fn apply(pool: &PgPool, mut rows: Vec<SeedRow>, progress: &(dyn Fn(u64) + Sync)) -> Result<Summary, SeedError> {
     // Parents before children, file order otherwise.
     rows.sort_by_key(|row| match row {
         SeedRow::Topic { path, .. } => path.len(),
         SeedRow::Tag { .. } => MAX_LEVEL as usize + 1,
     });
     let mut tx = pool.begin().await.context("begin")?;
-    queries::lock_tree(&mut tx)
-        .await
-        .context("lock the topic tree")?;
-    let stored = queries::all_categories(&mut tx)
-        .await
-        .context("read topics")?;
+    queries::lock_tree(&mut tx).await.context("lock the topic tree")?;
+    let stored = queries::all_categories(&mut tx).await.context("read topics")?;
     // (parent id, lower-cased name) → stored topic; the same key the database keeps unique.
-    let mut topics: HashMap<(Option<String>, String), queries::StoredCategory> = stored
-        .into_iter()
-        .map(|c| ((c.parent_id.clone(), key(&c.name)), c))
-        .collect();
-    let mut tags: HashMap<String, queries::StoredTag> = queries::all_tags(&mut tx)
-        .await
-        .context("read tags")?
-        .into_iter()
-        .map(|t| (key(&t.name), t))
-        .collect();
+    let mut topics: HashMap<(Option<String>, String), queries::StoredCategory> =
+        stored.into_iter().map(|c| ((c.parent_id.clone(), key(&c.name)), c)).collect();
+    let mut tags: HashMap<String, queries::StoredTag> =
+        queries::all_tags(&mut tx).await.context("read tags")?.into_iter().map(|t| (key(&t.name), t)).collect();
     // Topic path (lower-cased) → id, filled as parents are written.
     let mut ids_by_path: HashMap<Vec<String>, String> = HashMap::new();
     let mut summary = Summary::default();
@@ -285,30 +207,16 @@ pub async fn apply(
 
     for (done, row) in rows.iter().enumerate() {
         match row {
-            SeedRow::Topic {
-                line,
-                path,
-                description,
-                sector,
-                locked,
-                premium,
-            } => {
+            SeedRow::Topic { line, path, description, sector, locked, premium } => {
                 let name = path.last().expect("a path has a name");
                 let parent_id = if path.len() == 1 {
                     None
                 } else {
-                    let parent_path: Vec<String> =
-                        path[..path.len() - 1].iter().map(|n| key(n)).collect();
+                    let parent_path: Vec<String> = path[..path.len() - 1].iter().map(|n| key(n)).collect();
                     match resolve(&parent_path, &topics, &mut ids_by_path) {
                         Some(id) => Some(id),
                         None => {
-                            errors.push(RowError {
-                                line: *line,
-                                message: format!(
-                                    "parent topic '{}' is not in the file or the database",
-                                    path[..path.len() - 1].join(PATH_SEPARATOR)
-                                ),
-                            });
+                            errors.push(RowError { line: *line, message: format!("parent topic '{}' is not in the file or the database", path[..path.len() - 1].join(PATH_SEPARATOR)) });
                             continue;
                         }
                     }
@@ -335,14 +243,7 @@ pub async fn apply(
                             is_locked: *locked,
                             is_premium: *premium,
                         };
-                        queries::update_category(
-                            &mut tx,
-                            &existing.category_id,
-                            existing.version,
-                            &values,
-                        )
-                        .await
-                        .context("update a topic")?;
+                        queries::update_category(&mut tx, &existing.category_id, existing.version, &values).await.context("update a topic")?;
                         summary.topics_updated += 1;
                     }
                     None => {
@@ -358,57 +259,34 @@ pub async fn apply(
                             is_locked: *locked,
                             is_premium: *premium,
                         };
-                        queries::insert_category(&mut tx, &id, &values)
-                            .await
-                            .with_context(|| format!("line {line}: add topic"))?;
-                        topics.insert(
-                            slot,
-                            queries::StoredCategory {
-                                category_id: id,
-                                name: name.clone(),
-                                parent_id,
-                                description: description.clone(),
-                                is_featured: *sector,
-                                small_image: None,
-                                large_image: None,
-                                promotional_content_id: None,
-                                is_locked: *locked,
-                                is_premium: *premium,
-                                version: 1,
-                            },
-                        );
+                        queries::insert_category(&mut tx, &id, &values).await.with_context(|| format!("line {line}: add topic"))?;
+                        topics.insert(slot, queries::StoredCategory {
+                            category_id: id,
+                            name: name.clone(),
+                            parent_id,
+                            description: description.clone(),
+                            is_featured: *sector,
+                            small_image: None,
+                            large_image: None,
+                            promotional_content_id: None,
+                            is_locked: *locked,
+                            is_premium: *premium,
+                            version: 1,
+                        });
                         summary.topics_added += 1;
                     }
                 }
             }
-            SeedRow::Tag {
-                line,
-                name,
-                description,
-            } => match tags.get(&key(name)) {
-                Some(existing) if existing.description == *description => {
-                    summary.tags_unchanged += 1
-                }
+            SeedRow::Tag { line, name, description } => match tags.get(&key(name)) {
+                Some(existing) if existing.description == *description => summary.tags_unchanged += 1,
                 Some(existing) => {
-                    queries::update_tag(&mut tx, &existing.tag_id, &existing.name, description)
-                        .await
-                        .context("update a tag")?;
+                    queries::update_tag(&mut tx, &existing.tag_id, &existing.name, description).await.context("update a tag")?;
                     summary.tags_updated += 1;
                 }
                 None => {
                     let id = ids::new_id();
-                    queries::insert_tag(&mut tx, &id, name, description)
-                        .await
-                        .with_context(|| format!("line {line}: add tag"))?;
-                    tags.insert(
-                        key(name),
-                        queries::StoredTag {
-                            tag_id: id,
-                            name: name.clone(),
-                            description: description.clone(),
-                            version: 1,
-                        },
-                    );
+                    queries::insert_tag(&mut tx, &id, name, description).await.with_context(|| format!("line {line}: add tag"))?;
+                    tags.insert(key(name), queries::StoredTag { tag_id: id, name: name.clone(), description: description.clone(), version: 1 });
                     summary.tags_added += 1;
                 }
             },
@@ -455,10 +333,7 @@ mod tests {
                    tag,ESG,Environmental and social\n";
         let rows = parse(csv.as_bytes()).unwrap();
         assert_eq!(rows.len(), 3);
-        assert!(
-            matches!(&rows[1], SeedRow::Topic { line: 4, path, premium: true, .. } if path == &["Equities", "Europe"]),
-            "{rows:?}"
-        );
+        assert!(matches!(&rows[1], SeedRow::Topic { line: 4, path, premium: true, .. } if path == &["Equities", "Europe"]), "{rows:?}");
         assert!(matches!(&rows[2], SeedRow::Tag { line: 5, .. }));
     }
 

@@ -45,12 +45,7 @@ impl ValidCategory {
     fn parse(change: &CategoryChange) -> Result<ValidCategory> {
         let mut fields = FieldErrors::new();
         let name = required_text(&mut fields, "name", &change.name, CATEGORY_NAME_MAX);
-        let description = required_text(
-            &mut fields,
-            "description",
-            &change.description,
-            DESCRIPTION_MAX,
-        );
+        let description = required_text(&mut fields, "description", &change.description, DESCRIPTION_MAX);
         let small_image = optional_file(&mut fields, "smallImage", change.small_image.as_deref());
         let large_image = optional_file(&mut fields, "largeImage", change.large_image.as_deref());
         if !fields.is_empty() {
@@ -65,10 +60,7 @@ impl ValidCategory {
             description,
             small_image,
             large_image,
-            promotional_content_id: optional_id(
-                change.promotional_content_id.as_deref(),
-                "Promotional content",
-            )?,
+            promotional_content_id: optional_id(change.promotional_content_id.as_deref(), "Promotional content")?,
             is_locked: change.is_locked,
             is_premium: change.is_premium,
         })
@@ -90,9 +82,7 @@ impl ValidCategory {
 }
 
 fn duplicate_name() -> Error {
-    Error::Duplicate {
-        field: "name".to_owned(),
-    }
+    Error::Duplicate { field: "name".to_owned() }
 }
 
 fn parent_error(message: &str) -> Error {
@@ -112,10 +102,7 @@ async fn check_references(conn: &mut sqlx::PgConnection, valid: &ValidCategory) 
 async fn level_under(conn: &mut sqlx::PgConnection, parent: Option<&str>) -> Result<i32> {
     match parent {
         None => Ok(1),
-        Some(parent) => Ok(queries::level_of(conn, parent)
-            .await?
-            .ok_or(Error::NotFound("Parent topic"))?
-            + 1),
+        Some(parent) => Ok(queries::level_of(conn, parent).await?.ok_or(Error::NotFound("Parent topic"))? + 1),
     }
 }
 
@@ -126,34 +113,25 @@ pub async fn add_category(pool: &PgPool, change: &CategoryChange) -> Result<Stri
     queries::lock_tree(&mut tx).await?;
     check_references(&mut tx, &valid).await?;
     if level_under(&mut tx, valid.parent_id.as_deref()).await? > MAX_LEVEL {
-        return Err(parent_error(&format!(
-            "Topics nest at most {MAX_LEVEL} levels deep"
-        )));
+        return Err(parent_error(&format!("Topics nest at most {MAX_LEVEL} levels deep")));
     }
     let id = ids::new_id();
-    queries::insert_category(&mut tx, &id, &valid.values())
-        .await
-        .on_constraint("category_sibling_name_key", duplicate_name)?;
+    queries::insert_category(&mut tx, &id, &valid.values()).await.on_constraint("category_sibling_name_key", duplicate_name)?;
     tx.commit().await?;
     Ok(id)
 }
 
 #[tracing::instrument(skip_all, fields(id = ?change.id))]
 pub async fn edit_category(pool: &PgPool, change: &CategoryChange) -> Result<String> {
-    let id = optional_id(change.id.as_deref(), "Topic")?
-        .ok_or_else(|| Error::field("_id", crate::error::REQUIRED_MESSAGE))?;
-    let version = change
-        .version
-        .ok_or_else(|| Error::field("version", crate::error::REQUIRED_MESSAGE))?;
+    let id = optional_id(change.id.as_deref(), "Topic")?.ok_or_else(|| Error::field("_id", crate::error::REQUIRED_MESSAGE))?;
+    let version = change.version.ok_or_else(|| Error::field("version", crate::error::REQUIRED_MESSAGE))?;
     let valid = ValidCategory::parse(change)?;
     if valid.parent_id.as_deref() == Some(id.as_str()) {
         return Err(parent_error("A topic cannot be its own parent"));
     }
     let mut tx = pool.begin().await?;
     queries::lock_tree(&mut tx).await?;
-    let current = queries::lock_category(&mut tx, &id)
-        .await?
-        .ok_or(Error::NotFound("Topic"))?;
+    let current = queries::lock_category(&mut tx, &id).await?.ok_or(Error::NotFound("Topic"))?;
     if current.version != version {
         return Err(Error::stale_version());
     }
@@ -162,16 +140,12 @@ pub async fn edit_category(pool: &PgPool, change: &CategoryChange) -> Result<Str
         let subtree = queries::subtree(&mut tx, &id).await?;
         if let Some(parent) = &valid.parent_id {
             if subtree.iter().any(|(below, _)| below == parent) {
-                return Err(parent_error(
-                    "A topic cannot be moved under one of its sub-topics",
-                ));
+                return Err(parent_error("A topic cannot be moved under one of its sub-topics"));
             }
         }
         let height = subtree.iter().map(|(_, depth)| *depth).max().unwrap_or(0);
         if level_under(&mut tx, valid.parent_id.as_deref()).await? + height > MAX_LEVEL {
-            return Err(parent_error(&format!(
-                "Topics nest at most {MAX_LEVEL} levels deep"
-            )));
+            return Err(parent_error(&format!("Topics nest at most {MAX_LEVEL} levels deep")));
         }
     }
     let written = queries::update_category(&mut tx, &id, version, &valid.values())
@@ -191,9 +165,7 @@ pub async fn delete_category(pool: &PgPool, id: &str, noun: &str) -> Result<Stri
     let id = optional_id(Some(id), "Topic")?.ok_or(Error::NotFound("Topic"))?;
     let mut tx = pool.begin().await?;
     queries::lock_tree(&mut tx).await?;
-    let current = queries::lock_category(&mut tx, &id)
-        .await?
-        .ok_or(Error::NotFound("Topic"))?;
+    let current = queries::lock_category(&mut tx, &id).await?.ok_or(Error::NotFound("Topic"))?;
     let children = queries::count_children(&mut tx, &id).await?;
     if children > 0 {
         let sub = match (noun, children) {
@@ -224,45 +196,25 @@ pub struct TagChange {
 fn parse_tag(change: &TagChange) -> Result<(String, String)> {
     let mut fields = FieldErrors::new();
     let name = required_text(&mut fields, "name", &change.name, TAG_NAME_MAX);
-    let description = required_text(
-        &mut fields,
-        "description",
-        &change.description,
-        DESCRIPTION_MAX,
-    );
-    if fields.is_empty() {
-        Ok((name, description))
-    } else {
-        Err(Error::invalid(fields))
-    }
+    let description = required_text(&mut fields, "description", &change.description, DESCRIPTION_MAX);
+    if fields.is_empty() { Ok((name, description)) } else { Err(Error::invalid(fields)) }
 }
 
 pub async fn add_tag(pool: &PgPool, change: &TagChange) -> Result<String> {
     let (name, description) = parse_tag(change)?;
     let id = ids::new_id();
     let mut conn = pool.acquire().await?;
-    queries::insert_tag(&mut conn, &id, &name, &description)
-        .await
-        .on_constraint("tag_name_key", duplicate_name)?;
+    queries::insert_tag(&mut conn, &id, &name, &description).await.on_constraint("tag_name_key", duplicate_name)?;
     Ok(id)
 }
 
 pub async fn edit_tag(pool: &PgPool, change: &TagChange) -> Result<String> {
-    let id = optional_id(change.id.as_deref(), "Tag")?
-        .ok_or_else(|| Error::field("_id", crate::error::REQUIRED_MESSAGE))?;
-    let version = change
-        .version
-        .ok_or_else(|| Error::field("version", crate::error::REQUIRED_MESSAGE))?;
+    let id = optional_id(change.id.as_deref(), "Tag")?.ok_or_else(|| Error::field("_id", crate::error::REQUIRED_MESSAGE))?;
+    let version = change.version.ok_or_else(|| Error::field("version", crate::error::REQUIRED_MESSAGE))?;
     let (name, description) = parse_tag(change)?;
     let mut tx = pool.begin().await?;
-    Error::check_version(
-        queries::lock_tag_version(&mut tx, &id).await?,
-        version,
-        "Tag",
-    )?;
-    queries::update_tag(&mut tx, &id, &name, &description)
-        .await
-        .on_constraint("tag_name_key", duplicate_name)?;
+    Error::check_version(queries::lock_tag_version(&mut tx, &id).await?, version, "Tag")?;
+    queries::update_tag(&mut tx, &id, &name, &description).await.on_constraint("tag_name_key", duplicate_name)?;
     tx.commit().await?;
     Ok(id)
 }
@@ -270,18 +222,11 @@ pub async fn edit_tag(pool: &PgPool, change: &TagChange) -> Result<String> {
 pub async fn delete_tag(pool: &PgPool, id: &str) -> Result<String> {
     let id = optional_id(Some(id), "Tag")?.ok_or(Error::NotFound("Tag"))?;
     let mut conn = pool.acquire().await?;
-    queries::delete_tag(&mut conn, &id)
-        .await?
-        .ok_or(Error::NotFound("Tag"))
+    queries::delete_tag(&mut conn, &id).await?.ok_or(Error::NotFound("Tag"))
 }
 
 /// Follows or unfollows a topic for `user_id`; returns the new follower count.
-pub async fn set_following(
-    pool: &PgPool,
-    category_id: &str,
-    user_id: &str,
-    follow: bool,
-) -> Result<i64> {
+pub async fn set_following(pool: &PgPool, category_id: &str, user_id: &str, follow: bool) -> Result<i64> {
     let category_id = optional_id(Some(category_id), "Topic")?.ok_or(Error::NotFound("Topic"))?;
     let mut tx = pool.begin().await?;
     if !queries::category_exists(&mut tx, &category_id).await? {

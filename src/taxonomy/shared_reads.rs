@@ -6,20 +6,13 @@
 
 use std::collections::HashMap;
 
-use async_graphql::parser::types::{
-    DocumentOperations, ExecutableDocument, OperationType, Selection, SelectionSet,
-};
+use async_graphql::parser::types::{DocumentOperations, ExecutableDocument, OperationType, Selection, SelectionSet};
 use sqlx::PgPool;
 
 use super::queries;
 
 /// Root fields whose answer is the same for every caller allowed to ask.
-const SHARED_ROOT_FIELDS: &[&str] = &[
-    "categoriesAsTree",
-    "categories",
-    "rootCategories",
-    "__typename",
-];
+const SHARED_ROOT_FIELDS: &[&str] = &["categoriesAsTree", "categories", "rootCategories", "__typename"];
 /// Fields that differ per caller: an operation selecting one is never shared.
 const VIEWER_FIELDS: &[&str] = &["isFollowing"];
 /// Distinct shared queries kept at once (clients send a handful).
@@ -49,12 +42,8 @@ fn root_fields_shared(document: &ExecutableDocument, set: &SelectionSet, depth: 
             Selection::FragmentSpread(spread) => document
                 .fragments
                 .get(&spread.node.fragment_name.node)
-                .is_some_and(|f| {
-                    root_fields_shared(document, &f.node.selection_set.node, depth + 1)
-                }),
-            Selection::InlineFragment(inline) => {
-                root_fields_shared(document, &inline.node.selection_set.node, depth + 1)
-            }
+                .is_some_and(|f| root_fields_shared(document, &f.node.selection_set.node, depth + 1)),
+            Selection::InlineFragment(inline) => root_fields_shared(document, &inline.node.selection_set.node, depth + 1),
         })
 }
 
@@ -72,9 +61,7 @@ fn selects_viewer_field(document: &ExecutableDocument, set: &SelectionSet, depth
             .fragments
             .get(&spread.node.fragment_name.node)
             .is_none_or(|f| selects_viewer_field(document, &f.node.selection_set.node, depth + 1)),
-        Selection::InlineFragment(inline) => {
-            selects_viewer_field(document, &inline.node.selection_set.node, depth + 1)
-        }
+        Selection::InlineFragment(inline) => selects_viewer_field(document, &inline.node.selection_set.node, depth + 1),
     })
 }
 
@@ -91,11 +78,7 @@ impl SharedReadCache {
 
     pub fn get(&self, revision: i64, key: &str) -> Option<bytes::Bytes> {
         let entries = self.entries.read().expect("cache lock");
-        if entries.0 == revision {
-            entries.1.get(key).cloned()
-        } else {
-            None
-        }
+        if entries.0 == revision { entries.1.get(key).cloned() } else { None }
     }
 
     /// Keeps a response computed at `revision` (read before executing, so never newer than the data).
@@ -115,40 +98,19 @@ mod tests {
     use super::*;
 
     fn shared(query: &str, operation: Option<&str>) -> bool {
-        is_shared_read(
-            &async_graphql::parser::parse_query(query).unwrap(),
-            operation,
-        )
+        is_shared_read(&async_graphql::parser::parse_query(query).unwrap(), operation)
     }
 
     #[test]
     fn only_viewer_independent_topic_reads_are_shared() {
-        assert!(shared(
-            "{ categoriesAsTree { _id name children { _id } } }",
-            None
-        ));
-        assert!(shared(
-            "query T { categories { _id } rootCategories { name } }",
-            Some("T")
-        ));
-        assert!(shared(
-            "query { ...F } fragment F on Query { categoriesAsTree { _id } }",
-            None
-        ));
+        assert!(shared("{ categoriesAsTree { _id name children { _id } } }", None));
+        assert!(shared("query T { categories { _id } rootCategories { name } }", Some("T")));
+        assert!(shared("query { ...F } fragment F on Query { categoriesAsTree { _id } }", None));
         assert!(!shared("{ categoriesAsTree { _id isFollowing } }", None));
-        assert!(!shared(
-            "{ categoriesAsTree { _id children { ...C } } } fragment C on Category { isFollowing }",
-            None
-        ));
+        assert!(!shared("{ categoriesAsTree { _id children { ...C } } } fragment C on Category { isFollowing }", None));
         assert!(!shared("{ categoriesAsTree { _id } me { _id } }", None));
         assert!(!shared("{ tags { total } }", None));
-        assert!(!shared(
-            "mutation { followEntity(item: {entityId: \"x\", entityType: Category, isAdd: true}) { isFollowing } }",
-            None
-        ));
-        assert!(!shared(
-            "query A { categories { _id } } query B { me { _id } }",
-            None
-        ));
+        assert!(!shared("mutation { followEntity(item: {entityId: \"x\", entityType: Category, isAdd: true}) { isFollowing } }", None));
+        assert!(!shared("query A { categories { _id } } query B { me { _id } }", None));
     }
 }

@@ -8,10 +8,7 @@ use super::{
     service::{self, TemplateChange},
 };
 use crate::{
-    articles::{
-        ArticleChannel, ArticlePublisher, ArticleTag, ArticleTopic, channel, publisher,
-        service::title_for_today, tags, topics,
-    },
+    articles::{ArticleChannel, ArticlePublisher, ArticleTag, ArticleTopic, channel, publisher, service::title_for_today, tags, topics},
     auth::{Role, STAFF},
     error::{Error, Result},
     graphql::{DeleteResult, app_state, id_strings, viewer},
@@ -61,22 +58,13 @@ impl TemplateObject {
     /// The owner of the template's channel.
     async fn published_by(&self) -> Option<ArticlePublisher> {
         let row = &self.row;
-        publisher(
-            row.publisher_type.as_deref(),
-            row.publisher_id.as_deref(),
-            row.publisher_name.as_deref(),
-        )
+        publisher(row.publisher_type.as_deref(), row.publisher_id.as_deref(), row.publisher_name.as_deref())
     }
 
     /// Null once its channel was archived.
     async fn premium_channel(&self) -> Option<ArticleChannel> {
         let row = &self.row;
-        channel(
-            row.premium_channel_id.as_deref(),
-            row.channel_name.as_deref(),
-            row.channel_type.as_deref(),
-            row.channel_state.as_deref(),
-        )
+        channel(row.premium_channel_id.as_deref(), row.channel_name.as_deref(), row.channel_type.as_deref(), row.channel_state.as_deref())
     }
 
     /// Articles started from it.
@@ -85,11 +73,7 @@ impl TemplateObject {
     }
 
     async fn author(&self) -> Option<UserSummary> {
-        UserSummary::from_columns(
-            &self.row.author_id,
-            &self.row.author_name,
-            &self.row.author_email,
-        )
+        UserSummary::from_columns(&self.row.author_id, &self.row.author_name, &self.row.author_email)
     }
 
     async fn created(&self) -> DateTime<Utc> {
@@ -112,9 +96,7 @@ impl TemplateObject {
 
 fn objects(rows: Vec<TemplateRow>, role: Role) -> Vec<TemplateObject> {
     let can_edit = service::may_change(role);
-    rows.into_iter()
-        .map(|row| TemplateObject { row, can_edit })
-        .collect()
+    rows.into_iter().map(|row| TemplateObject { row, can_edit }).collect()
 }
 
 async fn load_template(ctx: &Context<'_>, id: &str, role: Role) -> Result<TemplateObject> {
@@ -131,10 +113,7 @@ impl TemplatesQuery {
     /// Staff: every template, by title.
     async fn templates(&self, ctx: &Context<'_>) -> Result<Vec<TemplateObject>> {
         let role = viewer(ctx)?.require(STAFF)?;
-        Ok(objects(
-            queries::select_templates(&app_state(ctx).pool, None).await?,
-            role,
-        ))
+        Ok(objects(queries::select_templates(&app_state(ctx).pool, None).await?, role))
     }
 
     /// Staff.
@@ -185,21 +164,15 @@ impl TemplatesMutation {
     async fn add_template(&self, ctx: &Context<'_>, item: TemplateInput) -> Result<TemplateObject> {
         let viewer = viewer(ctx)?;
         let role = viewer.require(STAFF)?;
-        let id = service::add_template(app_state(ctx), (&viewer.user.user_id, role), &item.into())
-            .await?;
+        let id = service::add_template(app_state(ctx), (&viewer.user.user_id, role), &item.into()).await?;
         load_template(ctx, &id, role).await
     }
 
     /// Editors.
-    async fn edit_template(
-        &self,
-        ctx: &Context<'_>,
-        item: TemplateInput,
-    ) -> Result<TemplateObject> {
+    async fn edit_template(&self, ctx: &Context<'_>, item: TemplateInput) -> Result<TemplateObject> {
         let viewer = viewer(ctx)?;
         let role = viewer.require(STAFF)?;
-        let id = service::edit_template(app_state(ctx), (&viewer.user.user_id, role), &item.into())
-            .await?;
+        let id = service::edit_template(app_state(ctx), (&viewer.user.user_id, role), &item.into()).await?;
         load_template(ctx, &id, role).await
     }
 

@@ -30,10 +30,7 @@ pub struct TemplateRow {
 
 /// Templates (one by id, or all by title) with their channel, publisher, usage and links; the
 /// table is small by nature (a desk keeps a handful), so the list is not paged.
-pub async fn select_templates(
-    db: impl PgExecutor<'_>,
-    id: Option<&str>,
-) -> sqlx::Result<Vec<TemplateRow>> {
+pub async fn select_templates(db: impl PgExecutor<'_>, id: Option<&str>) -> sqlx::Result<Vec<TemplateRow>> {
     sqlx::query_as!(
         TemplateRow,
         r#"select t.template_id, t.title, t.html, t.premium_channel_id,
@@ -66,22 +63,10 @@ pub async fn select_templates(
 }
 
 pub async fn lock_template_version(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<i32>> {
-    sqlx::query_scalar!(
-        "select version from template where template_id = $1 for update",
-        id
-    )
-    .fetch_optional(conn)
-    .await
+    sqlx::query_scalar!("select version from template where template_id = $1 for update", id).fetch_optional(conn).await
 }
 
-pub async fn insert_template(
-    conn: &mut PgConnection,
-    id: &str,
-    author_id: &str,
-    title: &str,
-    html: &str,
-    channel_id: &str,
-) -> sqlx::Result<()> {
+pub async fn insert_template(conn: &mut PgConnection, id: &str, author_id: &str, title: &str, html: &str, channel_id: &str) -> sqlx::Result<()> {
     sqlx::query!(
         "insert into template (template_id, author_id, title, html, premium_channel_id) values ($1, $2, $3, $4, $5)",
         id,
@@ -95,13 +80,7 @@ pub async fn insert_template(
     Ok(())
 }
 
-pub async fn update_template(
-    conn: &mut PgConnection,
-    id: &str,
-    title: &str,
-    html: &str,
-    channel_id: &str,
-) -> sqlx::Result<()> {
+pub async fn update_template(conn: &mut PgConnection, id: &str, title: &str, html: &str, channel_id: &str) -> sqlx::Result<()> {
     sqlx::query!(
         "update template set title = $2, html = $3, premium_channel_id = $4, version = version + 1 where template_id = $1",
         id,
@@ -115,13 +94,7 @@ pub async fn update_template(
 }
 
 /// Replaces the template's contributors, topics and tags.
-pub async fn set_links(
-    conn: &mut PgConnection,
-    id: &str,
-    contributors: &[String],
-    categories: &[String],
-    tags: &[String],
-) -> sqlx::Result<()> {
+pub async fn set_links(conn: &mut PgConnection, id: &str, contributors: &[String], categories: &[String], tags: &[String]) -> sqlx::Result<()> {
     sqlx::query!(
         "with gone_contributors as (delete from template_contributor where template_id = $1 and user_id <> all($2)),
               gone_categories as (delete from template_category where template_id = $1 and category_id <> all($3)),
@@ -156,12 +129,7 @@ pub async fn set_links(
 
 /// Deletes a template; articles started from it keep their content (their link is cleared).
 pub async fn delete_template(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<String>> {
-    sqlx::query_scalar!(
-        "delete from template where template_id = $1 returning title",
-        id
-    )
-    .fetch_optional(conn)
-    .await
+    sqlx::query_scalar!("delete from template where template_id = $1 returning title", id).fetch_optional(conn).await
 }
 
 /// Unlinks the templates of a channel being archived; returns how many.

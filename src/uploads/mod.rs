@@ -74,9 +74,7 @@ impl ImageKind {
 /// ever read from the upload directory, so no path can escape it.
 pub fn is_upload_name(name: &str) -> bool {
     match name.split_once('.') {
-        Some((id, extension)) => {
-            ids::is_valid_id(id) && ImageKind::from_extension(extension).is_some()
-        }
+        Some((id, extension)) => ids::is_valid_id(id) && ImageKind::from_extension(extension).is_some(),
         None => false,
     }
 }
@@ -91,31 +89,17 @@ fn bad_upload(message: impl Into<String>) -> HttpError {
 
 /// Stores `bytes` if they are an accepted image; returns the generated file name.
 pub async fn store_image(dir: &Path, bytes: &[u8]) -> Result<(String, ImageKind), HttpError> {
-    let kind = ImageKind::sniff(bytes)
-        .ok_or_else(|| bad_upload("File format not supported: upload a PNG, JPEG or GIF image"))?;
+    let kind = ImageKind::sniff(bytes).ok_or_else(|| bad_upload("File format not supported: upload a PNG, JPEG or GIF image"))?;
     let name = format!("{}.{}", ids::new_id(), kind.extension());
-    tokio::fs::create_dir_all(dir)
-        .await
-        .map_err(|e| HttpError::from(anyhow::Error::from(e)))?;
-    tokio::fs::write(path_of(dir, &name), bytes)
-        .await
-        .map_err(|e| HttpError::from(anyhow::Error::from(e)))?;
+    tokio::fs::create_dir_all(dir).await.map_err(|e| HttpError::from(anyhow::Error::from(e)))?;
+    tokio::fs::write(path_of(dir, &name), bytes).await.map_err(|e| HttpError::from(anyhow::Error::from(e)))?;
     Ok((name, kind))
 }
 
 /// `POST /upload`: multipart with one part named `file`.
-pub async fn upload(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    mut multipart: Multipart,
-) -> Result<Response, HttpError> {
-    let authorization = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok());
-    session::authenticate(&state, authorization)
-        .await?
-        .viewer()?
-        .require(STAFF)?;
+pub async fn upload(State(state): State<AppState>, headers: HeaderMap, mut multipart: Multipart) -> Result<Response, HttpError> {
+    let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+    session::authenticate(&state, authorization).await?.viewer()?.require(STAFF)?;
 
     let bytes = read_file_part(&mut multipart, state.config.uploads.max_image_bytes).await?;
     let (name, kind) = store_image(&state.config.uploads.dir, &bytes).await?;
@@ -165,16 +149,10 @@ fn multipart_error(error: MultipartError) -> HttpError {
 }
 
 /// `GET /uploads/{name}`.
-pub async fn serve(
-    State(state): State<AppState>,
-    UrlPath(name): UrlPath<String>,
-) -> Result<Response, HttpError> {
+pub async fn serve(State(state): State<AppState>, UrlPath(name): UrlPath<String>) -> Result<Response, HttpError> {
     let mut response = image_response(&state.config.uploads.dir, &name).await?;
     // Names are never reused, so a file never changes.
-    response.headers_mut().insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("public, max-age=31536000, immutable"),
-    );
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=31536000, immutable"));
     Ok(response)
 }
 
@@ -184,32 +162,17 @@ pub async fn image_response(dir: &Path, name: &str) -> Result<Response, HttpErro
     if !is_upload_name(name) {
         return Err(Error::NotFound("File").into());
     }
-    let kind = name
-        .rsplit('.')
-        .next()
-        .and_then(ImageKind::from_extension)
-        .ok_or(Error::NotFound("File"))?;
+    let kind = name.rsplit('.').next().and_then(ImageKind::from_extension).ok_or(Error::NotFound("File"))?;
     let bytes = match tokio::fs::read(path_of(dir, name)).await {
         Ok(bytes) => bytes,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            return Err(Error::NotFound("File").into());
-        }
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Err(Error::NotFound("File").into()),
         Err(error) => return Err(anyhow::Error::from(error).into()),
     };
     let mut response = Response::new(Body::from(bytes));
     let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static(kind.content_type()),
-    );
-    headers.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    headers.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static("default-src 'none'; sandbox"),
-    );
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind.content_type()));
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("default-src 'none'; sandbox"));
     Ok(response)
 }
 
@@ -221,31 +184,16 @@ mod tests {
     fn only_generated_names_are_served() {
         assert!(is_upload_name("5f9b2c3e1a2b3c4d5e6f7a8b.png"));
         assert!(is_upload_name("5f9b2c3e1a2b3c4d5e6f7a8b.jpg"));
-        for bad in [
-            "../etc/passwd",
-            "5f9b2c3e1a2b3c4d5e6f7a8b.png/..",
-            "5f9b2c3e1a2b3c4d5e6f7a8b.svg",
-            "x.png",
-            "5f9b2c3e1a2b3c4d5e6f7a8b",
-        ] {
+        for bad in ["../etc/passwd", "5f9b2c3e1a2b3c4d5e6f7a8b.png/..", "5f9b2c3e1a2b3c4d5e6f7a8b.svg", "x.png", "5f9b2c3e1a2b3c4d5e6f7a8b"] {
             assert!(!is_upload_name(bad), "{bad}");
         }
     }
 
     #[test]
     fn images_are_recognised_by_content() {
-        assert_eq!(
-            ImageKind::sniff(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x02\0\0\0"),
-            Some(ImageKind::Png)
-        );
-        assert_eq!(
-            ImageKind::sniff(b"GIF89a\x01\0\x01\0\0\0\0"),
-            Some(ImageKind::Gif)
-        );
+        assert_eq!(ImageKind::sniff(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x02\0\0\0"), Some(ImageKind::Png));
+        assert_eq!(ImageKind::sniff(b"GIF89a\x01\0\x01\0\0\0\0"), Some(ImageKind::Gif));
         assert_eq!(ImageKind::sniff(b"%PDF-1.7\n"), None);
-        assert_eq!(
-            ImageKind::sniff(b"hello, I am text pretending to be a png"),
-            None
-        );
+        assert_eq!(ImageKind::sniff(b"hello, I am text pretending to be a png"), None);
     }
 }

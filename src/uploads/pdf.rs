@@ -29,18 +29,9 @@ fn is_pdf(bytes: &[u8]) -> bool {
     bytes.windows(5).take(1024).any(|w| w == b"%PDF-")
 }
 
-pub async fn upload_file(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    mut multipart: Multipart,
-) -> Result<Response, HttpError> {
-    let authorization = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok());
-    session::authenticate(&state, authorization)
-        .await?
-        .viewer()?
-        .require(STAFF)?;
+pub async fn upload_file(State(state): State<AppState>, headers: HeaderMap, mut multipart: Multipart) -> Result<Response, HttpError> {
+    let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+    session::authenticate(&state, authorization).await?.viewer()?.require(STAFF)?;
     let uploads = &state.config.uploads;
     let bytes = read_file_part(&mut multipart, uploads.max_file_bytes).await?;
     if !is_pdf(&bytes) {
@@ -60,11 +51,7 @@ pub async fn upload_file(
         .iter()
         .map(|name| serde_json::json!({ "link": format!("/uploads/{name}"), "fileName": name }))
         .collect();
-    Ok((
-        StatusCode::CREATED,
-        Json(serde_json::json!({ "pageCount": pages.len(), "pages": pages })),
-    )
-        .into_response())
+    Ok((StatusCode::CREATED, Json(serde_json::json!({ "pageCount": pages.len(), "pages": pages }))).into_response())
 }
 
 /// Renders every page of `pdf` to PNG files in `work`; returns their contents in page order.
@@ -102,10 +89,7 @@ async fn render(work: &Path, pdf: &[u8], max_pages: u32) -> Result<Vec<Vec<u8>>,
     let mut entries = tokio::fs::read_dir(work).await.map_err(internal)?;
     while let Some(entry) = entries.next_entry().await.map_err(internal)? {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let number = name
-            .strip_prefix("page-")
-            .and_then(|n| n.strip_suffix(".png"))
-            .and_then(|n| n.parse::<u32>().ok());
+        let number = name.strip_prefix("page-").and_then(|n| n.strip_suffix(".png")).and_then(|n| n.parse::<u32>().ok());
         if let Some(number) = number {
             files.push((number, entry.path()));
         }
@@ -114,9 +98,7 @@ async fn render(work: &Path, pdf: &[u8], max_pages: u32) -> Result<Vec<Vec<u8>>,
         return Err(bad_upload("The PDF has no pages"));
     }
     if files.len() > max_pages as usize {
-        return Err(bad_upload(format!(
-            "The PDF has more than {max_pages} pages"
-        )));
+        return Err(bad_upload(format!("The PDF has more than {max_pages} pages")));
     }
     files.sort();
     let mut pages = Vec::with_capacity(files.len());

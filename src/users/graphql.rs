@@ -14,9 +14,7 @@ use crate::{
     auth::{ALL_ROLES, Identity, Role, STAFF, TrialState, is_trial_reader, trial_minutes_left},
     channels::{self, ChannelObject},
     error::{Error, Result},
-    graphql::{
-        SortDirection, app_state, checked_limit_offset, contains_pattern, total_from_page, viewer,
-    },
+    graphql::{SortDirection, app_state, checked_limit_offset, contains_pattern, total_from_page, viewer},
     reading,
     subscriptions::{self, ChannelSubscriptionObject, viewer_subscriptions},
 };
@@ -77,9 +75,7 @@ impl User {
 
     /// Whether the user holds the `intelligence` scope.
     async fn intelligence(&self) -> bool {
-        self.scopes
-            .iter()
-            .any(|s| s == crate::auth::scopes::INTELLIGENCE)
+        self.scopes.iter().any(|s| s == crate::auth::scopes::INTELLIGENCE)
     }
 
     async fn first_login(&self) -> DateTime<Utc> {
@@ -148,10 +144,7 @@ impl User {
     }
 
     /// The user's channel subscriptions in every state, by channel name (the user themself, or staff).
-    async fn channel_subscriptions(
-        &self,
-        ctx: &Context<'_>,
-    ) -> Result<Vec<ChannelSubscriptionObject>> {
+    async fn channel_subscriptions(&self, ctx: &Context<'_>) -> Result<Vec<ChannelSubscriptionObject>> {
         let viewer = viewer(ctx)?;
         viewer.require(ALL_ROLES)?;
         let rows = if viewer.user.user_id == self.user_id {
@@ -179,12 +172,8 @@ impl User {
     /// Topics the user follows, by name (the user themself only).
     async fn followed_categories(&self, ctx: &Context<'_>) -> Result<Vec<ArticleTopic>> {
         self.require_self(ctx)?;
-        let followed =
-            reading::queries::followed_topics(&app_state(ctx).pool, &self.user_id).await?;
-        Ok(followed
-            .into_iter()
-            .map(|(id, name)| ArticleTopic { id, name })
-            .collect())
+        let followed = reading::queries::followed_topics(&app_state(ctx).pool, &self.user_id).await?;
+        Ok(followed.into_iter().map(|(id, name)| ArticleTopic { id, name }).collect())
     }
 }
 
@@ -210,12 +199,7 @@ impl User {
 
     fn trial_minutes_left(&self, ctx: &Context<'_>) -> i64 {
         let trial_days = app_state(ctx).config.constants.trial_days;
-        trial_minutes_left(
-            is_trial_reader(&self.scopes),
-            self.first_login,
-            trial_days,
-            Utc::now(),
-        )
+        trial_minutes_left(is_trial_reader(&self.scopes), self.first_login, trial_days, Utc::now())
     }
 
     /// A profile is complete when the identity provider gave us a name and an email, and, for
@@ -223,11 +207,7 @@ impl User {
     pub fn is_profile_complete(&self) -> bool {
         !self.name.trim().is_empty()
             && !self.email.trim().is_empty()
-            && (self.is_internal
-                || self
-                    .company
-                    .as_deref()
-                    .is_some_and(|c| !c.trim().is_empty()))
+            && (self.is_internal || self.company.as_deref().is_some_and(|c| !c.trim().is_empty()))
     }
 }
 
@@ -254,9 +234,7 @@ impl UsersQuery {
     }
 
     async fn is_user_profile_complete(&self, ctx: &Context<'_>) -> Result<ProfileCompleteness> {
-        Ok(ProfileCompleteness {
-            is_profile_complete: viewer(ctx)?.user.is_profile_complete(),
-        })
+        Ok(ProfileCompleteness { is_profile_complete: viewer(ctx)?.user.is_profile_complete() })
     }
 
     /// Staff: a page of users. Default sort: name, then last sign-in (newest first).
@@ -307,12 +285,7 @@ impl UsersQuery {
     ) -> Result<Vec<UserSummary>> {
         viewer(ctx)?.require(STAFF)?;
         let pattern = contains_pattern(search_query.as_deref());
-        Ok(queries::staff_users(
-            &app_state(ctx).pool,
-            pattern.as_deref(),
-            i64::from(limit.clamp(1, 100)),
-        )
-        .await?)
+        Ok(queries::staff_users(&app_state(ctx).pool, pattern.as_deref(), i64::from(limit.clamp(1, 100))).await?)
     }
 }
 
@@ -320,9 +293,7 @@ async fn load_user(ctx: &Context<'_>, id: &str) -> Result<User> {
     if !crate::ids::is_valid_id(id) {
         return Err(Error::NotFound("User"));
     }
-    queries::find_by_id(&app_state(ctx).pool, id)
-        .await?
-        .ok_or(Error::NotFound("User"))
+    queries::find_by_id(&app_state(ctx).pool, id).await?.ok_or(Error::NotFound("User"))
 }
 
 /// The tabs of the users list (spec 2 §2).
@@ -408,45 +379,28 @@ pub struct UsersMutation;
 impl UsersMutation {
     /// Records a sign-in: creates or updates the user from the id token's claims. The id token must
     /// be valid for our client and belong to the caller of the access token.
-    async fn update_user_from_token(
-        &self,
-        ctx: &Context<'_>,
-        id_token: String,
-    ) -> Result<UserFromToken> {
+    async fn update_user_from_token(&self, ctx: &Context<'_>, id_token: String) -> Result<UserFromToken> {
         let viewer = viewer(ctx)?;
         let state = app_state(ctx);
-        let claims = state
-            .tokens
-            .validate(&id_token, &state.config.auth.client_id)
-            .await
-            .map_err(|error| {
-                tracing::info!(%error, "id token refused");
-                Error::Unauthenticated
-            })?;
+        let claims = state.tokens.validate(&id_token, &state.config.auth.client_id).await.map_err(|error| {
+            tracing::info!(%error, "id token refused");
+            Error::Unauthenticated
+        })?;
         let config = &state.config;
         let from_id_token =
-            Identity::from_claims(&claims, &config.auth.email_claim, &config.auth.name_claim)
-                .ok_or(Error::Unauthenticated)?;
+            Identity::from_claims(&claims, &config.auth.email_claim, &config.auth.name_claim).ok_or(Error::Unauthenticated)?;
         if from_id_token.subject != viewer.identity.subject {
             return Err(Error::Forbidden);
         }
         // Scopes come from the access token: id tokens do not carry API permissions.
-        let identity = Identity {
-            scopes: viewer.identity.scopes.clone(),
-            ..from_id_token
-        };
+        let identity = Identity { scopes: viewer.identity.scopes.clone(), ..from_id_token };
         let is_internal = identity.subject.starts_with(&config.internal_id_prefix);
         let mut tx = state.pool.begin().await?;
         let (_, _) = queries::upsert_from_identity(&mut *tx, &identity, is_internal).await?;
         let previous_sign_in = queries::record_sign_in(&mut *tx, &viewer.user.user_id).await?;
-        let user = queries::find_by_subject(&mut *tx, &identity.subject)
-            .await?
-            .ok_or(Error::NotFound("User"))?;
+        let user = queries::find_by_subject(&mut *tx, &identity.subject).await?.ok_or(Error::NotFound("User"))?;
         tx.commit().await?;
-        Ok(UserFromToken {
-            is_new_user: previous_sign_in.is_none(),
-            user,
-        })
+        Ok(UserFromToken { is_new_user: previous_sign_in.is_none(), user })
     }
 
     /// Administrators and Editors edit anyone, a Contributor only themself; only an Administrator
@@ -463,13 +417,7 @@ impl UsersMutation {
             tableau_access: item.tableau_access,
             profile_picture: item.profile_picture,
         };
-        let id = service::edit_profile(
-            &state.pool,
-            (&viewer.user.user_id, role),
-            &change,
-            &state.config.internal_email_domains,
-        )
-        .await?;
+        let id = service::edit_profile(&state.pool, (&viewer.user.user_id, role), &change, &state.config.internal_email_domains).await?;
         load_user(ctx, &id).await
     }
 }

@@ -144,10 +144,7 @@ pub async fn upsert_from_identity(
 }
 
 /// Records a sign-in; returns the previous sign-in time (none for a new user).
-pub async fn record_sign_in(
-    db: impl PgExecutor<'_>,
-    user_id: &str,
-) -> sqlx::Result<Option<DateTime<Utc>>> {
+pub async fn record_sign_in(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Result<Option<DateTime<Utc>>> {
     sqlx::query_scalar!(
         "update users set last_login = now()
          where user_id = $1
@@ -221,21 +218,13 @@ pub async fn list_users(db: impl PgExecutor<'_>, q: &UserListQuery<'_>) -> sqlx:
     Ok(rows
         .into_iter()
         .map(|row| {
-            let stats = UserStats {
-                article_count: row.article_count,
-                views: row.views,
-            };
+            let stats = UserStats { article_count: row.article_count, views: row.views };
             user_from_row!(row, Some(stats))
         })
         .collect())
 }
 
-pub async fn count_users(
-    db: impl PgExecutor<'_>,
-    role: Option<&str>,
-    trial_only: bool,
-    pattern: Option<&str>,
-) -> sqlx::Result<i64> {
+pub async fn count_users(db: impl PgExecutor<'_>, role: Option<&str>, trial_only: bool, pattern: Option<&str>) -> sqlx::Result<i64> {
     sqlx::query_scalar!(
         r#"select count(*) as "n!" from users u
            where ($1::text is null or u.role = $1) and (not $2 or u.is_trial) and ($3::text is null or u.search_text like $3)"#,
@@ -256,23 +245,12 @@ pub async fn stats_of(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Result<Us
     )
     .fetch_one(db)
     .await?;
-    Ok(UserStats {
-        article_count: row.article_count,
-        views: row.views,
-    })
+    Ok(UserStats { article_count: row.article_count, views: row.views })
 }
 
 /// The user's version, locking the row for an edit; none when they do not exist.
-pub async fn lock_user_version(
-    conn: &mut sqlx::PgConnection,
-    id: &str,
-) -> sqlx::Result<Option<i32>> {
-    sqlx::query_scalar!(
-        "select version from users where user_id = $1 for update",
-        id
-    )
-    .fetch_optional(conn)
-    .await
+pub async fn lock_user_version(conn: &mut sqlx::PgConnection, id: &str) -> sqlx::Result<Option<i32>> {
+    sqlx::query_scalar!("select version from users where user_id = $1 for update", id).fetch_optional(conn).await
 }
 
 /// Writes an administrator's edit; a `profile_picture` of none keeps the current one.
@@ -311,25 +289,13 @@ pub struct UserSummary {
 
 impl UserSummary {
     /// A user read through an outer join (a creator or author who may be gone): all three columns or none.
-    pub fn from_columns(
-        user_id: &Option<String>,
-        name: &Option<String>,
-        email: &Option<String>,
-    ) -> Option<UserSummary> {
-        Some(UserSummary {
-            user_id: user_id.clone()?,
-            name: name.clone()?,
-            email: email.clone()?,
-        })
+    pub fn from_columns(user_id: &Option<String>, name: &Option<String>, email: &Option<String>) -> Option<UserSummary> {
+        Some(UserSummary { user_id: user_id.clone()?, name: name.clone()?, email: email.clone()? })
     }
 }
 
 /// Users holding a staff role whose name or email matches, by name.
-pub async fn staff_users(
-    db: impl PgExecutor<'_>,
-    pattern: Option<&str>,
-    limit: i64,
-) -> sqlx::Result<Vec<UserSummary>> {
+pub async fn staff_users(db: impl PgExecutor<'_>, pattern: Option<&str>, limit: i64) -> sqlx::Result<Vec<UserSummary>> {
     sqlx::query_as!(
         UserSummary,
         r#"select user_id, name, email as "email: String" from users u
@@ -365,11 +331,7 @@ pub async fn is_contributor(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Res
 }
 
 /// Contributors (users with an editing scope) whose name matches, by name.
-pub async fn search_contributors(
-    db: impl PgExecutor<'_>,
-    pattern: Option<&str>,
-    limit: i64,
-) -> sqlx::Result<Vec<(String, String)>> {
+pub async fn search_contributors(db: impl PgExecutor<'_>, pattern: Option<&str>, limit: i64) -> sqlx::Result<Vec<(String, String)>> {
     let rows = sqlx::query!(
         r#"select user_id, name from users u
            where u.scopes && array['insights:content-publish', 'insights:content-edit']

@@ -16,9 +16,7 @@ const POSITION_MAX: usize = 50;
 
 /// Whether `email` is on one of the company's email domains (only those users may show a photo).
 pub fn is_company_email(email: &str, domains: &[String]) -> bool {
-    email
-        .rsplit_once('@')
-        .is_some_and(|(_, domain)| domains.iter().any(|d| d.eq_ignore_ascii_case(domain)))
+    email.rsplit_once('@').is_some_and(|(_, domain)| domains.iter().any(|d| d.eq_ignore_ascii_case(domain)))
 }
 
 /// An edit of a user's profile by a staff user.
@@ -35,16 +33,9 @@ pub struct ProfileChange {
 
 /// Administrators and Editors edit anyone, a Contributor only themself; only an Administrator may
 /// change Tableau access; the photo only for users on a company domain. Returns the user's id.
-pub async fn edit_profile(
-    pool: &PgPool,
-    (editor_id, role): (&str, Role),
-    change: &ProfileChange,
-    company_domains: &[String],
-) -> Result<String> {
+pub async fn edit_profile(pool: &PgPool, (editor_id, role): (&str, Role), change: &ProfileChange, company_domains: &[String]) -> Result<String> {
     let id = optional_id(Some(&change.id), "User")?.ok_or(Error::NotFound("User"))?;
-    let user = queries::find_by_id(pool, &id)
-        .await?
-        .ok_or(Error::NotFound("User"))?;
+    let user = queries::find_by_id(pool, &id).await?.ok_or(Error::NotFound("User"))?;
     if role == Role::Contributor && user.user_id != editor_id {
         return Err(Error::Forbidden);
     }
@@ -52,52 +43,20 @@ pub async fn edit_profile(
         return Err(Error::Forbidden);
     }
     let mut fields = FieldErrors::new();
-    let position = optional_text(
-        &mut fields,
-        "position",
-        change.position.as_deref(),
-        POSITION_MAX,
-    );
-    let picture = optional_file(
-        &mut fields,
-        "profilePicture",
-        change.profile_picture.as_deref(),
-    );
-    if picture
-        .as_deref()
-        .is_some_and(|name| name.ends_with(".gif"))
-    {
-        fields.insert(
-            "profilePicture".to_owned(),
-            "Upload a PNG or JPEG image".to_owned(),
-        );
+    let position = optional_text(&mut fields, "position", change.position.as_deref(), POSITION_MAX);
+    let picture = optional_file(&mut fields, "profilePicture", change.profile_picture.as_deref());
+    if picture.as_deref().is_some_and(|name| name.ends_with(".gif")) {
+        fields.insert("profilePicture".to_owned(), "Upload a PNG or JPEG image".to_owned());
     }
-    if (change.display_avatar || picture.is_some())
-        && !is_company_email(&user.email, company_domains)
-    {
-        fields.insert(
-            "displayAvatar".to_owned(),
-            "Only users of the company can have a contributor photo".to_owned(),
-        );
+    if (change.display_avatar || picture.is_some()) && !is_company_email(&user.email, company_domains) {
+        fields.insert("displayAvatar".to_owned(), "Only users of the company can have a contributor photo".to_owned());
     }
     if !fields.is_empty() {
         return Err(Error::invalid(fields));
     }
     let mut tx = pool.begin().await?;
-    Error::check_version(
-        queries::lock_user_version(&mut tx, &id).await?,
-        change.version,
-        "User",
-    )?;
-    queries::update_profile(
-        &mut tx,
-        &id,
-        position.as_deref(),
-        change.display_avatar,
-        change.tableau_access,
-        picture.as_deref(),
-    )
-    .await?;
+    Error::check_version(queries::lock_user_version(&mut tx, &id).await?, change.version, "User")?;
+    queries::update_profile(&mut tx, &id, position.as_deref(), change.display_avatar, change.tableau_access, picture.as_deref()).await?;
     tx.commit().await?;
     Ok(id)
 }

@@ -9,23 +9,13 @@ use crate::support::{TestApp, TestRole, error_code};
 async fn still_serving(app: &TestApp) {
     let token = app.token(TestRole::Subscriber).await;
     let response = app.gql(Some(&token), "{ me { role } }", json!({})).await;
-    assert_eq!(
-        response["data"]["me"]["role"], "Subscriber",
-        "the server keeps serving: {response}"
-    );
+    assert_eq!(response["data"]["me"]["role"], "Subscriber", "the server keeps serving: {response}");
 }
 
 #[sqlx::test(migrations = "./migrations")]
 async fn invalid_json_is_a_400_with_a_code(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
-    let response = app
-        .client
-        .post(app.url("/graphql"))
-        .header("content-type", "application/json")
-        .body("{\"query\": ")
-        .send()
-        .await
-        .unwrap();
+    let response = app.client.post(app.url("/graphql")).header("content-type", "application/json").body("{\"query\": ").send().await.unwrap();
     assert_eq!(response.status(), 400);
     let body: Value = response.json().await.unwrap();
     assert_eq!(error_code(&body), Some("GRAPHQL_PARSE_FAILED"));
@@ -35,27 +25,10 @@ async fn invalid_json_is_a_400_with_a_code(pool: PgPool) {
 #[sqlx::test(migrations = "./migrations")]
 async fn a_body_over_the_limit_is_a_413(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
-    let big = format!(
-        r#"{{"query": "{{ config {{ version }} }}", "variables": {{"pad": "{}"}}}}"#,
-        "x".repeat(2 * 1024 * 1024)
-    );
-    let response = app
-        .client
-        .post(app.url("/graphql"))
-        .header("content-type", "application/json")
-        .body(big.clone())
-        .send()
-        .await
-        .unwrap();
+    let big = format!(r#"{{"query": "{{ config {{ version }} }}", "variables": {{"pad": "{}"}}}}"#, "x".repeat(2 * 1024 * 1024));
+    let response = app.client.post(app.url("/graphql")).header("content-type", "application/json").body(big.clone()).send().await.unwrap();
     assert_eq!(response.status(), 413);
-    let response = app
-        .client
-        .post(app.url("/log"))
-        .header("content-type", "application/json")
-        .body(big)
-        .send()
-        .await
-        .unwrap();
+    let response = app.client.post(app.url("/log")).header("content-type", "application/json").body(big).send().await.unwrap();
     assert_eq!(response.status(), 413);
     still_serving(&app).await;
 }
@@ -70,18 +43,8 @@ async fn a_query_nested_too_deep_is_refused(pool: PgPool) {
     }
     let query = format!("{{ __type(name: \"User\") {{ fields {{ type {{ {query} }} }} }} }}");
     let response = app.gql(None, &query, json!({})).await;
-    assert_eq!(
-        error_code(&response),
-        Some("GRAPHQL_VALIDATION_FAILED"),
-        "{response}"
-    );
-    assert!(
-        response["errors"][0]["message"]
-            .as_str()
-            .unwrap()
-            .contains("nested too deep"),
-        "{response}"
-    );
+    assert_eq!(error_code(&response), Some("GRAPHQL_VALIDATION_FAILED"), "{response}");
+    assert!(response["errors"][0]["message"].as_str().unwrap().contains("nested too deep"), "{response}");
     still_serving(&app).await;
 }
 
@@ -89,26 +52,11 @@ async fn a_query_nested_too_deep_is_refused(pool: PgPool) {
 async fn unknown_fields_and_syntax_errors_have_codes(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     let token = app.token(TestRole::Editor).await;
-    let unknown = app
-        .gql(Some(&token), "{ me { shoeSize } }", json!({}))
-        .await;
-    assert_eq!(
-        error_code(&unknown),
-        Some("GRAPHQL_VALIDATION_FAILED"),
-        "{unknown}"
-    );
-    assert!(
-        unknown["errors"][0]["message"]
-            .as_str()
-            .unwrap()
-            .contains("shoeSize")
-    );
+    let unknown = app.gql(Some(&token), "{ me { shoeSize } }", json!({})).await;
+    assert_eq!(error_code(&unknown), Some("GRAPHQL_VALIDATION_FAILED"), "{unknown}");
+    assert!(unknown["errors"][0]["message"].as_str().unwrap().contains("shoeSize"));
     let syntax = app.gql(Some(&token), "{ me { ", json!({})).await;
-    assert_eq!(
-        error_code(&syntax),
-        Some("GRAPHQL_PARSE_FAILED"),
-        "{syntax}"
-    );
+    assert_eq!(error_code(&syntax), Some("GRAPHQL_PARSE_FAILED"), "{syntax}");
     still_serving(&app).await;
 }
 
@@ -127,52 +75,21 @@ async fn request_and_session_ids_are_echoed_or_generated(pool: PgPool) {
     assert_eq!(response.headers()["x-request-id"], "req-123");
     assert_eq!(response.headers()["x-session-id"], "sess-456");
 
-    let response = app
-        .client
-        .post(app.url("/graphql"))
-        .json(&json!({ "query": "{ config { version } }" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(
-        response.headers()["x-request-id"].len(),
-        36,
-        "a generated uuid"
-    );
+    let response = app.client.post(app.url("/graphql")).json(&json!({ "query": "{ config { version } }" })).send().await.unwrap();
+    assert_eq!(response.headers()["x-request-id"].len(), 36, "a generated uuid");
     // A header that could forge log lines is replaced.
-    let response = app
-        .client
-        .post(app.url("/version"))
-        .header("x-request-id", "bad id\"}")
-        .send()
-        .await
-        .unwrap();
+    let response = app.client.post(app.url("/version")).header("x-request-id", "bad id\"}").send().await.unwrap();
     assert_ne!(response.headers()["x-request-id"], "bad id\"}");
 }
 
 #[sqlx::test(migrations = "./migrations")]
 async fn config_needs_no_sign_in_and_describes_the_client_settings(pool: PgPool) {
-    let app = TestApp::spawn_with(
-        pool,
-        &[
-            "--feature-intelligence",
-            "true",
-            "--trial-days",
-            "10",
-            "--profile-landing-url",
-            "",
-        ],
-    )
-    .await;
+    let app = TestApp::spawn_with(pool, &["--feature-intelligence", "true", "--trial-days", "10", "--profile-landing-url", ""]).await;
     let query = "{ config { version profileLandingUrl auth { authority clientId scope builtInProvider } features { premiumChannels premiumFeatures cardPayments intelligence } constants { trialLengthDays trialMinDays trialMaxDays expiryBannerDays autosaveIntervalMs idleTimeoutMs versionPollMs logBatchSize logBatchMax logBatchTimeoutMs pageSizes defaultPageSize treePageSize } } }";
     let response = app.gql(None, query, json!({})).await;
     let config = &response["data"]["config"];
     assert_eq!(config["auth"]["authority"], app.url("/oidc"));
-    assert_eq!(
-        config["profileLandingUrl"],
-        Value::Null,
-        "an empty setting means no redirect"
-    );
+    assert_eq!(config["profileLandingUrl"], Value::Null, "an empty setting means no redirect");
     assert_eq!(config["auth"]["builtInProvider"], true);
     assert_eq!(config["features"]["intelligence"], true);
     assert_eq!(config["features"]["premiumChannels"], true);
@@ -185,10 +102,7 @@ async fn config_needs_no_sign_in_and_describes_the_client_settings(pool: PgPool)
     assert_eq!(config["constants"]["logBatchSize"], 10);
     assert_eq!(config["constants"]["logBatchMax"], 100);
     assert_eq!(config["constants"]["logBatchTimeoutMs"], 2000);
-    assert_eq!(
-        config["constants"]["pageSizes"],
-        json!([15, 30, 50, 100, 200])
-    );
+    assert_eq!(config["constants"]["pageSizes"], json!([15, 30, 50, 100, 200]));
     assert_eq!(config["version"], insights::config::build_version());
 }
 
@@ -196,10 +110,7 @@ async fn config_needs_no_sign_in_and_describes_the_client_settings(pool: PgPool)
 async fn trial_days_outside_the_bounds_are_refused(pool: PgPool) {
     drop(pool);
     for days in ["0", "101"] {
-        assert!(
-            insights::Config::from_flags(["--trial-days", days]).is_err(),
-            "{days}"
-        );
+        assert!(insights::Config::from_flags(["--trial-days", days]).is_err(), "{days}");
     }
     assert!(insights::Config::from_flags(["--trial-days", "100"]).is_ok());
 }
@@ -207,15 +118,7 @@ async fn trial_days_outside_the_bounds_are_refused(pool: PgPool) {
 #[sqlx::test(migrations = "./migrations")]
 async fn version_and_health_answer(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
-    let version: Value = app
-        .client
-        .post(app.url("/version"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let version: Value = app.client.post(app.url("/version")).send().await.unwrap().json().await.unwrap();
     assert_eq!(version["version"], insights::config::build_version());
     let health = app.client.get(app.url("/healthz")).send().await.unwrap();
     assert_eq!(health.status(), 200);
@@ -236,48 +139,14 @@ async fn client_log_batches_of_1_to_100_entries_are_accepted(pool: PgPool) {
     let entry = json!({ "level": "error", "message": "Cannot connect to server", "timestamp": "2026-11-21T10:00:00Z", "context": { "route": "/for-you" } });
     let post = |body: Value| app.client.post(app.url("/log")).json(&body).send();
 
-    assert_eq!(
-        post(json!({ "entries": [entry] })).await.unwrap().status(),
-        204
-    );
-    assert_eq!(
-        post(json!({ "entries": vec![entry.clone(); 100] }))
-            .await
-            .unwrap()
-            .status(),
-        204
-    );
-    assert_eq!(
-        post(json!({ "entries": vec![entry.clone(); 101] }))
-            .await
-            .unwrap()
-            .status(),
-        400
-    );
+    assert_eq!(post(json!({ "entries": [entry] })).await.unwrap().status(), 204);
+    assert_eq!(post(json!({ "entries": vec![entry.clone(); 100] })).await.unwrap().status(), 204);
+    assert_eq!(post(json!({ "entries": vec![entry.clone(); 101] })).await.unwrap().status(), 400);
     assert_eq!(post(json!({ "entries": [] })).await.unwrap().status(), 400);
-    assert_eq!(
-        post(json!({ "entries": [{ "level": "shout", "message": "x" }] }))
-            .await
-            .unwrap()
-            .status(),
-        400
-    );
-    assert_eq!(
-        post(json!({ "entries": [{ "level": "info" }] }))
-            .await
-            .unwrap()
-            .status(),
-        400
-    );
+    assert_eq!(post(json!({ "entries": [{ "level": "shout", "message": "x" }] })).await.unwrap().status(), 400);
+    assert_eq!(post(json!({ "entries": [{ "level": "info" }] })).await.unwrap().status(), 400);
     assert_eq!(post(json!([entry])).await.unwrap().status(), 400);
-    let garbage = app
-        .client
-        .post(app.url("/log"))
-        .header("content-type", "application/json")
-        .body("nope")
-        .send()
-        .await
-        .unwrap();
+    let garbage = app.client.post(app.url("/log")).header("content-type", "application/json").body("nope").send().await.unwrap();
     assert_eq!(garbage.status(), 400);
 }
 
@@ -292,64 +161,26 @@ async fn ids_of_the_wrong_shape_are_not_found_not_errors(pool: PgPool) {
 async fn the_web_app_routes_fall_back_to_index_html(pool: PgPool) {
     let dir = std::env::temp_dir().join(format!("insights-web-{}", insights::ids::new_id()));
     std::fs::create_dir_all(dir.join("assets")).unwrap();
-    std::fs::write(
-        dir.join("index.html"),
-        "<!doctype html><title>Insights</title>",
-    )
-    .unwrap();
+    std::fs::write(dir.join("index.html"), "<!doctype html><title>Insights</title>").unwrap();
     std::fs::write(dir.join("assets/app-abc123.js"), "console.log(1)").unwrap();
     let app = TestApp::spawn_with(pool, &["--web-dir", dir.to_str().unwrap()]).await;
 
     for path in ["/insights/", "/insights/for-you"] {
         let page = app.client.get(app.url(path)).send().await.unwrap();
         assert_eq!(page.status(), 200, "{path}");
-        assert!(
-            page.text()
-                .await
-                .unwrap()
-                .contains("<title>Insights</title>"),
-            "{path}"
-        );
+        assert!(page.text().await.unwrap().contains("<title>Insights</title>"), "{path}");
     }
-    let page = app
-        .client
-        .get(app.url("/insights/publisher/articles"))
-        .send()
-        .await
-        .unwrap();
+    let page = app.client.get(app.url("/insights/publisher/articles")).send().await.unwrap();
     assert_eq!(page.status(), 200);
     assert_eq!(page.headers()["cache-control"], "no-cache");
-    assert!(
-        page.text()
-            .await
-            .unwrap()
-            .contains("<title>Insights</title>")
-    );
+    assert!(page.text().await.unwrap().contains("<title>Insights</title>"));
 
-    let asset = app
-        .client
-        .get(app.url("/insights/assets/app-abc123.js"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(
-        asset.headers()["cache-control"],
-        "public, max-age=31536000, immutable"
-    );
+    let asset = app.client.get(app.url("/insights/assets/app-abc123.js")).send().await.unwrap();
+    assert_eq!(asset.headers()["cache-control"], "public, max-age=31536000, immutable");
     assert_eq!(asset.headers()["x-content-type-options"], "nosniff");
-    assert!(
-        asset.headers()["content-type"]
-            .to_str()
-            .unwrap()
-            .contains("javascript")
-    );
+    assert!(asset.headers()["content-type"].to_str().unwrap().contains("javascript"));
 
-    let missing = app
-        .client
-        .get(app.url("/insights/assets/gone-123.js"))
-        .send()
-        .await
-        .unwrap();
+    let missing = app.client.get(app.url("/insights/assets/gone-123.js")).send().await.unwrap();
     assert_eq!(missing.headers()["cache-control"], "no-cache");
 
     let root = app.client.get(app.url("/")).send().await.unwrap();

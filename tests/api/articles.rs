@@ -16,8 +16,7 @@ fn mutation(name: &str) -> String {
 }
 
 const ARCHIVE: &str = "mutation($id: ID!, $version: Int!) { archiveArticle(_id: $id, version: $version) { _id state version } }";
-const FIND: &str =
-    "query($id: ID!) { findArticleById(id: $id) { _id title state version canEdit } }";
+const FIND: &str = "query($id: ID!) { findArticleById(id: $id) { _id title state version canEdit } }";
 const LIST: &str = "query($params: ArticleListParams) { articles(params: $params) { total articles { _id title state uniqueViews views canEdit canViewStats publishedBy { name } } } }";
 
 /// An app with an editor and a contributor on a desk that owns a premium channel and a free-open
@@ -42,33 +41,14 @@ async fn world(pool: PgPool) -> World {
     let editor = app.token(TestRole::Editor).await;
     let contributor = app.token(TestRole::Contributor).await;
     let (editor_id, contributor_id) = (app.user_id(&editor).await, app.user_id(&contributor).await);
-    let desk = app
-        .add_desk(&admin, "Energy desk", &[&editor_id, &contributor_id])
-        .await;
-    let premium = app
-        .add_channel(
-            &admin,
-            TestApp::premium_channel("Energy Premium", &desk, &[]),
-        )
-        .await;
+    let desk = app.add_desk(&admin, "Energy desk", &[&editor_id, &contributor_id]).await;
+    let premium = app.add_channel(&admin, TestApp::premium_channel("Energy Premium", &desk, &[])).await;
     let mut open = TestApp::premium_channel("Energy Open", &desk, &[]);
     open["type"] = json!("freeOpen");
     let open = app.add_channel(&admin, open).await;
     let topic = app.add_category(&admin, "Oil", None).await;
     let tag = app.add_tag(&admin, "Brent").await;
-    World {
-        app,
-        admin,
-        editor,
-        editor_id,
-        contributor,
-        contributor_id,
-        desk,
-        premium,
-        open,
-        topic,
-        tag,
-    }
+    World { app, admin, editor, editor_id, contributor, contributor_id, desk, premium, open, topic, tag }
 }
 
 impl World {
@@ -82,9 +62,7 @@ impl World {
     }
 
     async fn call(&self, token: &str, name: &str, item: Value) -> Value {
-        self.app
-            .gql(Some(token), &mutation(name), json!({ "item": item }))
-            .await
+        self.app.gql(Some(token), &mutation(name), json!({ "item": item })).await
     }
 
     /// Calls `name` and returns the article, panicking with the response on failure.
@@ -95,13 +73,7 @@ impl World {
     }
 
     async fn archive(&self, token: &str, article: &Value) -> Value {
-        self.app
-            .gql(
-                Some(token),
-                ARCHIVE,
-                json!({ "id": article["_id"], "version": article["version"] }),
-            )
-            .await
+        self.app.gql(Some(token), ARCHIVE, json!({ "id": article["_id"], "version": article["version"] })).await
     }
 }
 
@@ -116,13 +88,7 @@ fn edit_of(article: &Value, mut item: Value) -> Value {
 async fn the_lifecycle_goes_draft_published_draft_archived_and_back(pool: PgPool) {
     let w = world(pool).await;
     // New: 'Save to draft' stores Pending and needs only a title; newlines become spaces.
-    let draft = w
-        .ok(
-            &w.contributor,
-            "addArticle",
-            json!({ "title": "Oil\noutlook\r\nQ3" }),
-        )
-        .await;
+    let draft = w.ok(&w.contributor, "addArticle", json!({ "title": "Oil\noutlook\r\nQ3" })).await;
     assert_eq!(draft["state"], "Pending");
     assert_eq!(draft["title"], "Oil outlook Q3");
     assert_eq!(draft["version"], 1);
@@ -130,57 +96,36 @@ async fn the_lifecycle_goes_draft_published_draft_archived_and_back(pool: PgPool
     assert_eq!(draft["contributors"], json!([{ "_id": w.contributor_id }]));
 
     // Draft: 'Update draft' stays Pending and bumps the version.
-    let draft = w
-        .ok(&w.contributor, "editArticle", edit_of(&draft, w.complete()))
-        .await;
-    assert_eq!(
-        (draft["state"].as_str(), draft["version"].as_i64()),
-        (Some("Pending"), Some(2))
-    );
+    let draft = w.ok(&w.contributor, "editArticle", edit_of(&draft, w.complete())).await;
+    assert_eq!((draft["state"].as_str(), draft["version"].as_i64()), (Some("Pending"), Some(2)));
     assert_eq!(draft["publishDate"], Value::Null);
 
     // Draft: 'Publish' (an editor).
-    let published = w
-        .ok(&w.editor, "publishEdit", edit_of(&draft, w.complete()))
-        .await;
+    let published = w.ok(&w.editor, "publishEdit", edit_of(&draft, w.complete())).await;
     assert_eq!(published["state"], "Published");
     assert_eq!(published["wasPublishedPreviously"], true);
     assert!(published["publishDate"].is_string());
-    assert_eq!(
-        published["publishedBy"],
-        json!({ "_id": w.desk, "name": "Energy desk", "type": "desk" })
-    );
+    assert_eq!(published["publishedBy"], json!({ "_id": w.desk, "name": "Energy desk", "type": "desk" }));
 
     // Published: 'Update' keeps the first publish date; 'Convert to draft' stores Pending.
-    let updated = w
-        .ok(&w.editor, "publishEdit", edit_of(&published, w.complete()))
-        .await;
+    let updated = w.ok(&w.editor, "publishEdit", edit_of(&published, w.complete())).await;
     assert_eq!(updated["publishDate"], published["publishDate"]);
-    let converted = w
-        .ok(&w.editor, "editArticle", edit_of(&updated, w.complete()))
-        .await;
+    let converted = w.ok(&w.editor, "editArticle", edit_of(&updated, w.complete())).await;
     assert_eq!(converted["state"], "Pending");
     assert_eq!(converted["wasPublishedPreviously"], true);
 
     // Archive only existing, non-archived articles.
     let archived = w.archive(&w.editor, &converted).await;
-    assert_eq!(
-        archived["data"]["archiveArticle"]["state"], "Archived",
-        "{archived}"
-    );
+    assert_eq!(archived["data"]["archiveArticle"]["state"], "Archived", "{archived}");
     let archived = archived["data"]["archiveArticle"].clone();
     let again = w.archive(&w.editor, &archived).await;
     assert_eq!(error_code(&again), Some("CONFLICT"));
 
     // Archived: 'Update and unarchive' stores a draft; 'Publish' publishes.
-    let unarchived = w
-        .ok(&w.editor, "editArticle", edit_of(&archived, w.complete()))
-        .await;
+    let unarchived = w.ok(&w.editor, "editArticle", edit_of(&archived, w.complete())).await;
     assert_eq!(unarchived["state"], "Pending");
     let archived = w.archive(&w.editor, &unarchived).await["data"]["archiveArticle"].clone();
-    let republished = w
-        .ok(&w.editor, "publishEdit", edit_of(&archived, w.complete()))
-        .await;
+    let republished = w.ok(&w.editor, "publishEdit", edit_of(&archived, w.complete())).await;
     assert_eq!(republished["state"], "Published");
 
     // New: publish directly.
@@ -191,52 +136,26 @@ async fn the_lifecycle_goes_draft_published_draft_archived_and_back(pool: PgPool
 
 /// The trigger-kept counts per state (the list's unfiltered totals) equal the articles' states.
 async fn assert_state_counts_match(pool: &PgPool) {
-    let kept: Vec<(String, i64)> = sqlx::query_as(
-        "select state, articles from article_state_count where articles > 0 order by state",
-    )
-    .fetch_all(pool)
-    .await
-    .unwrap();
+    let kept: Vec<(String, i64)> =
+        sqlx::query_as("select state, articles from article_state_count where articles > 0 order by state").fetch_all(pool).await.unwrap();
     let real: Vec<(String, i64)> =
-        sqlx::query_as("select state, count(*) from article group by state order by state")
-            .fetch_all(pool)
-            .await
-            .unwrap();
+        sqlx::query_as("select state, count(*) from article group by state order by state").fetch_all(pool).await.unwrap();
     assert_eq!(kept, real);
 }
 
 #[sqlx::test(migrations = "./migrations")]
 async fn publishing_reports_every_gap_and_a_draft_needs_only_a_title(pool: PgPool) {
     let w = world(pool).await;
-    let untitled = w
-        .call(&w.contributor, "addArticle", json!({ "title": " \n " }))
-        .await;
+    let untitled = w.call(&w.contributor, "addArticle", json!({ "title": " \n " })).await;
     assert_eq!(error_code(&untitled), Some("BAD_USER_INPUT"));
-    assert_eq!(
-        untitled["errors"][0]["extensions"]["fields"],
-        json!({ "title": "This field is required" })
-    );
+    assert_eq!(untitled["errors"][0]["extensions"]["fields"], json!({ "title": "This field is required" }));
 
     // An administrator is not credited automatically, so every gap shows.
-    let empty = w
-        .call(
-            &w.admin,
-            "publishAdd",
-            json!({ "title": "", "html": "<p><br></p>" }),
-        )
-        .await;
+    let empty = w.call(&w.admin, "publishAdd", json!({ "title": "", "html": "<p><br></p>" })).await;
     assert_eq!(error_code(&empty), Some("BAD_USER_INPUT"));
     assert_eq!(
         empty["errors"][0]["extensions"]["gaps"],
-        json!([
-            "TextAbsent",
-            "PublisherAbsent",
-            "ContributorAbsent",
-            "SummaryAbsent",
-            "CategoriesAbsent",
-            "TitleAbsent",
-            "ChannelAbsent"
-        ])
+        json!(["TextAbsent", "PublisherAbsent", "ContributorAbsent", "SummaryAbsent", "CategoriesAbsent", "TitleAbsent", "ChannelAbsent"])
     );
     // Each gap on its own.
     let cases = [
@@ -250,28 +169,18 @@ async fn publishing_reports_every_gap_and_a_draft_needs_only_a_title(pool: PgPoo
         let mut item = w.complete();
         item[field] = value;
         let refused = w.call(&w.admin, "publishAdd", item).await;
-        assert_eq!(
-            refused["errors"][0]["extensions"]["gaps"],
-            json!([gap]),
-            "{field}: {refused}"
-        );
+        assert_eq!(refused["errors"][0]["extensions"]["gaps"], json!([gap]), "{field}: {refused}");
     }
     let mut item = w.complete();
     item["premiumChannelId"] = json!(null);
     let refused = w.call(&w.admin, "publishAdd", item).await;
-    assert_eq!(
-        refused["errors"][0]["extensions"]["gaps"],
-        json!(["PublisherAbsent", "ChannelAbsent"])
-    );
+    assert_eq!(refused["errors"][0]["extensions"]["gaps"], json!(["PublisherAbsent", "ChannelAbsent"]));
     // An image alone is a body.
     let mut item = w.complete();
     item["html"] = json!(r#"<p><img src="/uploads/0123456789abcdef01234567.png"></p>"#);
     w.ok(&w.admin, "publishAdd", item).await;
     // Nothing was stored by the refusals.
-    let count: i64 = sqlx::query_scalar("select count(*) from article")
-        .fetch_one(&w.app.pool)
-        .await
-        .unwrap();
+    let count: i64 = sqlx::query_scalar("select count(*) from article").fetch_one(&w.app.pool).await.unwrap();
     assert_eq!(count, 1);
 }
 
@@ -281,18 +190,12 @@ async fn summary_and_publish_date_are_checked(pool: PgPool) {
     let mut item = w.complete();
     item["summary"] = json!("s".repeat(251));
     let long = w.call(&w.editor, "addArticle", item).await;
-    assert_eq!(
-        long["errors"][0]["extensions"]["fields"],
-        json!({ "summary": "Maximum 250 characters" })
-    );
+    assert_eq!(long["errors"][0]["extensions"]["fields"], json!({ "summary": "Maximum 250 characters" }));
 
     let mut item = w.complete();
     item["publishDate"] = json!((chrono::Utc::now() + chrono::Duration::hours(2)).to_rfc3339());
     let future = w.call(&w.editor, "publishAdd", item).await;
-    assert_eq!(
-        future["errors"][0]["extensions"]["fields"],
-        json!({ "publishDate": "Invalid Publish Date" })
-    );
+    assert_eq!(future["errors"][0]["extensions"]["fields"], json!({ "publishDate": "Invalid Publish Date" }));
 
     // A back-date from an editor is kept; the expiry counts from it.
     let mut item = w.complete();
@@ -314,45 +217,24 @@ async fn the_channel_sets_the_publisher_and_the_premium_flags(pool: PgPool) {
     let w = world(pool).await;
     // Premium channel: the flag is stored as sent (the inverse of open-to-all), with the offset.
     let premium = w.ok(&w.editor, "addArticle", w.complete()).await;
-    assert_eq!(
-        (
-            premium["isPremium"].as_bool(),
-            premium["premiumExpiryOffset"].as_str()
-        ),
-        (Some(true), Some("1w"))
-    );
+    assert_eq!((premium["isPremium"].as_bool(), premium["premiumExpiryOffset"].as_str()), (Some(true), Some("1w")));
     assert_eq!(premium["premiumChannel"]["name"], "Energy Premium");
     // Open to all: no premium flag, so no expiry either.
     let mut item = edit_of(&premium, w.complete());
     item["isPremium"] = json!(false);
     let open_to_all = w.ok(&w.editor, "editArticle", item).await;
-    assert_eq!(
-        (
-            open_to_all["isPremium"].as_bool(),
-            open_to_all["premiumExpiryOffset"].as_str()
-        ),
-        (Some(false), None)
-    );
+    assert_eq!((open_to_all["isPremium"].as_bool(), open_to_all["premiumExpiryOffset"].as_str()), (Some(false), None));
     // A free-open channel never stores the flag.
     let mut item = w.complete();
     item["premiumChannelId"] = json!(w.open);
     let free = w.ok(&w.editor, "addArticle", item).await;
-    assert_eq!(
-        (
-            free["isPremium"].as_bool(),
-            free["premiumExpiryOffset"].as_str()
-        ),
-        (Some(false), None)
-    );
+    assert_eq!((free["isPremium"].as_bool(), free["premiumExpiryOffset"].as_str()), (Some(false), None));
     assert_eq!(free["publishedBy"]["_id"], w.desk);
     // Offsets are 3d, 1w or 1m.
     let mut item = w.complete();
     item["premiumExpiryOffset"] = json!("2w");
     let bad = w.call(&w.editor, "addArticle", item).await;
-    assert_eq!(
-        bad["errors"][0]["extensions"]["fields"],
-        json!({ "premiumExpiryOffset": "Choose 3d, 1w or 1m" })
-    );
+    assert_eq!(bad["errors"][0]["extensions"]["fields"], json!({ "premiumExpiryOffset": "Choose 3d, 1w or 1m" }));
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -360,121 +242,54 @@ async fn permissions_follow_contributors_channel_admins_and_desks(pool: PgPool) 
     let w = world(pool).await;
     let app = &w.app;
     // A contributor of another desk, and an editor who administers the premium channel only.
-    let outsider = tokens::for_user(
-        &app.state,
-        "outsider@test.example",
-        TestRole::Contributor.scopes(),
-    )
-    .await;
+    let outsider = tokens::for_user(&app.state, "outsider@test.example", TestRole::Contributor.scopes()).await;
     let outsider_id = app.user_id(&outsider).await;
     app.add_desk(&w.admin, "Metals desk", &[&outsider_id]).await;
-    let channel_admin = tokens::for_user(
-        &app.state,
-        "chadmin@test.example",
-        TestRole::Editor.scopes(),
-    )
-    .await;
+    let channel_admin = tokens::for_user(&app.state, "chadmin@test.example", TestRole::Editor.scopes()).await;
     let channel_admin_id = app.user_id(&channel_admin).await;
-    let admins_channel = app
-        .add_channel(
-            &w.admin,
-            TestApp::premium_channel("Energy Admins", &w.desk, &[&channel_admin_id]),
-        )
-        .await;
+    let admins_channel = app.add_channel(&w.admin, TestApp::premium_channel("Energy Admins", &w.desk, &[&channel_admin_id])).await;
 
     // Published by the energy desk in its premium channel, credited to the contributor only (an
     // administrator is not credited on what they start).
     let article = w.ok(&w.admin, "publishAdd", w.complete()).await;
     let id = json!({ "id": article["_id"] });
     // A desk member who is not credited (the editor) opens it; the outsider may not.
-    assert_eq!(
-        app.gql(Some(&w.editor), FIND, id.clone()).await["data"]["findArticleById"]["canEdit"],
-        true
-    );
-    assert_eq!(
-        error_code(&app.gql(Some(&outsider), FIND, id.clone()).await),
-        Some("FORBIDDEN")
-    );
-    assert_eq!(
-        error_code(
-            &w.call(&outsider, "editArticle", edit_of(&article, w.complete()))
-                .await
-        ),
-        Some("FORBIDDEN")
-    );
-    assert_eq!(
-        error_code(&w.archive(&outsider, &article).await),
-        Some("FORBIDDEN")
-    );
+    assert_eq!(app.gql(Some(&w.editor), FIND, id.clone()).await["data"]["findArticleById"]["canEdit"], true);
+    assert_eq!(error_code(&app.gql(Some(&outsider), FIND, id.clone()).await), Some("FORBIDDEN"));
+    assert_eq!(error_code(&w.call(&outsider, "editArticle", edit_of(&article, w.complete())).await), Some("FORBIDDEN"));
+    assert_eq!(error_code(&w.archive(&outsider, &article).await), Some("FORBIDDEN"));
     // Administrators open any article; readers none.
-    assert_eq!(
-        app.gql(Some(&w.admin), FIND, id.clone()).await["data"]["findArticleById"]["canEdit"],
-        true
-    );
+    assert_eq!(app.gql(Some(&w.admin), FIND, id.clone()).await["data"]["findArticleById"]["canEdit"], true);
     let reader = app.token(TestRole::Subscriber).await;
-    assert_eq!(
-        error_code(&app.gql(Some(&reader), FIND, id.clone()).await),
-        Some("FORBIDDEN")
-    );
-    assert_eq!(
-        error_code(&w.call(&reader, "addArticle", json!({ "title": "x" })).await),
-        Some("FORBIDDEN")
-    );
+    assert_eq!(error_code(&app.gql(Some(&reader), FIND, id.clone()).await), Some("FORBIDDEN"));
+    assert_eq!(error_code(&w.call(&reader, "addArticle", json!({ "title": "x" })).await), Some("FORBIDDEN"));
 
     // The list shows every article to staff, with canEdit by the same rule.
     let list = app.gql(Some(&outsider), LIST, json!({})).await;
-    assert_eq!(
-        list["data"]["articles"]["articles"][0]["canEdit"], false,
-        "{list}"
-    );
-    assert_eq!(
-        list["data"]["articles"]["articles"][0]["canViewStats"],
-        false
-    );
+    assert_eq!(list["data"]["articles"]["articles"][0]["canEdit"], false, "{list}");
+    assert_eq!(list["data"]["articles"]["articles"][0]["canViewStats"], false);
 
     // An admin of the article's channel opens it (moved into their channel by the desk's editor).
     let mut item = edit_of(&article, w.complete());
     item["premiumChannelId"] = json!(admins_channel);
     let moved = w.ok(&w.editor, "publishEdit", item).await;
-    assert_eq!(
-        app.gql(Some(&channel_admin), FIND, json!({ "id": moved["_id"] }))
-            .await["data"]["findArticleById"]["canEdit"],
-        true
-    );
+    assert_eq!(app.gql(Some(&channel_admin), FIND, json!({ "id": moved["_id"] })).await["data"]["findArticleById"]["canEdit"], true);
 
     // Non-admins choose only channels they may publish to.
     let mut item = w.complete();
     item["premiumChannelId"] = json!(w.premium);
-    assert_eq!(
-        error_code(&w.call(&outsider, "addArticle", item).await),
-        Some("FORBIDDEN")
-    );
+    assert_eq!(error_code(&w.call(&outsider, "addArticle", item).await), Some("FORBIDDEN"));
     // Contributors do not publish, and change only drafts.
-    assert_eq!(
-        error_code(&w.call(&w.contributor, "publishAdd", w.complete()).await),
-        Some("FORBIDDEN")
-    );
-    assert_eq!(
-        error_code(
-            &w.call(&w.contributor, "editArticle", edit_of(&moved, w.complete()))
-                .await
-        ),
-        Some("FORBIDDEN")
-    );
+    assert_eq!(error_code(&w.call(&w.contributor, "publishAdd", w.complete()).await), Some("FORBIDDEN"));
+    assert_eq!(error_code(&w.call(&w.contributor, "editArticle", edit_of(&moved, w.complete())).await), Some("FORBIDDEN"));
     let draft = w.ok(&w.contributor, "addArticle", w.complete()).await;
-    w.ok(&w.contributor, "editArticle", edit_of(&draft, w.complete()))
-        .await;
+    w.ok(&w.contributor, "editArticle", edit_of(&draft, w.complete())).await;
 }
 
 #[sqlx::test(migrations = "./migrations")]
 async fn two_editors_editing_at_once_one_wins_and_the_other_gets_conflict(pool: PgPool) {
     let w = world(pool).await;
-    let second_editor = tokens::for_user(
-        &w.app.state,
-        "editor2@test.example",
-        TestRole::Editor.scopes(),
-    )
-    .await;
+    let second_editor = tokens::for_user(&w.app.state, "editor2@test.example", TestRole::Editor.scopes()).await;
     let second_id = w.app.user_id(&second_editor).await;
     w.app.gql(
         Some(&w.admin),
@@ -487,30 +302,15 @@ async fn two_editors_editing_at_once_one_wins_and_the_other_gets_conflict(pool: 
     first["title"] = json!("First editor's title");
     let mut second = edit_of(&article, w.complete());
     second["title"] = json!("Second editor's title");
-    let (a, b) = tokio::join!(
-        w.call(&w.editor, "editArticle", first),
-        w.call(&second_editor, "editArticle", second)
-    );
+    let (a, b) = tokio::join!(w.call(&w.editor, "editArticle", first), w.call(&second_editor, "editArticle", second));
     let codes = [error_code(&a), error_code(&b)];
-    assert!(
-        codes.contains(&None) && codes.contains(&Some("CONFLICT")),
-        "{a} {b}"
-    );
+    assert!(codes.contains(&None) && codes.contains(&Some("CONFLICT")), "{a} {b}");
     let winner = if error_code(&a).is_none() { &a } else { &b };
-    let stored: (String, i32) = sqlx::query_as("select title, version from article")
-        .fetch_one(&w.app.pool)
-        .await
-        .unwrap();
-    assert_eq!(
-        stored.0,
-        winner["data"]["editArticle"]["title"].as_str().unwrap()
-    );
+    let stored: (String, i32) = sqlx::query_as("select title, version from article").fetch_one(&w.app.pool).await.unwrap();
+    assert_eq!(stored.0, winner["data"]["editArticle"]["title"].as_str().unwrap());
     assert_eq!(stored.1, 2);
     // The loser's stale version stays refused; archive too.
-    assert_eq!(
-        error_code(&w.archive(&w.editor, &article).await),
-        Some("CONFLICT")
-    );
+    assert_eq!(error_code(&w.archive(&w.editor, &article).await), Some("CONFLICT"));
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -523,40 +323,20 @@ async fn html_is_sanitised_before_it_is_stored(pool: PgPool) {
         r#"<table><tr><td>cell</td></tr></table><div data-promotional-content-id="0123456789abcdef01234567"></div>"#,
     ));
     let article = w.ok(&w.editor, "addArticle", item).await;
-    let html = w
-        .app
-        .gql(
-            Some(&w.editor),
-            "query($id: ID!) { findArticleById(id: $id) { html } }",
-            json!({ "id": article["_id"] }),
-        )
-        .await["data"]["findArticleById"]["html"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    for gone in [
-        "onclick",
-        "<script",
-        "javascript:",
-        "evil.example",
-        "<table",
-        "<td",
-    ] {
+    let html =
+        w.app.gql(Some(&w.editor), "query($id: ID!) { findArticleById(id: $id) { html } }", json!({ "id": article["_id"] })).await["data"]
+            ["findArticleById"]["html"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+    for gone in ["onclick", "<script", "javascript:", "evil.example", "<table", "<td"] {
         assert!(!html.contains(gone), "{gone} kept in {html}");
     }
-    for kept in [
-        "<h2>Heading</h2>",
-        "https://player.vimeo.com/video/1",
-        "cell",
-        "data-promotional-content-id",
-    ] {
+    for kept in ["<h2>Heading</h2>", "https://player.vimeo.com/video/1", "cell", "data-promotional-content-id"] {
         assert!(html.contains(kept), "{kept} lost from {html}");
     }
     // The searchable text is the body's text.
-    let body: String = sqlx::query_scalar("select body_text from article")
-        .fetch_one(&w.app.pool)
-        .await
-        .unwrap();
+    let body: String = sqlx::query_scalar("select body_text from article").fetch_one(&w.app.pool).await.unwrap();
     assert_eq!(body, "Heading x cell");
 }
 
@@ -564,16 +344,13 @@ async fn html_is_sanitised_before_it_is_stored(pool: PgPool) {
 async fn publishing_records_a_notification_request_when_emails_are_sent(pool: PgPool) {
     let w = world(pool).await;
     let requests = || async {
-        let rows: Vec<(String,)> = sqlx::query_as(
-            "select article_id from article_notification_request order by request_id",
-        )
-        .fetch_all(&w.app.pool)
-        .await
-        .unwrap();
-        let jobs: i64 = sqlx::query_scalar("select count(*) from apalis.jobs where convert_from(job, 'UTF8') like '%notify_article_subscribers%'")
-            .fetch_one(&w.app.pool)
-            .await
-            .unwrap();
+        let rows: Vec<(String,)> =
+            sqlx::query_as("select article_id from article_notification_request order by request_id").fetch_all(&w.app.pool).await.unwrap();
+        let jobs: i64 =
+            sqlx::query_scalar("select count(*) from apalis.jobs where convert_from(job, 'UTF8') like '%notify_article_subscribers%'")
+                .fetch_one(&w.app.pool)
+                .await
+                .unwrap();
         (rows.len(), jobs)
     };
     // A fresh article published now always notifies, whatever the checkbox says.
@@ -614,78 +391,32 @@ async fn archiving_a_channel_archives_its_articles_and_unlinks_its_templates(poo
             json!({ "item": { "title": "Daily {{today}}", "premiumChannelId": w.premium } }),
         )
         .await;
-    let template_id = template["data"]["addTemplate"]["_id"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{template}"))
-        .to_owned();
-    let counts = w
-        .app
-        .gql(
-            Some(&w.admin),
-            "query($id: ID!) { channel(id: $id) { articleCount templateCount } }",
-            json!({ "id": w.premium }),
-        )
-        .await;
-    assert_eq!(
-        counts["data"]["channel"],
-        json!({ "articleCount": 2, "templateCount": 1 })
-    );
+    let template_id = template["data"]["addTemplate"]["_id"].as_str().unwrap_or_else(|| panic!("{template}")).to_owned();
+    let counts =
+        w.app.gql(Some(&w.admin), "query($id: ID!) { channel(id: $id) { articleCount templateCount } }", json!({ "id": w.premium })).await;
+    assert_eq!(counts["data"]["channel"], json!({ "articleCount": 2, "templateCount": 1 }));
 
-    let archived = w
-        .app
-        .gql(
-            Some(&w.admin),
-            "mutation($id: ID!) { archiveChannel(id: $id) { state } }",
-            json!({ "id": w.premium }),
-        )
-        .await;
-    assert_eq!(
-        archived["data"]["archiveChannel"]["state"], "archived",
-        "{archived}"
-    );
+    let archived = w.app.gql(Some(&w.admin), "mutation($id: ID!) { archiveChannel(id: $id) { state } }", json!({ "id": w.premium })).await;
+    assert_eq!(archived["data"]["archiveChannel"]["state"], "archived", "{archived}");
     for article in [&published, &draft] {
-        let found = w
-            .app
-            .gql(Some(&w.admin), FIND, json!({ "id": article["_id"] }))
-            .await;
+        let found = w.app.gql(Some(&w.admin), FIND, json!({ "id": article["_id"] })).await;
         assert_eq!(found["data"]["findArticleById"]["state"], "Archived");
     }
     let template = w
         .app
-        .gql(
-            Some(&w.editor),
-            "query($id: ID!) { findTemplateById(id: $id) { premiumChannel { _id } } }",
-            json!({ "id": template_id }),
-        )
+        .gql(Some(&w.editor), "query($id: ID!) { findTemplateById(id: $id) { premiumChannel { _id } } }", json!({ "id": template_id }))
         .await;
-    assert_eq!(
-        template["data"]["findTemplateById"]["premiumChannel"],
-        Value::Null,
-        "{template}"
-    );
+    assert_eq!(template["data"]["findTemplateById"]["premiumChannel"], Value::Null, "{template}");
     // An archived channel accepts no new articles, nor unarchived ones.
     let refused = w.call(&w.editor, "addArticle", w.complete()).await;
     assert_eq!(error_code(&refused), Some("CONFLICT"));
-    assert_eq!(
-        refused["errors"][0]["message"],
-        "This channel is archived and accepts no new articles."
-    );
-    let found = w
-        .app
-        .gql(Some(&w.admin), FIND, json!({ "id": draft["_id"] }))
-        .await["data"]["findArticleById"]
-        .clone();
-    let refused = w
-        .call(&w.editor, "editArticle", edit_of(&found, w.complete()))
-        .await;
+    assert_eq!(refused["errors"][0]["message"], "This channel is archived and accepts no new articles.");
+    let found = w.app.gql(Some(&w.admin), FIND, json!({ "id": draft["_id"] })).await["data"]["findArticleById"].clone();
+    let refused = w.call(&w.editor, "editArticle", edit_of(&found, w.complete())).await;
     assert_eq!(error_code(&refused), Some("CONFLICT"));
     assert_state_counts_match(&w.app.pool).await;
     // Deleting rows keeps them right too.
-    sqlx::query("delete from article where article_id = $1")
-        .bind(published["_id"].as_str())
-        .execute(&w.app.pool)
-        .await
-        .unwrap();
+    sqlx::query("delete from article where article_id = $1").bind(published["_id"].as_str()).execute(&w.app.pool).await.unwrap();
     assert_state_counts_match(&w.app.pool).await;
 }
 
@@ -695,166 +426,73 @@ async fn the_list_filters_searches_sorts_and_pages_in_the_database(pool: PgPool)
     let app = &w.app;
     let other_topic = app.add_category(&w.admin, "Gas", None).await;
     let mut ids = Vec::new();
-    for (title, summary) in [
-        ("Brent crude rally", "Oil up"),
-        ("LNG shipping", "Gas tankers"),
-        ("Refining margins", "Diesel cracks"),
-    ] {
+    for (title, summary) in [("Brent crude rally", "Oil up"), ("LNG shipping", "Gas tankers"), ("Refining margins", "Diesel cracks")] {
         let mut item = w.complete();
         item["title"] = json!(title);
         item["summary"] = json!(summary);
         if title.starts_with("LNG") {
             item["categories"] = json!([other_topic, w.topic]);
         }
-        ids.push(
-            w.ok(&w.editor, "publishAdd", item).await["_id"]
-                .as_str()
-                .unwrap()
-                .to_owned(),
-        );
+        ids.push(w.ok(&w.editor, "publishAdd", item).await["_id"].as_str().unwrap().to_owned());
     }
-    let draft = w
-        .ok(
-            &w.contributor,
-            "addArticle",
-            json!({ "title": "Unfinished tanker note" }),
-        )
-        .await;
+    let draft = w.ok(&w.contributor, "addArticle", json!({ "title": "Unfinished tanker note" })).await;
     let reader = app.insert_user("reader@test.example").await;
     app.insert_views(&ids[0], &reader, 3).await;
     app.insert_views(&ids[0], &w.editor_id, 1).await;
 
     let editor = w.editor.as_str();
     let titles = |params: Value| async move {
-        let response = app
-            .gql(Some(editor), LIST, json!({ "params": params }))
-            .await;
+        let response = app.gql(Some(editor), LIST, json!({ "params": params })).await;
         assert_eq!(response["errors"], Value::Null, "{response}");
         let page = &response["data"]["articles"];
-        let titles: Vec<String> = page["articles"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| a["title"].as_str().unwrap().to_owned())
-            .collect();
+        let titles: Vec<String> = page["articles"].as_array().unwrap().iter().map(|a| a["title"].as_str().unwrap().to_owned()).collect();
         (page["total"].as_i64().unwrap(), titles)
     };
     // Default: every article, newest first.
     let (total, all) = titles(json!({})).await;
     assert_eq!(total, 4);
-    assert_eq!(
-        all,
-        [
-            "Unfinished tanker note",
-            "Refining margins",
-            "LNG shipping",
-            "Brent crude rally"
-        ]
-    );
-    assert_eq!(
-        titles(json!({ "type": "pending" })).await.1,
-        ["Unfinished tanker note"]
-    );
+    assert_eq!(all, ["Unfinished tanker note", "Refining margins", "LNG shipping", "Brent crude rally"]);
+    assert_eq!(titles(json!({ "type": "pending" })).await.1, ["Unfinished tanker note"]);
     assert_eq!(titles(json!({ "type": "published" })).await.0, 3);
     assert_eq!(titles(json!({ "type": "today" })).await.0, 4);
     assert_eq!(titles(json!({ "type": "archived" })).await.0, 0);
     // 'My': authored or credited (the contributor is credited on the editor's articles too).
-    let mine = app
-        .gql(
-            Some(&w.contributor),
-            LIST,
-            json!({ "params": { "type": "my" } }),
-        )
-        .await;
+    let mine = app.gql(Some(&w.contributor), LIST, json!({ "params": { "type": "my" } })).await;
     assert_eq!(mine["data"]["articles"]["total"], 4);
-    assert_eq!(
-        titles(json!({ "categoryId": [other_topic] })).await,
-        (1, vec!["LNG shipping".to_owned()])
-    );
+    assert_eq!(titles(json!({ "categoryId": [other_topic] })).await, (1, vec!["LNG shipping".to_owned()]));
     // An article under both topics counts once.
-    assert_eq!(
-        titles(json!({ "categoryId": [w.topic, other_topic], "limit": 1 }))
-            .await
-            .0,
-        3
-    );
-    assert_eq!(
-        titles(json!({ "categoryId": [other_topic], "type": "pending" }))
-            .await
-            .0,
-        0
-    );
+    assert_eq!(titles(json!({ "categoryId": [w.topic, other_topic], "limit": 1 })).await.0, 3);
+    assert_eq!(titles(json!({ "categoryId": [other_topic], "type": "pending" })).await.0, 0);
     assert_eq!(titles(json!({ "tagId": [w.tag] })).await.0, 3);
     assert_eq!(titles(json!({ "channel": [w.premium] })).await.0, 3);
     assert_eq!(titles(json!({ "publishedBy": [w.desk] })).await.0, 3);
     // Full-text search with stemming over title and summary ("tankers" finds "tanker").
-    assert_eq!(
-        titles(json!({ "searchQuery": "tanker" })).await.1,
-        ["Unfinished tanker note", "LNG shipping"]
-    );
-    assert_eq!(
-        titles(json!({ "searchQuery": "crude" })).await.1,
-        ["Brent crude rally"]
-    );
+    assert_eq!(titles(json!({ "searchQuery": "tanker" })).await.1, ["Unfinished tanker note", "LNG shipping"]);
+    assert_eq!(titles(json!({ "searchQuery": "crude" })).await.1, ["Brent crude rally"]);
     assert_eq!(titles(json!({ "searchQuery": "crude -rally" })).await.0, 0);
     // Sorting and paging.
-    let (_, by_title) =
-        titles(json!({ "sortField": "Title", "sortDirection": "Asc", "limit": 2, "offset": 1 }))
-            .await;
+    let (_, by_title) = titles(json!({ "sortField": "Title", "sortDirection": "Asc", "limit": 2, "offset": 1 })).await;
     assert_eq!(by_title, ["LNG shipping", "Refining margins"]);
     // Every sort is valid SQL and keeps every row: the draft has no publisher and no publish date.
-    for field in [
-        "Title",
-        "PublishedBy",
-        "Views",
-        "PublishDate",
-        "LastEdited",
-        "Created",
-        "Premium",
-    ] {
+    for field in ["Title", "PublishedBy", "Views", "PublishDate", "LastEdited", "Created", "Premium"] {
         for direction in ["Asc", "Desc"] {
-            let (total, rows) =
-                titles(json!({ "sortField": field, "sortDirection": direction })).await;
+            let (total, rows) = titles(json!({ "sortField": field, "sortDirection": direction })).await;
             assert_eq!((total, rows.len()), (4, 4), "{field} {direction}");
         }
     }
-    let (_, by_publisher) =
-        titles(json!({ "sortField": "PublishedBy", "sortDirection": "Asc" })).await;
-    assert_eq!(
-        by_publisher.last().map(String::as_str),
-        Some("Unfinished tanker note")
-    );
-    let (_, by_views) =
-        titles(json!({ "sortField": "Views", "sortDirection": "Desc", "limit": 1 })).await;
+    let (_, by_publisher) = titles(json!({ "sortField": "PublishedBy", "sortDirection": "Asc" })).await;
+    assert_eq!(by_publisher.last().map(String::as_str), Some("Unfinished tanker note"));
+    let (_, by_views) = titles(json!({ "sortField": "Views", "sortDirection": "Desc", "limit": 1 })).await;
     assert_eq!(by_views, ["Brent crude rally"]);
-    let views = app
-        .gql(
-            Some(&w.editor),
-            LIST,
-            json!({ "params": { "sortField": "Views", "limit": 1 } }),
-        )
-        .await;
+    let views = app.gql(Some(&w.editor), LIST, json!({ "params": { "sortField": "Views", "limit": 1 } })).await;
     assert_eq!(views["data"]["articles"]["articles"][0]["uniqueViews"], 2);
     assert_eq!(views["data"]["articles"]["articles"][0]["views"], 4);
-    let too_many = app
-        .gql(Some(&w.editor), LIST, json!({ "params": { "limit": 500 } }))
-        .await;
+    let too_many = app.gql(Some(&w.editor), LIST, json!({ "params": { "limit": 500 } })).await;
     assert_eq!(error_code(&too_many), Some("BAD_USER_INPUT"));
     // The search follows an edit of the text.
-    w.ok(
-        &w.contributor,
-        "editArticle",
-        edit_of(&draft, json!({ "title": "Unfinished barge note" })),
-    )
-    .await;
-    assert_eq!(
-        titles(json!({ "searchQuery": "barge" })).await.1,
-        ["Unfinished barge note"]
-    );
-    assert_eq!(
-        titles(json!({ "searchQuery": "tanker" })).await.1,
-        ["LNG shipping"]
-    );
+    w.ok(&w.contributor, "editArticle", edit_of(&draft, json!({ "title": "Unfinished barge note" }))).await;
+    assert_eq!(titles(json!({ "searchQuery": "barge" })).await.1, ["Unfinished barge note"]);
+    assert_eq!(titles(json!({ "searchQuery": "tanker" })).await.1, ["LNG shipping"]);
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -866,39 +504,18 @@ async fn stats_list_viewers_by_last_view_newest_first(pool: PgPool) {
     let newer = w.app.insert_user("newer@test.example").await;
     w.app.insert_views(id, &older, 5).await;
     w.app.insert_views(id, &newer, 2).await;
-    sqlx::query(
-        "update article_view set last_viewed = now() - interval '2 days' where user_id = $1",
-    )
-    .bind(&older)
-    .execute(&w.app.pool)
-    .await
-    .unwrap();
+    sqlx::query("update article_view set last_viewed = now() - interval '2 days' where user_id = $1")
+        .bind(&older)
+        .execute(&w.app.pool)
+        .await
+        .unwrap();
     let query = "query($id: ID!) { findArticleStats(id: $id) { views users article { title } viewers { _id email views lastViewed } } }";
     let stats = w.app.gql(Some(&w.editor), query, json!({ "id": id })).await;
     let stats = &stats["data"]["findArticleStats"];
-    assert_eq!(
-        (stats["views"].as_i64(), stats["users"].as_i64()),
-        (Some(7), Some(2)),
-        "{stats}"
-    );
+    assert_eq!((stats["views"].as_i64(), stats["users"].as_i64()), (Some(7), Some(2)), "{stats}");
     assert_eq!(stats["viewers"][0]["_id"], newer.as_str());
     assert_eq!(stats["viewers"][1]["views"], 5);
-    let outsider = tokens::for_user(
-        &w.app.state,
-        "outsider@test.example",
-        TestRole::Contributor.scopes(),
-    )
-    .await;
-    assert_eq!(
-        error_code(&w.app.gql(Some(&outsider), query, json!({ "id": id })).await),
-        Some("FORBIDDEN")
-    );
-    assert_eq!(
-        error_code(
-            &w.app
-                .gql(Some(&w.editor), query, json!({ "id": "nope" }))
-                .await
-        ),
-        Some("NOT_FOUND")
-    );
+    let outsider = tokens::for_user(&w.app.state, "outsider@test.example", TestRole::Contributor.scopes()).await;
+    assert_eq!(error_code(&w.app.gql(Some(&outsider), query, json!({ "id": id })).await), Some("FORBIDDEN"));
+    assert_eq!(error_code(&w.app.gql(Some(&w.editor), query, json!({ "id": "nope" })).await), Some("NOT_FOUND"));
 }

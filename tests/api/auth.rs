@@ -19,11 +19,7 @@ async fn me(app: &TestApp, token: &str) -> Value {
 
 async fn assert_unauthenticated(app: &TestApp, token: &str, case: &str) {
     let response = me(app, token).await;
-    assert_eq!(
-        error_code(&response),
-        Some("UNAUTHENTICATED"),
-        "{case}: {response}"
-    );
+    assert_eq!(error_code(&response), Some("UNAUTHENTICATED"), "{case}: {response}");
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -51,10 +47,7 @@ async fn scope_combinations_take_the_highest_role(pool: PgPool) {
     let cases: &[(&[&str], Value)] = &[
         (&[scopes::READER, scopes::CONTRIBUTOR], json!("Contributor")),
         (&[scopes::CONTRIBUTOR, scopes::EDITOR], json!("Editor")),
-        (
-            &[scopes::READER, scopes::EDITOR, scopes::ADMIN],
-            json!("Administrator"),
-        ),
+        (&[scopes::READER, scopes::EDITOR, scopes::ADMIN], json!("Administrator")),
         (&[scopes::TRIAL_READER, scopes::READER], json!("Subscriber")),
         (&[scopes::TRIAL_READER], json!("Subscriber")),
         (&[scopes::INTELLIGENCE], Value::Null),
@@ -62,14 +55,9 @@ async fn scope_combinations_take_the_highest_role(pool: PgPool) {
     ];
     for (i, (given, expected)) in cases.iter().enumerate() {
         let scopes = given.iter().map(|s| s.to_string()).collect();
-        let token =
-            crate::support::tokens::for_user(&app.state, &format!("combo{i}@test.example"), scopes)
-                .await;
+        let token = crate::support::tokens::for_user(&app.state, &format!("combo{i}@test.example"), scopes).await;
         let response = me(&app, &token).await;
-        assert_eq!(
-            response["data"]["me"]["role"], *expected,
-            "{given:?}: {response}"
-        );
+        assert_eq!(response["data"]["me"]["role"], *expected, "{given:?}: {response}");
     }
 }
 
@@ -93,10 +81,7 @@ async fn intelligence_scope_is_reported(pool: PgPool) {
     let scopes = vec![scopes::READER.to_owned(), scopes::INTELLIGENCE.to_owned()];
     let token = crate::support::tokens::for_user(&app.state, "ai@test.example", scopes).await;
     assert_eq!(me(&app, &token).await["data"]["me"]["intelligence"], true);
-    assert_eq!(
-        me(&app, &app.token(TestRole::Subscriber).await).await["data"]["me"]["intelligence"],
-        false
-    );
+    assert_eq!(me(&app, &app.token(TestRole::Subscriber).await).await["data"]["me"]["intelligence"], false);
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -104,18 +89,8 @@ async fn missing_token_is_unauthenticated(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     let response = app.gql(None, ME, json!({})).await;
     assert_eq!(error_code(&response), Some("UNAUTHENTICATED"));
-    let response = app
-        .client
-        .post(app.url("/graphql"))
-        .header("authorization", "Basic abc")
-        .json(&json!({"query": ME}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(
-        error_code(&response.json().await.unwrap()),
-        Some("UNAUTHENTICATED")
-    );
+    let response = app.client.post(app.url("/graphql")).header("authorization", "Basic abc").json(&json!({"query": ME})).send().await.unwrap();
+    assert_eq!(error_code(&response.json().await.unwrap()), Some("UNAUTHENTICATED"));
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -127,21 +102,11 @@ async fn expired_and_not_yet_valid_tokens_are_refused(pool: PgPool) {
     expired["exp"] = json!(now - 120);
     expired["iat"] = json!(now - 720);
     expired["nbf"] = json!(now - 720);
-    assert_unauthenticated(
-        &app,
-        &sign_with_provider_key(&app.state, &expired).await,
-        "expired",
-    )
-    .await;
+    assert_unauthenticated(&app, &sign_with_provider_key(&app.state, &expired).await, "expired").await;
 
     let mut early = valid_claims(&app.state, scopes::READER);
     early["nbf"] = json!(now + 300);
-    assert_unauthenticated(
-        &app,
-        &sign_with_provider_key(&app.state, &early).await,
-        "not yet valid",
-    )
-    .await;
+    assert_unauthenticated(&app, &sign_with_provider_key(&app.state, &early).await, "not yet valid").await;
 
     // The control: the same claims, valid, are accepted.
     let valid = valid_claims(&app.state, scopes::READER);
@@ -154,99 +119,46 @@ async fn wrong_issuer_or_audience_is_refused(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     let mut issuer = valid_claims(&app.state, scopes::ADMIN);
     issuer["iss"] = json!("https://evil.example/oidc");
-    assert_unauthenticated(
-        &app,
-        &sign_with_provider_key(&app.state, &issuer).await,
-        "issuer",
-    )
-    .await;
+    assert_unauthenticated(&app, &sign_with_provider_key(&app.state, &issuer).await, "issuer").await;
 
     let mut audience = valid_claims(&app.state, scopes::ADMIN);
     audience["aud"] = json!("some-other-api");
-    assert_unauthenticated(
-        &app,
-        &sign_with_provider_key(&app.state, &audience).await,
-        "audience",
-    )
-    .await;
+    assert_unauthenticated(&app, &sign_with_provider_key(&app.state, &audience).await, "audience").await;
 
     // An id token (audience = the web client) is not an access token.
     let mut id_token = valid_claims(&app.state, scopes::ADMIN);
     id_token["aud"] = json!(app.state.config.auth.client_id);
-    assert_unauthenticated(
-        &app,
-        &sign_with_provider_key(&app.state, &id_token).await,
-        "id token as bearer",
-    )
-    .await;
+    assert_unauthenticated(&app, &sign_with_provider_key(&app.state, &id_token).await, "id token as bearer").await;
 
     let mut no_sub = valid_claims(&app.state, scopes::ADMIN);
     no_sub.as_object_mut().unwrap().remove("sub");
-    assert_unauthenticated(
-        &app,
-        &sign_with_provider_key(&app.state, &no_sub).await,
-        "no sub",
-    )
-    .await;
+    assert_unauthenticated(&app, &sign_with_provider_key(&app.state, &no_sub).await, "no sub").await;
 }
 
 #[sqlx::test(migrations = "./migrations")]
 async fn forged_tokens_are_refused(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     let claims = valid_claims(&app.state, scopes::ADMIN);
-    let kid = insights::auth::provider::keys::current(&app.state.pool)
-        .await
-        .unwrap()
-        .kid;
+    let kid = insights::auth::provider::keys::current(&app.state.pool).await.unwrap().kid;
 
     // alg: none, no signature.
     let header = json!({ "alg": "none", "typ": "JWT", "kid": kid });
-    let none = format!(
-        "{}.{}.",
-        b64(header.to_string().as_bytes()),
-        b64(claims.to_string().as_bytes())
-    );
+    let none = format!("{}.{}.", b64(header.to_string().as_bytes()), b64(claims.to_string().as_bytes()));
     assert_unauthenticated(&app, &none, "alg none").await;
 
     // HS256 keyed with the public key, the classic algorithm-confusion attack.
-    let jwks = app
-        .client
-        .get(app.url("/oidc/jwks"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    for secret in [
-        jwks.as_bytes().to_vec(),
-        serde_json::from_str::<Value>(&jwks).unwrap()["keys"][0]["x"]
-            .as_str()
-            .unwrap()
-            .as_bytes()
-            .to_vec(),
-    ] {
+    let jwks = app.client.get(app.url("/oidc/jwks")).send().await.unwrap().text().await.unwrap();
+    for secret in [jwks.as_bytes().to_vec(), serde_json::from_str::<Value>(&jwks).unwrap()["keys"][0]["x"].as_str().unwrap().as_bytes().to_vec()] {
         let mut header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::HS256);
         header.kid = Some(kid.clone());
-        let hs256 = jsonwebtoken::encode(
-            &header,
-            &claims,
-            &jsonwebtoken::EncodingKey::from_secret(&secret),
-        )
-        .unwrap();
+        let hs256 = jsonwebtoken::encode(&header, &claims, &jsonwebtoken::EncodingKey::from_secret(&secret)).unwrap();
         assert_unauthenticated(&app, &hs256, "HS256 with the public key").await;
     }
 
     // A valid token whose payload was changed after signing.
-    let reader =
-        sign_with_provider_key(&app.state, &valid_claims(&app.state, scopes::READER)).await;
+    let reader = sign_with_provider_key(&app.state, &valid_claims(&app.state, scopes::READER)).await;
     let parts: Vec<&str> = reader.split('.').collect();
-    let tampered = format!(
-        "{}.{}.{}",
-        parts[0],
-        b64(claims.to_string().as_bytes()),
-        parts[2]
-    );
+    let tampered = format!("{}.{}.{}", parts[0], b64(claims.to_string().as_bytes()), parts[2]);
     assert_unauthenticated(&app, &tampered, "tampered payload").await;
 
     // Signed by a key the issuer never published.
@@ -255,23 +167,13 @@ async fn forged_tokens_are_refused(pool: PgPool) {
     let pem = stranger.to_pkcs8_pem(p256::pkcs8::LineEnding::LF).unwrap();
     let mut header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::ES256);
     header.kid = Some("unknown-kid".into());
-    let unknown = jsonwebtoken::encode(
-        &header,
-        &claims,
-        &jsonwebtoken::EncodingKey::from_ec_pem(pem.as_bytes()).unwrap(),
-    )
-    .unwrap();
+    let unknown = jsonwebtoken::encode(&header, &claims, &jsonwebtoken::EncodingKey::from_ec_pem(pem.as_bytes()).unwrap()).unwrap();
     assert_unauthenticated(&app, &unknown, "unknown kid").await;
 
     // The same stranger key under the real kid fails the signature check.
     let mut header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::ES256);
     header.kid = Some(kid);
-    let wrong_key = jsonwebtoken::encode(
-        &header,
-        &claims,
-        &jsonwebtoken::EncodingKey::from_ec_pem(pem.as_bytes()).unwrap(),
-    )
-    .unwrap();
+    let wrong_key = jsonwebtoken::encode(&header, &claims, &jsonwebtoken::EncodingKey::from_ec_pem(pem.as_bytes()).unwrap()).unwrap();
     assert_unauthenticated(&app, &wrong_key, "wrong key").await;
 
     assert_unauthenticated(&app, "not.a.jwt", "garbage").await;
@@ -287,16 +189,10 @@ async fn builtin_key_rotation_keeps_old_tokens_valid_and_accepts_new_ones(pool: 
     let before = app.token(TestRole::Subscriber).await;
     assert_eq!(me(&app, &before).await["data"]["me"]["role"], "Subscriber");
 
-    let new_kid = insights::auth::provider::keys::rotate(&app.state.pool)
-        .await
-        .unwrap();
+    let new_kid = insights::auth::provider::keys::rotate(&app.state.pool).await.unwrap();
     let after = app.token(TestRole::Editor).await;
     let header = jsonwebtoken::decode_header(&after).unwrap();
-    assert_eq!(
-        header.kid.as_deref(),
-        Some(new_kid.as_str()),
-        "new tokens are signed with the new key"
-    );
+    assert_eq!(header.kid.as_deref(), Some(new_kid.as_str()), "new tokens are signed with the new key");
     assert_eq!(me(&app, &after).await["data"]["me"]["role"], "Editor");
     assert_eq!(me(&app, &before).await["data"]["me"]["role"], "Subscriber");
 }
@@ -304,16 +200,7 @@ async fn builtin_key_rotation_keeps_old_tokens_valid_and_accepts_new_ones(pool: 
 #[sqlx::test(migrations = "./migrations")]
 async fn an_external_issuer_is_validated_through_its_jwks_with_rotation(pool: PgPool) {
     let external = ExternalIssuer::start().await;
-    let app = TestApp::spawn_with(
-        pool,
-        &[
-            "--auth-issuer",
-            &external.issuer,
-            "--auth-audience",
-            "https://api.insights.example",
-        ],
-    )
-    .await;
+    let app = TestApp::spawn_with(pool, &["--auth-issuer", &external.issuer, "--auth-audience", "https://api.insights.example"]).await;
 
     let claims = external.claims("https://api.insights.example", "okta|123", scopes::EDITOR);
     let response = me(&app, &external.sign(&claims)).await;
@@ -322,30 +209,16 @@ async fn an_external_issuer_is_validated_through_its_jwks_with_rotation(pool: Pg
     // The issuer rotates its key: a token with the new kid makes us fetch the JWKS again.
     external.rotate("rsa-2");
     let response = me(&app, &external.sign(&claims)).await;
-    assert_eq!(
-        response["data"]["me"]["role"], "Editor",
-        "after rotation: {response}"
-    );
+    assert_eq!(response["data"]["me"]["role"], "Editor", "after rotation: {response}");
 
     // A token naming a kid the issuer does not publish is refused.
-    assert_unauthenticated(
-        &app,
-        &external.sign_with_kid(&claims, "rsa-9"),
-        "unpublished kid",
-    )
-    .await;
+    assert_unauthenticated(&app, &external.sign_with_kid(&claims, "rsa-9"), "unpublished kid").await;
 
     // Wrong audience from the right issuer.
     let other = external.claims("another-api", "okta|123", scopes::EDITOR);
     assert_unauthenticated(&app, &external.sign(&other), "external audience").await;
 
     // The built-in provider is off: its endpoints are gone.
-    let status = app
-        .client
-        .get(app.url("/oidc/.well-known/openid-configuration"))
-        .send()
-        .await
-        .unwrap()
-        .status();
+    let status = app.client.get(app.url("/oidc/.well-known/openid-configuration")).send().await.unwrap().status();
     assert_eq!(status, 404);
 }

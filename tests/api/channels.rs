@@ -28,12 +28,7 @@ async fn world(pool: PgPool) -> World {
     let admin = app.token(TestRole::Administrator).await;
     let admin_id = app.user_id(&admin).await;
     let desk = app.add_desk(&admin, "Energy desk", &[&admin_id]).await;
-    World {
-        app,
-        admin,
-        admin_id,
-        desk,
-    }
+    World { app, admin, admin_id, desk }
 }
 
 fn fields(response: &Value) -> &Value {
@@ -41,27 +36,18 @@ fn fields(response: &Value) -> &Value {
 }
 
 async fn list(app: &TestApp, token: &str, params: Value) -> Value {
-    let response = app
-        .gql(Some(token), LIST, json!({ "params": params }))
-        .await;
+    let response = app.gql(Some(token), LIST, json!({ "params": params })).await;
     assert_eq!(response["errors"], Value::Null, "{response}");
     response["data"]["channels"].clone()
 }
 
 fn names(page: &Value) -> Vec<&str> {
-    page["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["name"].as_str().unwrap())
-        .collect()
+    page["items"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect()
 }
 
 #[sqlx::test(migrations = "./migrations")]
 async fn channel_fields_are_checked_with_the_spec_messages(pool: PgPool) {
-    let World {
-        app, admin, desk, ..
-    } = world(pool).await;
+    let World { app, admin, desk, .. } = world(pool).await;
     let add = |item: Value| app.gql(Some(&admin), ADD_CHANNEL, json!({ "item": item }));
 
     let mut item = TestApp::premium_channel(" ", &desk, &[]);
@@ -92,11 +78,7 @@ async fn channel_fields_are_checked_with_the_spec_messages(pool: PgPool) {
     for bad_price in ["49.999", "+3", "1,50", "abc", "12345678901"] {
         let mut item = TestApp::premium_channel("Priced", &desk, &[]);
         item["price"] = json!(bad_price);
-        assert_eq!(
-            fields(&add(item).await)["price"],
-            "Invalid price format",
-            "{bad_price}"
-        );
+        assert_eq!(fields(&add(item).await)["price"], "Invalid price format", "{bad_price}");
     }
 
     // Free channels need neither price nor GL account, and keep no price.
@@ -105,40 +87,23 @@ async fn channel_fields_are_checked_with_the_spec_messages(pool: PgPool) {
     // The creator is an admin of a new channel; an edit must keep at least one admin.
     let free_id = free["data"]["addChannel"]["_id"].as_str().unwrap();
     let no_admins = json!({ "_id": free_id, "version": 1, "name": "Open letters", "type": "freeOpen", "ownerType": "desk", "ownerId": desk, "adminUsers": [] });
-    assert_eq!(
-        fields(
-            &app.gql(Some(&admin), EDIT, json!({ "item": no_admins }))
-                .await
-        ),
-        &json!({ "adminUsers": "This field is required" })
-    );
+    assert_eq!(fields(&app.gql(Some(&admin), EDIT, json!({ "item": no_admins })).await), &json!({ "adminUsers": "This field is required" }));
 
     let premium = add(TestApp::premium_channel("Oil & Gas Premium", &desk, &[])).await;
-    assert_eq!(
-        premium["data"]["addChannel"]["price"], "49.50",
-        "stored with two decimals: {premium}"
-    );
+    assert_eq!(premium["data"]["addChannel"]["price"], "49.50", "stored with two decimals: {premium}");
     assert_eq!(premium["data"]["addChannel"]["glAccount"], "GL-4410");
     let duplicate = add(TestApp::premium_channel(" oil & gas premium ", &desk, &[])).await;
     assert_eq!(error_code(&duplicate), Some("DUPLICATE"));
-    assert_eq!(
-        duplicate["errors"][0]["message"],
-        "Cannot insert item due to name duplication"
-    );
+    assert_eq!(duplicate["errors"][0]["message"], "Cannot insert item due to name duplication");
 }
 
 #[sqlx::test(migrations = "./migrations")]
 async fn owners_and_admins_must_exist_and_be_eligible(pool: PgPool) {
-    let World {
-        app, admin, desk, ..
-    } = world(pool).await;
+    let World { app, admin, desk, .. } = world(pool).await;
     let add = |item: Value| app.gql(Some(&admin), ADD_CHANNEL, json!({ "item": item }));
     let missing_desk = add(TestApp::premium_channel("A", &insights::ids::new_id(), &[])).await;
     assert_eq!(error_code(&missing_desk), Some("NOT_FOUND"));
-    assert_eq!(
-        error_code(&add(TestApp::premium_channel("A", "not-an-id", &[])).await),
-        Some("NOT_FOUND")
-    );
+    assert_eq!(error_code(&add(TestApp::premium_channel("A", "not-an-id", &[])).await), Some("NOT_FOUND"));
 
     // A reader can neither own a channel as a contributor nor administer one.
     let reader = app.token(TestRole::Subscriber).await;
@@ -147,47 +112,24 @@ async fn owners_and_admins_must_exist_and_be_eligible(pool: PgPool) {
     item["ownerType"] = json!("contributor");
     assert_eq!(error_code(&add(item).await), Some("NOT_FOUND"));
     let with_reader_admin = add(TestApp::premium_channel("A", &desk, &[&reader_id])).await;
-    assert_eq!(
-        fields(&with_reader_admin)["adminUsers"],
-        "Choose admins among the staff users"
-    );
+    assert_eq!(fields(&with_reader_admin)["adminUsers"], "Choose admins among the staff users");
 
     let contributor = app.token(TestRole::Contributor).await;
     let contributor_id = app.user_id(&contributor).await;
-    let mut item = TestApp::premium_channel(
-        "Owned by a contributor",
-        &contributor_id,
-        &[&contributor_id],
-    );
+    let mut item = TestApp::premium_channel("Owned by a contributor", &contributor_id, &[&contributor_id]);
     item["ownerType"] = json!("contributor");
     let owned = add(item).await;
-    assert_eq!(
-        owned["data"]["addChannel"]["owner"],
-        json!({ "_id": contributor_id, "name": "Test User", "type": "contributor" }),
-        "{owned}"
-    );
+    assert_eq!(owned["data"]["addChannel"]["owner"], json!({ "_id": contributor_id, "name": "Test User", "type": "contributor" }), "{owned}");
 }
 
 #[sqlx::test(migrations = "./migrations")]
 async fn the_creator_is_always_an_admin_and_type_and_owner_never_change(pool: PgPool) {
-    let World {
-        app, admin, desk, ..
-    } = world(pool).await;
+    let World { app, admin, desk, .. } = world(pool).await;
     let editor = app.token(TestRole::Editor).await;
     let editor_id = app.user_id(&editor).await;
-    let added = app
-        .gql(
-            Some(&editor),
-            ADD_CHANNEL,
-            json!({ "item": TestApp::premium_channel("Metals", &desk, &[]) }),
-        )
-        .await;
+    let added = app.gql(Some(&editor), ADD_CHANNEL, json!({ "item": TestApp::premium_channel("Metals", &desk, &[]) })).await;
     let channel = &added["data"]["addChannel"];
-    assert_eq!(
-        channel["adminUsers"],
-        json!([{ "_id": editor_id }]),
-        "{added}"
-    );
+    assert_eq!(channel["adminUsers"], json!([{ "_id": editor_id }]), "{added}");
     assert_eq!(channel["canEdit"], true);
     let id = channel["_id"].as_str().unwrap();
 
@@ -196,48 +138,32 @@ async fn the_creator_is_always_an_admin_and_type_and_owner_never_change(pool: Pg
     item["version"] = json!(1);
     item["type"] = json!("freeClosed");
     let retyped = app.gql(Some(&editor), EDIT, json!({ "item": item })).await;
-    assert_eq!(
-        fields(&retyped),
-        &json!({ "type": "The type of a channel cannot be changed" })
-    );
+    assert_eq!(fields(&retyped), &json!({ "type": "The type of a channel cannot be changed" }));
 
     let other_desk = app.add_desk(&admin, "Metals desk", &[&editor_id]).await;
     let mut item = TestApp::premium_channel("Metals", &other_desk, &[&editor_id]);
     item["_id"] = json!(id);
     item["version"] = json!(1);
     let reowned = app.gql(Some(&editor), EDIT, json!({ "item": item })).await;
-    assert_eq!(
-        fields(&reowned),
-        &json!({ "ownerId": "The owner of a channel cannot be changed" })
-    );
+    assert_eq!(fields(&reowned), &json!({ "ownerId": "The owner of a channel cannot be changed" }));
 
     let mut item = TestApp::premium_channel("Metals & Mining", &desk, &[&editor_id]);
     item["_id"] = json!(id);
     item["version"] = json!(1);
     item["price"] = json!("60");
-    let edited = app
-        .gql(Some(&editor), EDIT, json!({ "item": item.clone() }))
-        .await;
+    let edited = app.gql(Some(&editor), EDIT, json!({ "item": item.clone() })).await;
     assert_eq!(edited["data"]["editChannel"]["version"], 2, "{edited}");
     assert_eq!(edited["data"]["editChannel"]["price"], "60.00");
     let stale = app.gql(Some(&editor), EDIT, json!({ "item": item })).await;
     assert_eq!(error_code(&stale), Some("CONFLICT"));
-    let name: String = sqlx::query_scalar("select name from channel where channel_id = $1")
-        .bind(id)
-        .fetch_one(&app.pool)
-        .await
-        .unwrap();
+    let name: String = sqlx::query_scalar("select name from channel where channel_id = $1").bind(id).fetch_one(&app.pool).await.unwrap();
     assert_eq!(name, "Metals & Mining", "the stale edit changed nothing");
 }
 
 #[sqlx::test(migrations = "./migrations")]
 async fn only_administrators_and_the_channels_editor_admins_change_it(pool: PgPool) {
-    let World {
-        app, admin, desk, ..
-    } = world(pool).await;
-    let id = app
-        .add_channel(&admin, TestApp::premium_channel("Rates", &desk, &[]))
-        .await;
+    let World { app, admin, desk, .. } = world(pool).await;
+    let id = app.add_channel(&admin, TestApp::premium_channel("Rates", &desk, &[])).await;
     let mut item = TestApp::premium_channel("Rates weekly", &desk, &[]);
     item["_id"] = json!(id);
     item["version"] = json!(1);
@@ -246,137 +172,61 @@ async fn only_administrators_and_the_channels_editor_admins_change_it(pool: PgPo
 
     // An Editor who is not one of its admins: FORBIDDEN for edit and archive, and canEdit false.
     let editor = app.token(TestRole::Editor).await;
-    let edit = app
-        .gql(Some(&editor), EDIT, json!({ "item": item.clone() }))
-        .await;
+    let edit = app.gql(Some(&editor), EDIT, json!({ "item": item.clone() })).await;
     assert_eq!(error_code(&edit), Some("FORBIDDEN"), "{edit}");
-    assert_eq!(
-        error_code(&app.gql(Some(&editor), ARCHIVE, json!({ "id": id })).await),
-        Some("FORBIDDEN")
-    );
+    assert_eq!(error_code(&app.gql(Some(&editor), ARCHIVE, json!({ "id": id })).await), Some("FORBIDDEN"));
     let seen = list(&app, &editor, json!({})).await;
     assert_eq!(seen["items"][0]["canEdit"], false);
 
     // A Contributor may list but not add; readers may not list.
     let contributor = app.token(TestRole::Contributor).await;
     assert_eq!(list(&app, &contributor, json!({})).await["total"], 1);
-    let added = app
-        .gql(
-            Some(&contributor),
-            ADD_CHANNEL,
-            json!({ "item": TestApp::premium_channel("Mine", &desk, &[]) }),
-        )
-        .await;
+    let added = app.gql(Some(&contributor), ADD_CHANNEL, json!({ "item": TestApp::premium_channel("Mine", &desk, &[]) })).await;
     assert_eq!(error_code(&added), Some("FORBIDDEN"));
     let reader = app.token(TestRole::Subscriber).await;
-    assert_eq!(
-        error_code(&app.gql(Some(&reader), LIST, json!({})).await),
-        Some("FORBIDDEN")
-    );
+    assert_eq!(error_code(&app.gql(Some(&reader), LIST, json!({})).await), Some("FORBIDDEN"));
     // Readers may read a channel, without its billing and admin details.
-    let read = app
-        .gql(
-            Some(&reader),
-            "query($id: ID!) { channel(id: $id) { name glAccount canEdit adminUsers { _id } } }",
-            json!({ "id": id }),
-        )
-        .await;
-    assert_eq!(
-        read["data"]["channel"],
-        json!({ "name": "Rates", "glAccount": null, "canEdit": false, "adminUsers": [] }),
-        "{read}"
-    );
-    assert_eq!(
-        error_code(
-            &app.gql(Some(&reader), EDIT, json!({ "item": item.clone() }))
-                .await
-        ),
-        Some("FORBIDDEN")
-    );
+    let read = app.gql(Some(&reader), "query($id: ID!) { channel(id: $id) { name glAccount canEdit adminUsers { _id } } }", json!({ "id": id })).await;
+    assert_eq!(read["data"]["channel"], json!({ "name": "Rates", "glAccount": null, "canEdit": false, "adminUsers": [] }), "{read}");
+    assert_eq!(error_code(&app.gql(Some(&reader), EDIT, json!({ "item": item.clone() })).await), Some("FORBIDDEN"));
 
     // Made an admin, the Editor may edit; the Administrator may edit any channel.
     let editor_id = app.user_id(&editor).await;
     item["adminUsers"] = json!([admin_id, editor_id]);
-    let by_admin = app
-        .gql(Some(&admin), EDIT, json!({ "item": item.clone() }))
-        .await;
+    let by_admin = app.gql(Some(&admin), EDIT, json!({ "item": item.clone() })).await;
     assert_eq!(by_admin["data"]["editChannel"]["version"], 2, "{by_admin}");
     item["version"] = json!(2);
     item["description"] = json!("Edited by an admin editor");
     let by_editor = app.gql(Some(&editor), EDIT, json!({ "item": item })).await;
-    assert_eq!(
-        by_editor["data"]["editChannel"]["description"], "Edited by an admin editor",
-        "{by_editor}"
-    );
+    assert_eq!(by_editor["data"]["editChannel"]["description"], "Edited by an admin editor", "{by_editor}");
 }
 
 #[sqlx::test(migrations = "./migrations")]
 async fn archiving_is_refused_with_active_subscribers_and_archives_the_articles(pool: PgPool) {
-    let World {
-        app, admin, desk, ..
-    } = world(pool).await;
-    let id = app
-        .add_channel(&admin, TestApp::premium_channel("Credit", &desk, &[]))
-        .await;
+    let World { app, admin, desk, .. } = world(pool).await;
+    let id = app.add_channel(&admin, TestApp::premium_channel("Credit", &desk, &[])).await;
     let reader = app.insert_user("reader@client.example").await;
     let lapsed = app.insert_user("lapsed@client.example").await;
     app.insert_subscription(&id, &reader, "active", None).await;
-    app.insert_subscription(
-        &id,
-        &lapsed,
-        "active",
-        Some(chrono::Utc::now() - chrono::Duration::days(1)),
-    )
-    .await;
-    let published = app
-        .insert_channel_article(Some(&id), Some(&desk), "Published")
-        .await;
-    app.insert_channel_article(Some(&id), Some(&desk), "Pending")
-        .await;
-    app.insert_channel_article(Some(&id), Some(&desk), "Archived")
-        .await;
-    let elsewhere = app
-        .insert_channel_article(None, Some(&desk), "Published")
-        .await;
+    app.insert_subscription(&id, &lapsed, "active", Some(chrono::Utc::now() - chrono::Duration::days(1))).await;
+    let published = app.insert_channel_article(Some(&id), Some(&desk), "Published").await;
+    app.insert_channel_article(Some(&id), Some(&desk), "Pending").await;
+    app.insert_channel_article(Some(&id), Some(&desk), "Archived").await;
+    let elsewhere = app.insert_channel_article(None, Some(&desk), "Published").await;
 
     let refused = app.gql(Some(&admin), ARCHIVE, json!({ "id": id })).await;
     assert_eq!(error_code(&refused), Some("CONFLICT"));
-    assert_eq!(
-        refused["errors"][0]["message"],
-        "You cannot archive this channel because it has active subscribers."
-    );
-    let state: String = sqlx::query_scalar("select state from article where article_id = $1")
-        .bind(&published)
-        .fetch_one(&app.pool)
-        .await
-        .unwrap();
+    assert_eq!(refused["errors"][0]["message"], "You cannot archive this channel because it has active subscribers.");
+    let state: String = sqlx::query_scalar("select state from article where article_id = $1").bind(&published).fetch_one(&app.pool).await.unwrap();
     assert_eq!(state, "Published", "a refused archive changes nothing");
 
-    sqlx::query(
-        "update channel_subscription set subscription_state = 'canceled' where user_id = $1",
-    )
-    .bind(&reader)
-    .execute(&app.pool)
-    .await
-    .unwrap();
+    sqlx::query("update channel_subscription set subscription_state = 'canceled' where user_id = $1").bind(&reader).execute(&app.pool).await.unwrap();
     let archived = app.gql(Some(&admin), ARCHIVE, json!({ "id": id })).await;
-    assert_eq!(
-        archived["data"]["archiveChannel"],
-        json!({ "_id": id, "state": "archived", "canEdit": false }),
-        "{archived}"
-    );
+    assert_eq!(archived["data"]["archiveChannel"], json!({ "_id": id, "state": "archived", "canEdit": false }), "{archived}");
     let states: Vec<String> =
-        sqlx::query_scalar("select state from article where premium_channel_id = $1")
-            .bind(&id)
-            .fetch_all(&app.pool)
-            .await
-            .unwrap();
+        sqlx::query_scalar("select state from article where premium_channel_id = $1").bind(&id).fetch_all(&app.pool).await.unwrap();
     assert_eq!(states, ["Archived", "Archived", "Archived"]);
-    let other: String = sqlx::query_scalar("select state from article where article_id = $1")
-        .bind(&elsewhere)
-        .fetch_one(&app.pool)
-        .await
-        .unwrap();
+    let other: String = sqlx::query_scalar("select state from article where article_id = $1").bind(&elsewhere).fetch_one(&app.pool).await.unwrap();
     assert_eq!(other, "Published");
 
     // Archived channels are read-only, and archiving is not repeated.
@@ -386,109 +236,52 @@ async fn archiving_is_refused_with_active_subscribers_and_archives_the_articles(
     item["version"] = json!(2);
     let edit = app.gql(Some(&admin), EDIT, json!({ "item": item })).await;
     assert_eq!(error_code(&edit), Some("CONFLICT"));
-    assert_eq!(
-        edit["errors"][0]["message"],
-        "This channel is archived and can no longer be changed."
-    );
-    assert_eq!(
-        error_code(&app.gql(Some(&admin), ARCHIVE, json!({ "id": id })).await),
-        Some("CONFLICT")
-    );
-    assert_eq!(
-        error_code(
-            &app.gql(
-                Some(&admin),
-                ARCHIVE,
-                json!({ "id": insights::ids::new_id() })
-            )
-            .await
-        ),
-        Some("NOT_FOUND")
-    );
+    assert_eq!(edit["errors"][0]["message"], "This channel is archived and can no longer be changed.");
+    assert_eq!(error_code(&app.gql(Some(&admin), ARCHIVE, json!({ "id": id })).await), Some("CONFLICT"));
+    assert_eq!(error_code(&app.gql(Some(&admin), ARCHIVE, json!({ "id": insights::ids::new_id() })).await), Some("NOT_FOUND"));
 }
 
 #[sqlx::test(migrations = "./migrations")]
 async fn the_operator_command_archives_by_name_with_the_same_rules(pool: PgPool) {
     use insights::channels::service;
-    let World {
-        app, admin, desk, ..
-    } = world(pool.clone()).await;
-    let id = app
-        .add_channel(&admin, TestApp::premium_channel("Macro Weekly", &desk, &[]))
-        .await;
+    let World { app, admin, desk, .. } = world(pool.clone()).await;
+    let id = app.add_channel(&admin, TestApp::premium_channel("Macro Weekly", &desk, &[])).await;
     let reader = app.insert_user("reader@client.example").await;
     app.insert_subscription(&id, &reader, "active", None).await;
-    app.insert_channel_article(Some(&id), Some(&desk), "Published")
-        .await;
+    app.insert_channel_article(Some(&id), Some(&desk), "Published").await;
 
     assert_eq!(service::resolve(&pool, "macro weekly").await.unwrap(), id);
-    assert!(matches!(
-        service::resolve(&pool, "No such channel").await,
-        Err(insights::error::Error::NotFound(_))
-    ));
-    let refused = service::archive_channel(&pool, &id, service::ArchivedBy::Operator)
-        .await
-        .unwrap_err();
+    assert!(matches!(service::resolve(&pool, "No such channel").await, Err(insights::error::Error::NotFound(_))));
+    let refused = service::archive_channel(&pool, &id, service::ArchivedBy::Operator).await.unwrap_err();
     assert_eq!(refused.message(), service::ACTIVE_SUBSCRIBERS_MESSAGE);
 
-    sqlx::query("update channel_subscription set subscription_state = 'expired'")
-        .execute(&pool)
-        .await
-        .unwrap();
-    let done = service::archive_channel(&pool, &id, service::ArchivedBy::Operator)
-        .await
-        .unwrap();
-    assert_eq!(
-        (
-            done.name.as_str(),
-            done.articles_archived,
-            done.templates_unlinked
-        ),
-        ("Macro Weekly", 1, 0)
-    );
+    sqlx::query("update channel_subscription set subscription_state = 'expired'").execute(&pool).await.unwrap();
+    let done = service::archive_channel(&pool, &id, service::ArchivedBy::Operator).await.unwrap();
+    assert_eq!((done.name.as_str(), done.articles_archived, done.templates_unlinked), ("Macro Weekly", 1, 0));
 }
 
 #[sqlx::test(migrations = "./migrations")]
 async fn the_list_filters_searches_counts_and_pages_in_the_database(pool: PgPool) {
-    let World {
-        app,
-        admin,
-        desk,
-        admin_id,
-    } = world(pool).await;
+    let World { app, admin, desk, admin_id } = world(pool).await;
     let editor = app.token(TestRole::Editor).await;
     let editor_id = app.user_id(&editor).await;
     let mut ids = Vec::new();
     for i in 0..17 {
-        ids.push(
-            app.add_channel(
-                &admin,
-                TestApp::premium_channel(&format!("Premium {i:02}"), &desk, &[]),
-            )
-            .await,
-        );
+        ids.push(app.add_channel(&admin, TestApp::premium_channel(&format!("Premium {i:02}"), &desk, &[])).await);
     }
     let free = app
         .add_channel(&editor, json!({ "name": "Free briefing", "type": "freeClosed", "ownerType": "desk", "ownerId": desk, "adminUsers": [editor_id] }))
         .await;
-    let gone = app
-        .add_channel(
-            &admin,
-            TestApp::premium_channel("Gone", &desk, &[&admin_id]),
-        )
-        .await;
+    let gone = app.add_channel(&admin, TestApp::premium_channel("Gone", &desk, &[&admin_id])).await;
     app.gql(Some(&admin), ARCHIVE, json!({ "id": gone })).await;
 
     for state in ["Published", "Pending", "Archived"] {
-        app.insert_channel_article(Some(&ids[0]), Some(&desk), state)
-            .await;
+        app.insert_channel_article(Some(&ids[0]), Some(&desk), state).await;
     }
     let reader = app.insert_user("reader@client.example").await;
     let other = app.insert_user("other@client.example").await;
-    app.insert_subscription(&ids[0], &reader, "active", None)
-        .await;
-    app.insert_subscription(&ids[0], &other, "pending", None)
-        .await;
+    app.insert_subscription(&ids[0], &reader, "active", None).await;
+    app.insert_subscription(&ids[0], &other, "pending", None).await;
 
     let all = list(&app, &admin, json!({})).await;
     assert_eq!(all["total"], 18, "active channels only");
@@ -497,106 +290,43 @@ async fn the_list_filters_searches_counts_and_pages_in_the_database(pool: PgPool
     let first = &all["items"][1];
     assert_eq!(first["name"], "Premium 00");
     assert_eq!(
-        (
-            &first["articleCount"],
-            &first["archivedArticleCount"],
-            &first["templateCount"],
-            &first["channelActiveUsersCount"]
-        ),
+        (&first["articleCount"], &first["archivedArticleCount"], &first["templateCount"], &first["channelActiveUsersCount"]),
         (&json!(2), &json!(1), &json!(0), &json!(1))
     );
-    assert_eq!(
-        first["owner"],
-        json!({ "_id": desk, "name": "Energy desk", "type": "desk" })
-    );
+    assert_eq!(first["owner"], json!({ "_id": desk, "name": "Energy desk", "type": "desk" }));
     let second = list(&app, &admin, json!({ "page": 2 })).await;
-    assert_eq!(
-        (
-            second["total"].clone(),
-            second["items"].as_array().unwrap().len()
-        ),
-        (json!(18), 3)
-    );
+    assert_eq!((second["total"].clone(), second["items"].as_array().unwrap().len()), (json!(18), 3));
 
-    assert_eq!(
-        names(&list(&app, &editor, json!({ "filter": "MyChannels" })).await),
-        ["Free briefing"]
-    );
-    assert_eq!(
-        names(&list(&app, &admin, json!({ "filter": "Archived" })).await),
-        ["Gone"]
-    );
-    assert_eq!(
-        names(&list(&app, &admin, json!({ "type": "Free" })).await),
-        ["Free briefing"]
-    );
-    assert_eq!(
-        list(&app, &admin, json!({ "type": "Premium" })).await["total"],
-        17
-    );
-    assert_eq!(
-        names(&list(&app, &admin, json!({ "searchQuery": "UM 1" })).await).len(),
-        7,
-        "premium 10..16"
-    );
-    let by_users = list(
-        &app,
-        &admin,
-        json!({ "sortField": "ActiveUsers", "sortDirection": "Desc", "pageSize": 30 }),
-    )
-    .await;
+    assert_eq!(names(&list(&app, &editor, json!({ "filter": "MyChannels" })).await), ["Free briefing"]);
+    assert_eq!(names(&list(&app, &admin, json!({ "filter": "Archived" })).await), ["Gone"]);
+    assert_eq!(names(&list(&app, &admin, json!({ "type": "Free" })).await), ["Free briefing"]);
+    assert_eq!(list(&app, &admin, json!({ "type": "Premium" })).await["total"], 17);
+    assert_eq!(names(&list(&app, &admin, json!({ "searchQuery": "UM 1" })).await).len(), 7, "premium 10..16");
+    let by_users = list(&app, &admin, json!({ "sortField": "ActiveUsers", "sortDirection": "Desc", "pageSize": 30 })).await;
     assert_eq!(names(&by_users)[0], "Premium 00");
     let by_name_desc = list(&app, &admin, json!({ "sortDirection": "Desc" })).await;
     assert_eq!(names(&by_name_desc)[0], "Premium 16");
-    let bad = app
-        .gql(Some(&admin), LIST, json!({ "params": { "pageSize": 7 } }))
-        .await;
+    let bad = app.gql(Some(&admin), LIST, json!({ "params": { "pageSize": 7 } })).await;
     assert_eq!(error_code(&bad), Some("BAD_USER_INPUT"));
 
-    let count = app
-        .gql(
-            Some(&admin),
-            "query($id: ID!) { getSubscribersCount(channelId: $id) }",
-            json!({ "id": ids[0] }),
-        )
-        .await;
+    let count = app.gql(Some(&admin), "query($id: ID!) { getSubscribersCount(channelId: $id) }", json!({ "id": ids[0] })).await;
     assert_eq!(count["data"]["getSubscribersCount"], 1);
     let _ = free;
 }
 
 #[sqlx::test(migrations = "./migrations")]
 async fn channels_to_publish_are_the_users_own(pool: PgPool) {
-    let World {
-        app,
-        admin,
-        desk,
-        admin_id,
-    } = world(pool).await;
+    let World { app, admin, desk, admin_id } = world(pool).await;
     let contributor = app.token(TestRole::Contributor).await;
     let contributor_id = app.user_id(&contributor).await;
     let editor = app.token(TestRole::Editor).await;
     let editor_id = app.user_id(&editor).await;
     let team = app.add_desk(&admin, "Team desk", &[&contributor_id]).await;
-    app.add_channel(&admin, TestApp::premium_channel("Desk owned", &team, &[]))
-        .await;
-    app.add_channel(
-        &admin,
-        TestApp::premium_channel("Editor administered", &desk, &[&editor_id]),
-    )
-    .await;
-    app.add_channel(
-        &admin,
-        TestApp::premium_channel("Someone else's", &desk, &[]),
-    )
-    .await;
-    let archived = app
-        .add_channel(
-            &admin,
-            TestApp::premium_channel("Archived one", &team, &[&editor_id, &admin_id]),
-        )
-        .await;
-    app.gql(Some(&admin), ARCHIVE, json!({ "id": archived }))
-        .await;
+    app.add_channel(&admin, TestApp::premium_channel("Desk owned", &team, &[])).await;
+    app.add_channel(&admin, TestApp::premium_channel("Editor administered", &desk, &[&editor_id])).await;
+    app.add_channel(&admin, TestApp::premium_channel("Someone else's", &desk, &[])).await;
+    let archived = app.add_channel(&admin, TestApp::premium_channel("Archived one", &team, &[&editor_id, &admin_id])).await;
+    app.gql(Some(&admin), ARCHIVE, json!({ "id": archived })).await;
 
     let query = "{ me { channelsToPublish { name } } }";
     let publishable = |token: String| {
@@ -614,14 +344,8 @@ async fn channels_to_publish_are_the_users_own(pool: PgPool) {
     };
     assert_eq!(publishable(contributor).await, ["Desk owned"]);
     assert_eq!(publishable(editor).await, ["Editor administered"]);
-    assert_eq!(
-        publishable(admin).await,
-        ["Desk owned", "Editor administered", "Someone else's"]
-    );
-    assert_eq!(
-        publishable(app.token(TestRole::Subscriber).await).await,
-        Vec::<String>::new()
-    );
+    assert_eq!(publishable(admin).await, ["Desk owned", "Editor administered", "Someone else's"]);
+    assert_eq!(publishable(app.token(TestRole::Subscriber).await).await, Vec::<String>::new());
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -643,29 +367,14 @@ async fn channel_images_are_png_or_jpeg_uploads_of_at_most_2_mb(pool: PgPool) {
         item["coverImage"] = json!(cover);
         item
     };
-    let refused = app
-        .gql(
-            Some(&admin),
-            ADD_CHANNEL,
-            json!({ "item": with_images(&gif, &big) }),
-        )
-        .await;
+    let refused = app.gql(Some(&admin), ADD_CHANNEL, json!({ "item": with_images(&gif, &big) })).await;
     assert_eq!(
         fields(&refused),
         &json!({ "profileImage": "File format not supported: upload a PNG or JPEG image", "coverImage": "The image is larger than 2 MB" })
     );
     let unknown = app.gql(Some(&admin), ADD_CHANNEL, json!({ "item": with_images("../etc/passwd", &format!("{}.png", insights::ids::new_id())) })).await;
-    assert_eq!(
-        fields(&unknown),
-        &json!({ "profileImage": "Upload the image first", "coverImage": "Upload the image first" })
-    );
-    let added = app
-        .gql(
-            Some(&admin),
-            ADD_CHANNEL,
-            json!({ "item": with_images(&png, &png) }),
-        )
-        .await;
+    assert_eq!(fields(&unknown), &json!({ "profileImage": "Upload the image first", "coverImage": "Upload the image first" }));
+    let added = app.gql(Some(&admin), ADD_CHANNEL, json!({ "item": with_images(&png, &png) })).await;
     assert_eq!(error_code(&added), None, "{added}");
     let _ = std::fs::remove_dir_all(dir);
 }

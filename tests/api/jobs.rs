@@ -12,10 +12,7 @@ use crate::support::TestApp;
 
 async fn insert_grants(pool: &PgPool) {
     let claims = serde_json::json!({ "email": "a@b.c", "name": "A", "grants": [] });
-    for (hash, expires) in [
-        ("expired", Utc::now() - chrono::Duration::minutes(1)),
-        ("fresh", Utc::now() + chrono::Duration::hours(1)),
-    ] {
+    for (hash, expires) in [("expired", Utc::now() - chrono::Duration::minutes(1)), ("fresh", Utc::now() + chrono::Duration::hours(1))] {
         let code = queries::Grant {
             client_id: "insights-web".into(),
             redirect_uri: "http://127.0.0.1/insights/callback".into(),
@@ -34,9 +31,7 @@ async fn insert_grants(pool: &PgPool) {
             claims: claims.clone(),
             expires_at: expires,
         };
-        queries::insert_refresh_token(pool, hash, &refresh)
-            .await
-            .unwrap();
+        queries::insert_refresh_token(pool, hash, &refresh).await.unwrap();
     }
 }
 
@@ -57,10 +52,7 @@ async fn wait_for_purge(pool: &PgPool) {
         if left == ["fresh", "fresh"] {
             return;
         }
-        assert!(
-            Instant::now() < deadline,
-            "expired grants were not purged: {left:?}"
-        );
+        assert!(Instant::now() < deadline, "expired grants were not purged: {left:?}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
@@ -72,11 +64,7 @@ async fn an_enqueued_purge_removes_only_expired_grants(pool: PgPool) {
     insert_grants(&app.pool).await;
 
     let mut tx = app.pool.begin().await.unwrap();
-    app.state
-        .jobs
-        .enqueue(&mut tx, JobRequest::PurgeExpiredGrants)
-        .await
-        .unwrap();
+    app.state.jobs.enqueue(&mut tx, JobRequest::PurgeExpiredGrants).await.unwrap();
     tx.commit().await.unwrap();
 
     let shutdown = CancellationToken::new();
@@ -90,16 +78,9 @@ async fn an_enqueued_purge_removes_only_expired_grants(pool: PgPool) {
 async fn a_job_enqueued_in_a_rolled_back_transaction_never_exists(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     let mut tx = app.pool.begin().await.unwrap();
-    app.state
-        .jobs
-        .enqueue(&mut tx, JobRequest::PurgeExpiredGrants)
-        .await
-        .unwrap();
+    app.state.jobs.enqueue(&mut tx, JobRequest::PurgeExpiredGrants).await.unwrap();
     tx.rollback().await.unwrap();
-    let jobs: i64 = sqlx::query_scalar("select count(*) from apalis.jobs")
-        .fetch_one(&app.pool)
-        .await
-        .unwrap();
+    let jobs: i64 = sqlx::query_scalar("select count(*) from apalis.jobs").fetch_one(&app.pool).await.unwrap();
     assert_eq!(jobs, 0);
 }
 

@@ -28,25 +28,12 @@ fn authorize_params(app: &TestApp) -> Vec<(&'static str, String)> {
 
 /// Submits the sign-in form and returns the authorization code from the redirect.
 pub async fn authorize(app: &TestApp, choice: &[(&str, &str)]) -> String {
-    let mut form: Vec<(String, String)> = authorize_params(app)
-        .into_iter()
-        .map(|(k, v)| (k.to_owned(), v))
-        .collect();
+    let mut form: Vec<(String, String)> = authorize_params(app).into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
     form.extend(choice.iter().map(|(k, v)| (k.to_string(), v.to_string())));
-    let response = app
-        .client
-        .post(app.url("/oidc/authorize"))
-        .form(&form)
-        .send()
-        .await
-        .unwrap();
+    let response = app.client.post(app.url("/oidc/authorize")).form(&form).send().await.unwrap();
     assert_eq!(response.status(), 303, "{:?}", response.text().await);
     let location = url::Url::parse(response.headers()["location"].to_str().unwrap()).unwrap();
-    assert!(
-        location
-            .as_str()
-            .starts_with(&app.url("/insights/callback"))
-    );
+    assert!(location.as_str().starts_with(&app.url("/insights/callback")));
     let query: std::collections::HashMap<_, _> = location.query_pairs().into_owned().collect();
     assert_eq!(query["state"], "st4te");
     query["code"].clone()
@@ -60,12 +47,7 @@ async fn exchange(app: &TestApp, code: &str, verifier: &str) -> reqwest::Respons
         ("client_id", "insights-web"),
         ("code_verifier", verifier),
     ];
-    app.client
-        .post(app.url("/oidc/token"))
-        .form(&form)
-        .send()
-        .await
-        .unwrap()
+    app.client.post(app.url("/oidc/token")).form(&form).send().await.unwrap()
 }
 
 /// The whole code + PKCE flow; returns the token response.
@@ -77,31 +59,14 @@ pub async fn code_flow(app: &TestApp, choice: &[(&str, &str)]) -> Value {
 }
 
 async fn refresh(app: &TestApp, refresh_token: &str) -> reqwest::Response {
-    let form = [
-        ("grant_type", "refresh_token"),
-        ("refresh_token", refresh_token),
-        ("client_id", "insights-web"),
-    ];
-    app.client
-        .post(app.url("/oidc/token"))
-        .form(&form)
-        .send()
-        .await
-        .unwrap()
+    let form = [("grant_type", "refresh_token"), ("refresh_token", refresh_token), ("client_id", "insights-web")];
+    app.client.post(app.url("/oidc/token")).form(&form).send().await.unwrap()
 }
 
 #[sqlx::test(migrations = "./migrations")]
 async fn discovery_names_the_endpoints(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
-    let doc: Value = app
-        .client
-        .get(app.url("/oidc/.well-known/openid-configuration"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let doc: Value = app.client.get(app.url("/oidc/.well-known/openid-configuration")).send().await.unwrap().json().await.unwrap();
     assert_eq!(doc["issuer"], app.url("/oidc"));
     assert_eq!(doc["authorization_endpoint"], app.url("/oidc/authorize"));
     assert_eq!(doc["token_endpoint"], app.url("/oidc/token"));
@@ -113,23 +78,10 @@ async fn discovery_names_the_endpoints(pool: PgPool) {
 #[sqlx::test(migrations = "./migrations")]
 async fn the_sign_in_page_offers_a_ready_user_per_role_and_a_custom_form(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
-    let response = app
-        .client
-        .get(app.url("/oidc/authorize"))
-        .query(&authorize_params(&app))
-        .send()
-        .await
-        .unwrap();
+    let response = app.client.get(app.url("/oidc/authorize")).query(&authorize_params(&app)).send().await.unwrap();
     assert_eq!(response.status(), 200);
     let page = response.text().await.unwrap();
-    for label in [
-        "Administrator",
-        "Editor",
-        "Contributor",
-        "Subscriber",
-        "Trial subscriber",
-        "No Insights access",
-    ] {
+    for label in ["Administrator", "Editor", "Contributor", "Subscriber", "Trial subscriber", "No Insights access"] {
         assert!(page.contains(&format!("Sign in as {label}")), "{label}");
     }
     assert!(page.contains(r#"name="email""#) && page.contains(r#"name="scopes""#));
@@ -140,32 +92,13 @@ async fn the_code_flow_issues_tokens_the_api_accepts(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     let tokens = code_flow(&app, &[("ready_user", "editor")]).await;
     assert_eq!(tokens["token_type"], "Bearer");
-    assert!(
-        tokens["refresh_token"].is_string(),
-        "offline_access asked for a refresh token"
-    );
-    let me = app
-        .gql(
-            tokens["access_token"].as_str(),
-            "{ me { role email } }",
-            json!({}),
-        )
-        .await;
+    assert!(tokens["refresh_token"].is_string(), "offline_access asked for a refresh token");
+    let me = app.gql(tokens["access_token"].as_str(), "{ me { role email } }", json!({})).await;
     assert_eq!(me["data"]["me"]["role"], "Editor", "{me}");
     assert_eq!(me["data"]["me"]["email"], "erin.editor@insights.example");
 
-    let payload = tokens["id_token"]
-        .as_str()
-        .unwrap()
-        .split('.')
-        .nth(1)
-        .unwrap();
-    let id: Value = serde_json::from_slice(
-        &base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .decode(payload)
-            .unwrap(),
-    )
-    .unwrap();
+    let payload = tokens["id_token"].as_str().unwrap().split('.').nth(1).unwrap();
+    let id: Value = serde_json::from_slice(&base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap();
     assert_eq!(id["nonce"], "n0nce");
     assert_eq!(id["aud"], "insights-web");
 }
@@ -173,44 +106,18 @@ async fn the_code_flow_issues_tokens_the_api_accepts(pool: PgPool) {
 #[sqlx::test(migrations = "./migrations")]
 async fn custom_users_get_the_scopes_typed_on_the_form(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
-    let tokens = code_flow(
-        &app,
-        &[
-            ("email", "pat@client.example"),
-            ("name", "Pat Client"),
-            ("company", "Acme"),
-            ("scopes", "insights:content-edit intelligence"),
-        ],
-    )
-    .await;
-    let me = app
-        .gql(
-            tokens["access_token"].as_str(),
-            "{ me { role name company intelligence } }",
-            json!({}),
-        )
-        .await;
-    assert_eq!(
-        me["data"]["me"],
-        json!({ "role": "Contributor", "name": "Pat Client", "company": "Acme", "intelligence": true })
-    );
+    let tokens = code_flow(&app, &[("email", "pat@client.example"), ("name", "Pat Client"), ("company", "Acme"), ("scopes", "insights:content-edit intelligence")]).await;
+    let me = app.gql(tokens["access_token"].as_str(), "{ me { role name company intelligence } }", json!({})).await;
+    assert_eq!(me["data"]["me"], json!({ "role": "Contributor", "name": "Pat Client", "company": "Acme", "intelligence": true }));
 }
 
 #[sqlx::test(migrations = "./migrations")]
 async fn a_code_needs_the_right_verifier_and_works_once(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     let code = authorize(&app, &[("ready_user", "subscriber")]).await;
-    let wrong = exchange(
-        &app,
-        &code,
-        "another-verifier-of-sufficient-length-000000000000",
-    )
-    .await;
+    let wrong = exchange(&app, &code, "another-verifier-of-sufficient-length-000000000000").await;
     assert_eq!(wrong.status(), 400);
-    assert_eq!(
-        wrong.json::<Value>().await.unwrap()["error"],
-        "invalid_grant"
-    );
+    assert_eq!(wrong.json::<Value>().await.unwrap()["error"], "invalid_grant");
 
     // The failed attempt used the code up: codes are single-use, so guessing verifiers is pointless.
     assert_eq!(exchange(&app, &code, VERIFIER).await.status(), 400);
@@ -230,63 +137,31 @@ async fn refresh_tokens_renew_the_session_and_rotate(pool: PgPool) {
     let renewed = refresh(&app, first).await;
     assert_eq!(renewed.status(), 200);
     let renewed: Value = renewed.json().await.unwrap();
-    let me = app
-        .gql(
-            renewed["access_token"].as_str(),
-            "{ me { role } }",
-            json!({}),
-        )
-        .await;
+    let me = app.gql(renewed["access_token"].as_str(), "{ me { role } }", json!({})).await;
     assert_eq!(me["data"]["me"]["role"], "Contributor");
 
     // The used refresh token is gone; the new one works.
     assert_eq!(refresh(&app, first).await.status(), 400);
-    assert_eq!(
-        refresh(&app, renewed["refresh_token"].as_str().unwrap())
-            .await
-            .status(),
-        200
-    );
+    assert_eq!(refresh(&app, renewed["refresh_token"].as_str().unwrap()).await.status(), 200);
 }
 
 #[sqlx::test(migrations = "./migrations")]
 async fn untrusted_clients_and_redirects_get_an_error_page_not_a_redirect(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
-    for (key, value) in [
-        ("redirect_uri", "https://evil.example/insights/callback"),
-        ("client_id", "someone-else"),
-        ("redirect_uri", "http://127.0.0.1:1/elsewhere"),
-    ] {
+    for (key, value) in [("redirect_uri", "https://evil.example/insights/callback"), ("client_id", "someone-else"), ("redirect_uri", "http://127.0.0.1:1/elsewhere")] {
         let mut params = authorize_params(&app);
         params.retain(|(k, _)| *k != key);
         params.push((key, value.to_owned()));
-        let response = app
-            .client
-            .get(app.url("/oidc/authorize"))
-            .query(&params)
-            .send()
-            .await
-            .unwrap();
+        let response = app.client.get(app.url("/oidc/authorize")).query(&params).send().await.unwrap();
         assert_eq!(response.status(), 400, "{key}={value}");
         assert!(response.headers().get("location").is_none());
     }
     // Without PKCE, the error goes back to the (trusted) client.
     let mut params = authorize_params(&app);
     params.retain(|(k, _)| !k.starts_with("code_challenge"));
-    let response = app
-        .client
-        .get(app.url("/oidc/authorize"))
-        .query(&params)
-        .send()
-        .await
-        .unwrap();
+    let response = app.client.get(app.url("/oidc/authorize")).query(&params).send().await.unwrap();
     assert_eq!(response.status(), 303);
-    assert!(
-        response.headers()["location"]
-            .to_str()
-            .unwrap()
-            .contains("error=invalid_request")
-    );
+    assert!(response.headers()["location"].to_str().unwrap().contains("error=invalid_request"));
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -296,70 +171,28 @@ async fn logout_revokes_refresh_tokens_and_returns_to_the_logged_out_page(pool: 
     let response = app
         .client
         .get(app.url("/oidc/logout"))
-        .query(&[
-            ("id_token_hint", tokens["id_token"].as_str().unwrap()),
-            ("post_logout_redirect_uri", &app.url("/insights/loggedout")),
-        ])
+        .query(&[("id_token_hint", tokens["id_token"].as_str().unwrap()), ("post_logout_redirect_uri", &app.url("/insights/loggedout"))])
         .send()
         .await
         .unwrap();
     assert!(response.status().is_redirection());
-    assert_eq!(
-        response.headers()["location"],
-        app.url("/insights/loggedout").as_str()
-    );
-    assert_eq!(
-        refresh(&app, tokens["refresh_token"].as_str().unwrap())
-            .await
-            .status(),
-        400
-    );
+    assert_eq!(response.headers()["location"], app.url("/insights/loggedout").as_str());
+    assert_eq!(refresh(&app, tokens["refresh_token"].as_str().unwrap()).await.status(), 400);
 
     // A foreign post-logout address is ignored.
-    let response = app
-        .client
-        .get(app.url("/oidc/logout"))
-        .query(&[("post_logout_redirect_uri", "https://evil.example/")])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(
-        response.headers()["location"],
-        app.url("/insights/loggedout").as_str()
-    );
+    let response = app.client.get(app.url("/oidc/logout")).query(&[("post_logout_redirect_uri", "https://evil.example/")]).send().await.unwrap();
+    assert_eq!(response.headers()["location"], app.url("/insights/loggedout").as_str());
 }
 
 #[sqlx::test(migrations = "./migrations")]
 async fn the_signing_key_is_generated_once_and_stored(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
-    let first: Value = app
-        .client
-        .get(app.url("/oidc/jwks"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let second: Value = app
-        .client
-        .get(app.url("/oidc/jwks"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let first: Value = app.client.get(app.url("/oidc/jwks")).send().await.unwrap().json().await.unwrap();
+    let second: Value = app.client.get(app.url("/oidc/jwks")).send().await.unwrap().json().await.unwrap();
     assert_eq!(first, second);
     assert_eq!(first["keys"].as_array().unwrap().len(), 1);
-    assert!(
-        first["keys"][0].get("d").is_none(),
-        "the private part is never published"
-    );
-    let stored: i64 = sqlx::query_scalar("select count(*) from oidc_signing_key")
-        .fetch_one(&app.pool)
-        .await
-        .unwrap();
+    assert!(first["keys"][0].get("d").is_none(), "the private part is never published");
+    let stored: i64 = sqlx::query_scalar("select count(*) from oidc_signing_key").fetch_one(&app.pool).await.unwrap();
     assert_eq!(stored, 1);
 }
 
@@ -377,12 +210,6 @@ async fn a_web_app_on_another_origin_may_read_discovery_and_exchange_codes(pool:
         .unwrap();
     assert!(preflight.status().is_success());
     assert_eq!(preflight.headers()["access-control-allow-origin"], "*");
-    let discovery = app
-        .client
-        .get(app.url("/oidc/.well-known/openid-configuration"))
-        .header("origin", "http://localhost:5173")
-        .send()
-        .await
-        .unwrap();
+    let discovery = app.client.get(app.url("/oidc/.well-known/openid-configuration")).header("origin", "http://localhost:5173").send().await.unwrap();
     assert_eq!(discovery.headers()["access-control-allow-origin"], "*");
 }

@@ -31,33 +31,15 @@ async fn world(pool: PgPool) -> World {
     let editor = app.token(TestRole::Editor).await;
     let editor_id = app.user_id(&editor).await;
     let desk = app.add_desk(&admin, "Metals desk", &[&editor_id]).await;
-    let premium = app
-        .channel_of_type(&admin, &desk, "Metals Premium", "premium")
-        .await;
-    let open = app
-        .channel_of_type(&admin, &desk, "Metals Open", "freeOpen")
-        .await;
-    let closed = app
-        .channel_of_type(&admin, &desk, "Metals Closed", "freeClosed")
-        .await;
-    World {
-        app,
-        admin,
-        reader,
-        reader_id,
-        desk,
-        premium,
-        open,
-        closed,
-    }
+    let premium = app.channel_of_type(&admin, &desk, "Metals Premium", "premium").await;
+    let open = app.channel_of_type(&admin, &desk, "Metals Open", "freeOpen").await;
+    let closed = app.channel_of_type(&admin, &desk, "Metals Closed", "freeClosed").await;
+    World { app, admin, reader, reader_id, desk, premium, open, closed }
 }
 
 impl World {
     async fn article(&self, token: &str, id: &str) -> (Value, String) {
-        let response = self
-            .app
-            .gql(Some(token), ARTICLE, json!({ "id": id }))
-            .await;
+        let response = self.app.gql(Some(token), ARTICLE, json!({ "id": id })).await;
         let raw = response.to_string();
         (response, raw)
     }
@@ -69,20 +51,8 @@ impl World {
         let article = &response["data"]["findPublishedArticleById"];
         assert_eq!(article["canSeeFullVersion"], full, "{case}: {article}");
         assert_eq!(article["html"].is_string(), full, "{case}: {article}");
-        assert_eq!(
-            raw.contains(secret),
-            full,
-            "{case}: the body {} the raw response",
-            if full {
-                "is missing from"
-            } else {
-                "leaks into"
-            }
-        );
-        assert!(
-            article["title"].is_string() && article["summary"].is_string(),
-            "{case}: the teaser keeps title and summary"
-        );
+        assert_eq!(raw.contains(secret), full, "{case}: the body {} the raw response", if full { "is missing from" } else { "leaks into" });
+        assert!(article["title"].is_string() && article["summary"].is_string(), "{case}: the teaser keeps title and summary");
     }
 }
 
@@ -90,11 +60,7 @@ impl World {
 async fn the_entitlement_matrix_decides_what_each_reader_is_shown(pool: PgPool) {
     let w = world(pool).await;
     let app = &w.app;
-    let article = |channel: &str,
-                   premium: bool,
-                   expiry: Option<&'static str>,
-                   days_ago: i64,
-                   body: &'static str| ReaderArticle {
+    let article = |channel: &str, premium: bool, expiry: Option<&'static str>, days_ago: i64, body: &'static str| ReaderArticle {
         channel: Some(channel).map(|c| Box::leak(c.to_owned().into_boxed_str()) as &str),
         desk: Some(Box::leak(w.desk.clone().into_boxed_str())),
         is_premium: premium,
@@ -103,140 +69,32 @@ async fn the_entitlement_matrix_decides_what_each_reader_is_shown(pool: PgPool) 
         body,
         ..Default::default()
     };
-    let premium_active = app
-        .insert_reader_article(article(
-            &w.premium,
-            true,
-            None,
-            1,
-            "zanzibarone premium body",
-        ))
-        .await;
-    let premium_running = app
-        .insert_reader_article(article(
-            &w.premium,
-            true,
-            Some("1w"),
-            2,
-            "zanzibartwo running body",
-        ))
-        .await;
-    let premium_ended = app
-        .insert_reader_article(article(
-            &w.premium,
-            true,
-            Some("3d"),
-            10,
-            "zanzibarthree ended body",
-        ))
-        .await;
-    let open_to_all = app
-        .insert_reader_article(article(
-            &w.premium,
-            false,
-            None,
-            1,
-            "zanzibarfour open body",
-        ))
-        .await;
-    let free_open = app
-        .insert_reader_article(article(
-            &w.open,
-            false,
-            None,
-            1,
-            "zanzibarfive freeopen body",
-        ))
-        .await;
-    let closed_premium = app
-        .insert_reader_article(article(&w.closed, true, None, 1, "zanzibarsix closed body"))
-        .await;
+    let premium_active = app.insert_reader_article(article(&w.premium, true, None, 1, "zanzibarone premium body")).await;
+    let premium_running = app.insert_reader_article(article(&w.premium, true, Some("1w"), 2, "zanzibartwo running body")).await;
+    let premium_ended = app.insert_reader_article(article(&w.premium, true, Some("3d"), 10, "zanzibarthree ended body")).await;
+    let open_to_all = app.insert_reader_article(article(&w.premium, false, None, 1, "zanzibarfour open body")).await;
+    let free_open = app.insert_reader_article(article(&w.open, false, None, 1, "zanzibarfive freeopen body")).await;
+    let closed_premium = app.insert_reader_article(article(&w.closed, true, None, 1, "zanzibarsix closed body")).await;
 
     // Staff read every published article in full.
-    for role in [
-        TestRole::Administrator,
-        TestRole::Editor,
-        TestRole::Contributor,
-    ] {
+    for role in [TestRole::Administrator, TestRole::Editor, TestRole::Contributor] {
         let token = app.token(role).await;
-        w.assert_full(
-            &token,
-            &premium_active,
-            "zanzibarone",
-            true,
-            &format!("{role:?}"),
-        )
-        .await;
-        w.assert_full(
-            &token,
-            &closed_premium,
-            "zanzibarsix",
-            true,
-            &format!("{role:?}"),
-        )
-        .await;
+        w.assert_full(&token, &premium_active, "zanzibarone", true, &format!("{role:?}")).await;
+        w.assert_full(&token, &closed_premium, "zanzibarsix", true, &format!("{role:?}")).await;
     }
 
     // Without a subscription: open articles in full, premium ones as teasers.
     let reader = w.reader.as_str();
-    w.assert_full(
-        reader,
-        &premium_active,
-        "zanzibarone",
-        false,
-        "no subscription, premium",
-    )
-    .await;
-    w.assert_full(
-        reader,
-        &premium_running,
-        "zanzibartwo",
-        false,
-        "no subscription, premium period running",
-    )
-    .await;
-    w.assert_full(
-        reader,
-        &premium_ended,
-        "zanzibarthree",
-        true,
-        "no subscription, premium period ended",
-    )
-    .await;
-    w.assert_full(
-        reader,
-        &open_to_all,
-        "zanzibarfour",
-        true,
-        "no subscription, open to all",
-    )
-    .await;
-    w.assert_full(
-        reader,
-        &free_open,
-        "zanzibarfive",
-        true,
-        "no subscription, free-open channel",
-    )
-    .await;
-    w.assert_full(
-        reader,
-        &closed_premium,
-        "zanzibarsix",
-        false,
-        "no subscription, free-closed premium",
-    )
-    .await;
+    w.assert_full(reader, &premium_active, "zanzibarone", false, "no subscription, premium").await;
+    w.assert_full(reader, &premium_running, "zanzibartwo", false, "no subscription, premium period running").await;
+    w.assert_full(reader, &premium_ended, "zanzibarthree", true, "no subscription, premium period ended").await;
+    w.assert_full(reader, &open_to_all, "zanzibarfour", true, "no subscription, open to all").await;
+    w.assert_full(reader, &free_open, "zanzibarfive", true, "no subscription, free-open channel").await;
+    w.assert_full(reader, &closed_premium, "zanzibarsix", false, "no subscription, free-closed premium").await;
     let (teaser, _) = w.article(reader, &premium_active).await;
-    assert_eq!(
-        teaser["data"]["findPublishedArticleById"]["isPremiumActive"],
-        true
-    );
+    assert_eq!(teaser["data"]["findPublishedArticleById"]["isPremiumActive"], true);
     let (ended, _) = w.article(reader, &premium_ended).await;
-    assert_eq!(
-        ended["data"]["findPublishedArticleById"]["isPremiumActive"],
-        false
-    );
+    assert_eq!(ended["data"]["findPublishedArticleById"]["isPremiumActive"], false);
 
     // Each subscription type and state to the premium channel.
     let cases: &[(&str, &str, Option<i64>, bool, bool)] = &[
@@ -255,101 +113,54 @@ async fn the_entitlement_matrix_decides_what_each_reader_is_shown(pool: PgPool) 
         ("stripe", "paymentFailed", None, true, false),
     ];
     for &(kind, state, ends, full_content, expect) in cases {
-        app.subscribe(&w.premium, &w.reader_id, kind, state, ends, full_content)
-            .await;
+        app.subscribe(&w.premium, &w.reader_id, kind, state, ends, full_content).await;
         let case = format!("{kind} {state} ends {ends:?} full content {full_content}");
-        w.assert_full(reader, &premium_active, "zanzibarone", expect, &case)
-            .await;
+        w.assert_full(reader, &premium_active, "zanzibarone", expect, &case).await;
         // Open articles stay open whatever the subscription.
-        w.assert_full(reader, &open_to_all, "zanzibarfour", true, &case)
-            .await;
+        w.assert_full(reader, &open_to_all, "zanzibarfour", true, &case).await;
     }
     // The channel card tells the reader's state.
-    app.subscribe(&w.premium, &w.reader_id, "trial", "pending", None, true)
-        .await;
+    app.subscribe(&w.premium, &w.reader_id, "trial", "pending", None, true).await;
     let (response, _) = w.article(reader, &premium_active).await;
     let card = &response["data"]["findPublishedArticleById"]["premiumChannelDetails"];
     assert_eq!(card["isCurrentUserSubscribed"], false, "{card}");
-    assert_eq!(
-        card["userChannelSubscription"]["subscriptionState"],
-        "pending"
-    );
+    assert_eq!(card["userChannelSubscription"]["subscriptionState"], "pending");
 
     // A subscription to the free-closed channel opens its premium articles.
-    w.assert_full(
-        reader,
-        &closed_premium,
-        "zanzibarsix",
-        false,
-        "closed, no subscription",
-    )
-    .await;
-    app.subscribe(&w.closed, &w.reader_id, "free", "active", None, true)
-        .await;
-    w.assert_full(
-        reader,
-        &closed_premium,
-        "zanzibarsix",
-        true,
-        "closed, active free subscription",
-    )
-    .await;
+    w.assert_full(reader, &closed_premium, "zanzibarsix", false, "closed, no subscription").await;
+    app.subscribe(&w.closed, &w.reader_id, "free", "active", None, true).await;
+    w.assert_full(reader, &closed_premium, "zanzibarsix", true, "closed, active free subscription").await;
 
     // Lists never carry bodies: search (documents and snippets) and recommendations.
-    app.subscribe(&w.premium, &w.reader_id, "account", "canceled", None, true)
-        .await;
+    app.subscribe(&w.premium, &w.reader_id, "account", "canceled", None, true).await;
     let search = app
         .gql(Some(reader), "query($q: String) { searchArticles(params: { searchQuery: $q }) { totalCount documents { highlight article { _id canSeeFullVersion } } } }", json!({ "q": "zanzibarone" }))
         .await;
-    assert_eq!(
-        search["data"]["searchArticles"]["totalCount"], 1,
-        "{search}"
-    );
-    assert_eq!(
-        search["data"]["searchArticles"]["documents"][0]["article"]["canSeeFullVersion"],
-        false
-    );
-    assert!(
-        !search.to_string().contains("zanzibarone premium"),
-        "search leaks the body: {search}"
-    );
+    assert_eq!(search["data"]["searchArticles"]["totalCount"], 1, "{search}");
+    assert_eq!(search["data"]["searchArticles"]["documents"][0]["article"]["canSeeFullVersion"], false);
+    assert!(!search.to_string().contains("zanzibarone premium"), "search leaks the body: {search}");
     let full_search = app
-        .gql(Some(reader), "query($q: String) { searchArticles(params: { searchQuery: $q }) { documents { highlight } } }", json!({ "q": "zanzibarfour" }))
+        .gql(
+            Some(reader),
+            "query($q: String) { searchArticles(params: { searchQuery: $q }) { documents { highlight } } }",
+            json!({ "q": "zanzibarfour" }),
+        )
         .await;
     assert!(
-        full_search["data"]["searchArticles"]["documents"][0]["highlight"]
-            .as_str()
-            .unwrap()
-            .contains("<mark>zanzibarfour</mark>"),
+        full_search["data"]["searchArticles"]["documents"][0]["highlight"].as_str().unwrap().contains("<mark>zanzibarfour</mark>"),
         "{full_search}"
     );
     let follow = app.add_category(&w.admin, "Copper", None).await;
-    sqlx::query("insert into article_category values ($1, $2)")
-        .bind(&premium_active)
-        .bind(&follow)
-        .execute(&app.pool)
-        .await
-        .unwrap();
+    sqlx::query("insert into article_category values ($1, $2)").bind(&premium_active).bind(&follow).execute(&app.pool).await.unwrap();
     sqlx::query("insert into category_follow (category_id, user_id) values ($1, $2)")
         .bind(&follow)
         .bind(&w.reader_id)
         .execute(&app.pool)
         .await
         .unwrap();
-    let me = app
-        .gql(
-            Some(reader),
-            "{ me { recommendedArticles(take: 9) { _id canSeeFullVersion } } }",
-            json!({}),
-        )
-        .await;
+    let me = app.gql(Some(reader), "{ me { recommendedArticles(take: 9) { _id canSeeFullVersion } } }", json!({})).await;
     let recommended = me["data"]["me"]["recommendedArticles"].as_array().unwrap();
-    assert!(
-        recommended
-            .iter()
-            .any(|a| a["_id"] == premium_active.as_str() && a["canSeeFullVersion"] == false),
-        "{me}"
-    );
+    assert!(recommended.iter().any(|a| a["_id"] == premium_active.as_str() && a["canSeeFullVersion"] == false), "{me}");
     assert!(!me.to_string().contains("zanzibar"), "{me}");
 }
 
@@ -358,14 +169,8 @@ async fn locked_topics_and_the_article_page_fields(pool: PgPool) {
     let w = world(pool).await;
     let app = &w.app;
     let sector = app.add_category(&w.admin, "Energy", None).await;
-    let locked = app
-        .add_category(&w.admin, "Restricted", Some(&sector))
-        .await;
-    sqlx::query("update category set is_locked = true where category_id = $1")
-        .bind(&locked)
-        .execute(&app.pool)
-        .await
-        .unwrap();
+    let locked = app.add_category(&w.admin, "Restricted", Some(&sector)).await;
+    sqlx::query("update category set is_locked = true where category_id = $1").bind(&locked).execute(&app.pool).await.unwrap();
     let leaf = app.add_category(&w.admin, "Deep", Some(&locked)).await;
     let tag = app.add_tag(&w.admin, "Tankers").await;
     let (channel, desk) = (w.premium.clone(), w.desk.clone());
@@ -380,27 +185,12 @@ async fn locked_topics_and_the_article_page_fields(pool: PgPool) {
             ..Default::default()
         })
         .await;
-    let older = app
-        .insert_reader_article(ReaderArticle {
-            channel: Some(&channel),
-            title: "Older note",
-            days_ago: 5,
-            ..Default::default()
-        })
-        .await;
-    app.insert_reader_article(ReaderArticle {
-        channel: Some(&channel),
-        title: "Too old",
-        days_ago: 40,
-        ..Default::default()
-    })
-    .await;
+    let older =
+        app.insert_reader_article(ReaderArticle { channel: Some(&channel), title: "Older note", days_ago: 5, ..Default::default() }).await;
+    app.insert_reader_article(ReaderArticle { channel: Some(&channel), title: "Too old", days_ago: 40, ..Default::default() }).await;
     let (response, _) = w.article(&w.reader, &id).await;
     let article = &response["data"]["findPublishedArticleById"];
-    assert_eq!(
-        article["isLocked"], true,
-        "a sub-topic of a locked topic locks the article: {response}"
-    );
+    assert_eq!(article["isLocked"], true, "a sub-topic of a locked topic locks the article: {response}");
     assert_eq!(article["canSeeFullVersion"], false);
     assert_eq!(article["showWatermark"], true);
     assert_eq!(article["blockCopy"], true);
@@ -408,17 +198,8 @@ async fn locked_topics_and_the_article_page_fields(pool: PgPool) {
     assert_eq!(article["publishedBy"]["_id"], w.desk.as_str());
     assert_eq!(article["rootCategories"][0]["name"], "Energy");
     assert_eq!(article["tags"][0]["name"], "Tankers");
-    let recent: Vec<&str> = article["recentChannelArticles"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["_id"].as_str().unwrap())
-        .collect();
-    assert_eq!(
-        recent,
-        vec![older.as_str()],
-        "only the last month's other articles: {article}"
-    );
+    let recent: Vec<&str> = article["recentChannelArticles"].as_array().unwrap().iter().map(|a| a["_id"].as_str().unwrap()).collect();
+    assert_eq!(recent, vec![older.as_str()], "only the last month's other articles: {article}");
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -426,58 +207,19 @@ async fn unpublished_and_unknown_articles_are_not_found_and_callers_are_checked(
     let w = world(pool).await;
     let app = &w.app;
     let channel = w.premium.clone();
-    let draft = app
-        .insert_reader_article(ReaderArticle {
-            channel: Some(&channel),
-            state: "Pending",
-            ..Default::default()
-        })
-        .await;
-    let review = app
-        .insert_reader_article(ReaderArticle {
-            channel: Some(&channel),
-            state: "ReadyForReview",
-            ..Default::default()
-        })
-        .await;
-    let archived = app
-        .insert_reader_article(ReaderArticle {
-            channel: Some(&channel),
-            state: "Archived",
-            ..Default::default()
-        })
-        .await;
-    let published = app
-        .insert_reader_article(ReaderArticle {
-            channel: Some(&channel),
-            ..Default::default()
-        })
-        .await;
+    let draft = app.insert_reader_article(ReaderArticle { channel: Some(&channel), state: "Pending", ..Default::default() }).await;
+    let review = app.insert_reader_article(ReaderArticle { channel: Some(&channel), state: "ReadyForReview", ..Default::default() }).await;
+    let archived = app.insert_reader_article(ReaderArticle { channel: Some(&channel), state: "Archived", ..Default::default() }).await;
+    let published = app.insert_reader_article(ReaderArticle { channel: Some(&channel), ..Default::default() }).await;
     let marketing = "query($id: ID!) { findMarketingArticleById(id: $id) { _id state html canSeeFullVersion } }";
-    for id in [
-        draft.as_str(),
-        review.as_str(),
-        archived.as_str(),
-        "not-an-id",
-        "0123456789abcdef01234567",
-    ] {
+    for id in [draft.as_str(), review.as_str(), archived.as_str(), "not-an-id", "0123456789abcdef01234567"] {
         for query in [ARTICLE, marketing] {
             let response = app.gql(Some(&w.admin), query, json!({ "id": id })).await;
-            assert_eq!(
-                error_code(&response),
-                Some("ARTICLE_NOT_FOUND"),
-                "{id}: {response}"
-            );
+            assert_eq!(error_code(&response), Some("ARTICLE_NOT_FOUND"), "{id}: {response}");
         }
     }
     let channel_query = "query($id: ID!) { channel(id: $id) { _id } }";
-    assert_eq!(
-        error_code(
-            &app.gql(Some(&w.reader), channel_query, json!({ "id": "nope" }))
-                .await
-        ),
-        Some("NOT_FOUND")
-    );
+    assert_eq!(error_code(&app.gql(Some(&w.reader), channel_query, json!({ "id": "nope" })).await), Some("NOT_FOUND"));
 
     // Every reader query: refused to the anonymous and to an expired trial.
     let trial = app.token(TestRole::Trial).await;
@@ -494,18 +236,9 @@ async fn unpublished_and_unknown_articles_are_not_found_and_callers_are_checked(
         ("{ getArticles { articles { _id } } }", json!({})),
         ("{ getBrowseStat { tags { _id } } }", json!({})),
         ("{ getLastMonthsWithArticles { dateId } }", json!({})),
-        (
-            "query($c: ID!) { getChartsArticles(premiumChannelId: $c) { _id } }",
-            json!({ "c": w.premium }),
-        ),
-        (
-            "query($c: ID!) { getStatsByChannel(query: { channelId: $c }) { views } }",
-            json!({ "c": w.premium }),
-        ),
-        (
-            "query($c: ID!) { isSubscribedTo(channelId: $c) }",
-            json!({ "c": w.premium }),
-        ),
+        ("query($c: ID!) { getChartsArticles(premiumChannelId: $c) { _id } }", json!({ "c": w.premium })),
+        ("query($c: ID!) { getStatsByChannel(query: { channelId: $c }) { views } }", json!({ "c": w.premium })),
+        ("query($c: ID!) { isSubscribedTo(channelId: $c) }", json!({ "c": w.premium })),
         ("{ contributors { _id } }", json!({})),
         (
             "query($id: ID!) { addArticleViewStat(item: { articleId: $id, type: \"article\", session: \"s\" }) { counted } }",
@@ -513,21 +246,9 @@ async fn unpublished_and_unknown_articles_are_not_found_and_callers_are_checked(
         ),
     ];
     for (query, variables) in reader_queries {
-        let query = if query.contains("addArticleViewStat") {
-            format!("mutation{}", &query[5..])
-        } else {
-            query.to_owned()
-        };
-        assert_eq!(
-            error_code(&app.gql(None, &query, variables.clone()).await),
-            Some("UNAUTHENTICATED"),
-            "{query}"
-        );
-        assert_eq!(
-            error_code(&app.gql(Some(&trial), &query, variables.clone()).await),
-            Some("TRIAL_EXPIRED"),
-            "{query}"
-        );
+        let query = if query.contains("addArticleViewStat") { format!("mutation{}", &query[5..]) } else { query.to_owned() };
+        assert_eq!(error_code(&app.gql(None, &query, variables.clone()).await), Some("UNAUTHENTICATED"), "{query}");
+        assert_eq!(error_code(&app.gql(Some(&trial), &query, variables.clone()).await), Some("TRIAL_EXPIRED"), "{query}");
         let ok = app.gql(Some(&w.reader), &query, variables).await;
         assert_eq!(ok["errors"], Value::Null, "{query}: {ok}");
     }
@@ -538,20 +259,8 @@ async fn views_are_counted_once_per_session_apart_for_previews_and_by_campaign(p
     let w = world(pool).await;
     let app = &w.app;
     let channel = w.premium.clone();
-    let premium = app
-        .insert_reader_article(ReaderArticle {
-            channel: Some(&channel),
-            is_premium: true,
-            ..Default::default()
-        })
-        .await;
-    let open = app
-        .insert_reader_article(ReaderArticle {
-            channel: Some(&channel),
-            title: "Open",
-            ..Default::default()
-        })
-        .await;
+    let premium = app.insert_reader_article(ReaderArticle { channel: Some(&channel), is_premium: true, ..Default::default() }).await;
+    let open = app.insert_reader_article(ReaderArticle { channel: Some(&channel), title: "Open", ..Default::default() }).await;
     let view = "mutation($item: ArticleViewStatInput!) { addArticleViewStat(item: $item) { counted kind } }";
     let send = |article: &str, session: &str, campaign: Option<&str>| {
         let mut item = json!({ "articleId": article, "type": "article", "session": session });
@@ -563,89 +272,49 @@ async fn views_are_counted_once_per_session_apart_for_previews_and_by_campaign(p
         app.gql(Some(&w.reader), view, json!({ "item": item }))
     };
     let first = send(&open, "session-1", None).await;
-    assert_eq!(
-        first["data"]["addArticleViewStat"],
-        json!({ "counted": true, "kind": "full" }),
-        "{first}"
-    );
+    assert_eq!(first["data"]["addArticleViewStat"], json!({ "counted": true, "kind": "full" }), "{first}");
     let reload = send(&open, "session-1", None).await;
-    assert_eq!(
-        reload["data"]["addArticleViewStat"]["counted"], false,
-        "a reload in the same session is not counted"
-    );
+    assert_eq!(reload["data"]["addArticleViewStat"]["counted"], false, "a reload in the same session is not counted");
     send(&open, "session-2", None).await;
     let preview = send(&premium, "session-1", None).await;
-    assert_eq!(
-        preview["data"]["addArticleViewStat"],
-        json!({ "counted": true, "kind": "preview" }),
-        "{preview}"
-    );
+    assert_eq!(preview["data"]["addArticleViewStat"], json!({ "counted": true, "kind": "preview" }), "{preview}");
 
     // The stats page counts full reads per reader.
-    let stats = app
-        .gql(
-            Some(&w.admin),
-            "query($id: ID!) { findArticleStats(id: $id) { views users } }",
-            json!({ "id": open }),
-        )
-        .await;
-    assert_eq!(
-        stats["data"]["findArticleStats"],
-        json!({ "views": 2, "users": 1 }),
-        "{stats}"
-    );
-    let premium_stats = app
-        .gql(
-            Some(&w.admin),
-            "query($id: ID!) { findArticleStats(id: $id) { views users } }",
-            json!({ "id": premium }),
-        )
-        .await;
-    assert_eq!(
-        premium_stats["data"]["findArticleStats"],
-        json!({ "views": 0, "users": 0 }),
-        "previews are not full reads"
-    );
-    let days: (i64, i64) = sqlx::query_as(
-        "select sum(full_views)::bigint, sum(preview_views)::bigint from article_view_day",
-    )
-    .fetch_one(&app.pool)
-    .await
-    .unwrap();
+    let stats = app.gql(Some(&w.admin), "query($id: ID!) { findArticleStats(id: $id) { views users } }", json!({ "id": open })).await;
+    assert_eq!(stats["data"]["findArticleStats"], json!({ "views": 2, "users": 1 }), "{stats}");
+    let premium_stats =
+        app.gql(Some(&w.admin), "query($id: ID!) { findArticleStats(id: $id) { views users } }", json!({ "id": premium })).await;
+    assert_eq!(premium_stats["data"]["findArticleStats"], json!({ "views": 0, "users": 0 }), "previews are not full reads");
+    let days: (i64, i64) = sqlx::query_as("select sum(full_views)::bigint, sum(preview_views)::bigint from article_view_day")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
     assert_eq!(days, (2, 1));
 
     // A campaign link attributes the view; a campaign of another article is not attributed.
     let campaign = app
-        .gql(Some(&w.admin), "mutation($a: ID!) { createCampaign(articleId: $a, campaignType: \"newsletter\") { _id articleLink articleId campaignType } }", json!({ "a": open }))
+        .gql(
+            Some(&w.admin),
+            "mutation($a: ID!) { createCampaign(articleId: $a, campaignType: \"newsletter\") { _id articleLink articleId campaignType } }",
+            json!({ "a": open }),
+        )
         .await;
     let campaign = &campaign["data"]["createCampaign"];
     let campaign_id = campaign["_id"].as_str().unwrap();
     assert!(
-        campaign["articleLink"]
-            .as_str()
-            .unwrap()
-            .ends_with(&format!(
-                "/insights/browse/article/{open}/{campaign_id}_newsletter"
-            )),
+        campaign["articleLink"].as_str().unwrap().ends_with(&format!("/insights/browse/article/{open}/{campaign_id}_newsletter")),
         "{campaign}"
     );
     send(&open, "session-3", Some(campaign_id)).await;
     send(&premium, "session-3", Some(campaign_id)).await;
     let attributed: Vec<(String, Option<String>)> =
-        sqlx::query_as("select article_id, campaign_id from article_view_event where session_id = 'session-3' order by kind").fetch_all(&app.pool).await.unwrap();
-    assert_eq!(
-        attributed,
-        vec![
-            (open.clone(), Some(campaign_id.to_owned())),
-            (premium.clone(), None)
-        ]
-    );
+        sqlx::query_as("select article_id, campaign_id from article_view_event where session_id = 'session-3' order by kind")
+            .fetch_all(&app.pool)
+            .await
+            .unwrap();
+    assert_eq!(attributed, vec![(open.clone(), Some(campaign_id.to_owned())), (premium.clone(), None)]);
     let refused = app
-        .gql(
-            Some(&w.reader),
-            "mutation($a: ID!) { createCampaign(articleId: $a, campaignType: \"x\") { _id } }",
-            json!({ "a": open }),
-        )
+        .gql(Some(&w.reader), "mutation($a: ID!) { createCampaign(articleId: $a, campaignType: \"x\") { _id } }", json!({ "a": open }))
         .await;
     assert_eq!(error_code(&refused), Some("FORBIDDEN"));
 }
@@ -667,31 +336,12 @@ async fn trending_archive_months_and_the_reader_lists(pool: PgPool) {
         })
         .await;
     let b = app
-        .insert_reader_article(ReaderArticle {
-            channel: Some(&premium),
-            title: "B",
-            days_ago: 2,
-            is_premium: true,
-            ..Default::default()
-        })
+        .insert_reader_article(ReaderArticle { channel: Some(&premium), title: "B", days_ago: 2, is_premium: true, ..Default::default() })
         .await;
     let c = app
-        .insert_reader_article(ReaderArticle {
-            channel: Some(&open),
-            title: "C",
-            days_ago: 3,
-            charts: true,
-            ..Default::default()
-        })
+        .insert_reader_article(ReaderArticle { channel: Some(&open), title: "C", days_ago: 3, charts: true, ..Default::default() })
         .await;
-    let old = app
-        .insert_reader_article(ReaderArticle {
-            channel: Some(&open),
-            title: "Old",
-            days_ago: 400,
-            ..Default::default()
-        })
-        .await;
+    let old = app.insert_reader_article(ReaderArticle { channel: Some(&open), title: "Old", days_ago: 400, ..Default::default() }).await;
     // Views: b most in the last 30 days, old most of all but long ago.
     let day_views = |article: String, days_ago: i32, n: i32| {
         let pool = app.pool.clone();
@@ -709,140 +359,73 @@ async fn trending_archive_months_and_the_reader_lists(pool: PgPool) {
     day_views(a.clone(), 2, 5).await;
     day_views(c.clone(), 29, 2).await;
     day_views(old.clone(), 45, 100).await;
-    let stat = app
-        .gql(
-            Some(&w.reader),
-            "{ getBrowseStat { trendingArticles { _id } desks { _id } channels { _id } } }",
-            json!({}),
-        )
-        .await;
-    let trending: Vec<&str> = stat["data"]["getBrowseStat"]["trendingArticles"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x["_id"].as_str().unwrap())
-        .collect();
+    let stat = app.gql(Some(&w.reader), "{ getBrowseStat { trendingArticles { _id } desks { _id } channels { _id } } }", json!({})).await;
+    let trending: Vec<&str> =
+        stat["data"]["getBrowseStat"]["trendingArticles"].as_array().unwrap().iter().map(|x| x["_id"].as_str().unwrap()).collect();
     assert_eq!(trending, vec![b.as_str(), a.as_str(), c.as_str()], "{stat}");
-    assert_eq!(
-        stat["data"]["getBrowseStat"]["desks"][0]["_id"],
-        w.desk.as_str()
-    );
+    assert_eq!(stat["data"]["getBrowseStat"]["desks"][0]["_id"], w.desk.as_str());
     let by_topic = app
+        .gql(Some(&w.reader), "query($c: ID) { getBrowseStat(categoryId: $c) { trendingArticles { _id } } }", json!({ "c": sector }))
+        .await;
+    assert_eq!(by_topic["data"]["getBrowseStat"]["trendingArticles"], json!([{ "_id": a }]), "{by_topic}");
+    let channel_stats = app
         .gql(
             Some(&w.reader),
-            "query($c: ID) { getBrowseStat(categoryId: $c) { trendingArticles { _id } } }",
-            json!({ "c": sector }),
+            "query($c: ID!) { getStatsByChannel(query: { channelId: $c }) { views trendingArticles { _id } } }",
+            json!({ "c": premium }),
         )
         .await;
-    assert_eq!(
-        by_topic["data"]["getBrowseStat"]["trendingArticles"],
-        json!([{ "_id": a }]),
-        "{by_topic}"
-    );
-    let channel_stats = app.gql(Some(&w.reader), "query($c: ID!) { getStatsByChannel(query: { channelId: $c }) { views trendingArticles { _id } } }", json!({ "c": premium })).await;
-    assert_eq!(
-        channel_stats["data"]["getStatsByChannel"]["views"], 14,
-        "{channel_stats}"
-    );
+    assert_eq!(channel_stats["data"]["getStatsByChannel"]["views"], 14, "{channel_stats}");
 
-    let months = app
-        .gql(
-            Some(&w.reader),
-            "{ getLastMonthsWithArticles { dateId year month articleCount } }",
-            json!({}),
-        )
-        .await;
-    let months = months["data"]["getLastMonthsWithArticles"]
-        .as_array()
-        .unwrap()
-        .clone();
-    let total: i64 = months
-        .iter()
-        .map(|m| m["articleCount"].as_i64().unwrap())
-        .sum();
+    let months = app.gql(Some(&w.reader), "{ getLastMonthsWithArticles { dateId year month articleCount } }", json!({})).await;
+    let months = months["data"]["getLastMonthsWithArticles"].as_array().unwrap().clone();
+    let total: i64 = months.iter().map(|m| m["articleCount"].as_i64().unwrap()).sum();
     assert_eq!(total, 4);
-    assert!(
-        months
-            .windows(2)
-            .all(|pair| pair[0]["dateId"].as_str() > pair[1]["dateId"].as_str()),
-        "newest first: {months:?}"
-    );
+    assert!(months.windows(2).all(|pair| pair[0]["dateId"].as_str() > pair[1]["dateId"].as_str()), "newest first: {months:?}");
 
-    let charts = app
-        .gql(
-            Some(&w.reader),
-            "query($c: ID!) { getChartsArticles(premiumChannelId: $c) { _id } }",
-            json!({ "c": open }),
-        )
-        .await;
+    let charts = app.gql(Some(&w.reader), "query($c: ID!) { getChartsArticles(premiumChannelId: $c) { _id } }", json!({ "c": open })).await;
     assert_eq!(charts["data"]["getChartsArticles"], json!([{ "_id": c }]));
 
     // getArticles: mine, not mine, free only; total on request.
-    app.subscribe(&premium, &w.reader_id, "account", "active", None, true)
-        .await;
+    app.subscribe(&premium, &w.reader_id, "account", "active", None, true).await;
     let list = |params: Value| {
         let token = w.reader.clone();
         async move {
-            let response = app.gql(Some(&token), "query($p: GetArticlesParams) { getArticles(params: $p, first: 2) { total articles { _id } } }", json!({ "p": params })).await;
+            let response = app
+                .gql(
+                    Some(&token),
+                    "query($p: GetArticlesParams) { getArticles(params: $p, first: 2) { total articles { _id } } }",
+                    json!({ "p": params }),
+                )
+                .await;
             let ids: Vec<String> = response["data"]["getArticles"]["articles"]
                 .as_array()
                 .unwrap()
                 .iter()
                 .map(|x| x["_id"].as_str().unwrap().to_owned())
                 .collect();
-            (
-                response["data"]["getArticles"]["total"].as_i64().unwrap(),
-                ids,
-            )
+            (response["data"]["getArticles"]["total"].as_i64().unwrap(), ids)
         }
     };
-    assert_eq!(
-        list(json!({ "onlyMySubscriptions": true })).await,
-        (2, vec![a.clone(), b.clone()])
-    );
-    assert_eq!(
-        list(json!({ "excludeMySubscriptions": true })).await,
-        (2, vec![c.clone(), old.clone()])
-    );
-    assert_eq!(
-        list(json!({ "freeOnly": true })).await,
-        (3, vec![a.clone(), c.clone()])
-    );
-    let page_two = app
-        .gql(
-            Some(&w.reader),
-            "{ getArticles(first: 3, page: 2) { articles { _id } } }",
-            json!({}),
-        )
-        .await;
-    assert_eq!(
-        page_two["data"]["getArticles"]["articles"],
-        json!([{ "_id": old }])
-    );
+    assert_eq!(list(json!({ "onlyMySubscriptions": true })).await, (2, vec![a.clone(), b.clone()]));
+    assert_eq!(list(json!({ "excludeMySubscriptions": true })).await, (2, vec![c.clone(), old.clone()]));
+    assert_eq!(list(json!({ "freeOnly": true })).await, (3, vec![a.clone(), c.clone()]));
+    let page_two = app.gql(Some(&w.reader), "{ getArticles(first: 3, page: 2) { articles { _id } } }", json!({})).await;
+    assert_eq!(page_two["data"]["getArticles"]["articles"], json!([{ "_id": old }]));
 
     // Recommendations leave out what the reader read twice.
     app.insert_views(&a, &w.reader_id, 2).await;
-    let me = app.gql(Some(&w.reader), "{ me { channelSubscriptions { channelId channel { name } isActive } recommendedArticles { _id } } }", json!({})).await;
-    assert_eq!(
-        me["data"]["me"]["recommendedArticles"],
-        json!([{ "_id": b }]),
-        "{me}"
-    );
-    assert_eq!(
-        me["data"]["me"]["channelSubscriptions"][0]["channel"]["name"],
-        "Metals Premium"
-    );
-    assert_eq!(
-        me["data"]["me"]["channelSubscriptions"][0]["isActive"],
-        true
-    );
-    let subscribed = app
+    let me = app
         .gql(
             Some(&w.reader),
-            "query($c: ID!) { isSubscribedTo(channelId: $c) }",
-            json!({ "c": premium }),
+            "{ me { channelSubscriptions { channelId channel { name } isActive } recommendedArticles { _id } } }",
+            json!({}),
         )
         .await;
+    assert_eq!(me["data"]["me"]["recommendedArticles"], json!([{ "_id": b }]), "{me}");
+    assert_eq!(me["data"]["me"]["channelSubscriptions"][0]["channel"]["name"], "Metals Premium");
+    assert_eq!(me["data"]["me"]["channelSubscriptions"][0]["isActive"], true);
+    let subscribed = app.gql(Some(&w.reader), "query($c: ID!) { isSubscribedTo(channelId: $c) }", json!({ "c": premium })).await;
     assert_eq!(subscribed["data"]["isSubscribedTo"], true);
 }
 
@@ -851,35 +434,19 @@ async fn registering_interest_is_recorded_with_its_job_once(pool: PgPool) {
     let w = world(pool).await;
     let app = &w.app;
     let channel = w.premium.clone();
-    let id = app
-        .insert_reader_article(ReaderArticle {
-            channel: Some(&channel),
-            is_premium: true,
-            ..Default::default()
-        })
-        .await;
-    let register =
-        "mutation($a: ID!) { notifyRegisteredInterestInArticle(item: { articleId: $a }) }";
+    let id = app.insert_reader_article(ReaderArticle { channel: Some(&channel), is_premium: true, ..Default::default() }).await;
+    let register = "mutation($a: ID!) { notifyRegisteredInterestInArticle(item: { articleId: $a }) }";
     for _ in 0..2 {
         let response = app.gql(Some(&w.reader), register, json!({ "a": id })).await;
-        assert_eq!(
-            response["data"]["notifyRegisteredInterestInArticle"], true,
-            "{response}"
-        );
+        assert_eq!(response["data"]["notifyRegisteredInterestInArticle"], true, "{response}");
     }
     let rows: i64 =
-        sqlx::query_scalar("select count(*) from article_interest where notified_at is null")
-            .fetch_one(&app.pool)
-            .await
-            .unwrap();
+        sqlx::query_scalar("select count(*) from article_interest where notified_at is null").fetch_one(&app.pool).await.unwrap();
     assert_eq!(rows, 1);
-    let jobs: i64 = sqlx::query_scalar("select count(*) from apalis.jobs where convert_from(job, 'UTF8') like '%notify_article_interest%'").fetch_one(&app.pool).await.unwrap();
+    let jobs: i64 = sqlx::query_scalar("select count(*) from apalis.jobs where convert_from(job, 'UTF8') like '%notify_article_interest%'")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
     assert_eq!(jobs, 1, "one job for one pending interest");
-    assert_eq!(
-        error_code(
-            &app.gql(Some(&w.reader), register, json!({ "a": "bad" }))
-                .await
-        ),
-        Some("ARTICLE_NOT_FOUND")
-    );
+    assert_eq!(error_code(&app.gql(Some(&w.reader), register, json!({ "a": "bad" })).await), Some("ARTICLE_NOT_FOUND"));
 }

@@ -13,12 +13,8 @@ fn the_checked_in_schema_is_up_to_date() {
 
 #[test]
 fn the_readme_lists_every_setting() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     for env in insights::Config::env_vars() {
-        assert!(
-            readme.contains(&format!("`{env}`")),
-            "README.md's configuration table lacks {env}: run `make readme-config`"
-        );
+        assert!(readme.contains(&format!("`{env}`")), "README.md's configuration table lacks {env}: run `make readme-config`");
     }
 }

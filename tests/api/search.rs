@@ -19,57 +19,30 @@ struct Search {
     highlights: Vec<Option<String>>,
 }
 
-async fn search(
-    app: &TestApp,
-    token: &str,
-    params: Value,
-    first: i64,
-    after: Option<&str>,
-) -> Search {
-    let response = app
-        .gql(
-            Some(token),
-            SEARCH,
-            json!({ "p": params, "first": first, "after": after }),
-        )
-        .await;
+async fn search(app: &TestApp, token: &str, params: Value, first: i64, after: Option<&str>) -> Search {
+    let response = app.gql(Some(token), SEARCH, json!({ "p": params, "first": first, "after": after })).await;
     assert_eq!(response["errors"], Value::Null, "{params}: {response}");
     let result = &response["data"]["searchArticles"];
     let documents = result["documents"].as_array().unwrap();
     Search {
-        ids: documents
-            .iter()
-            .map(|d| d["article"]["_id"].as_str().unwrap().to_owned())
-            .collect(),
-        titles: documents
-            .iter()
-            .map(|d| d["article"]["title"].as_str().unwrap().to_owned())
-            .collect(),
+        ids: documents.iter().map(|d| d["article"]["_id"].as_str().unwrap().to_owned()).collect(),
+        titles: documents.iter().map(|d| d["article"]["title"].as_str().unwrap().to_owned()).collect(),
         total: result["totalCount"].as_i64().unwrap(),
         end_cursor: result["pageInfo"]["endCursor"].as_str().map(str::to_owned),
         has_next: result["pageInfo"]["hasNextPage"].as_bool().unwrap(),
-        highlights: documents
-            .iter()
-            .map(|d| d["highlight"].as_str().map(str::to_owned))
-            .collect(),
+        highlights: documents.iter().map(|d| d["highlight"].as_str().map(str::to_owned)).collect(),
     }
 }
 
 /// Both rankings: with the RUM index (when the extension is installed) and without it.
 async fn rankings(app: &TestApp) -> Vec<&'static str> {
-    let rum = insights::search::ensure_ranked_index(&app.pool)
-        .await
-        .unwrap()
-        == insights::search::Ranking::Rum;
+    let rum = insights::search::ensure_ranked_index(&app.pool).await.unwrap() == insights::search::Ranking::Rum;
     if rum { vec!["rum", "gin"] } else { vec!["gin"] }
 }
 
 async fn use_ranking(app: &TestApp, ranking: &str) {
     if ranking == "gin" {
-        sqlx::query("drop index if exists article_search_rum_idx")
-            .execute(&app.pool)
-            .await
-            .unwrap();
+        sqlx::query("drop index if exists article_search_rum_idx").execute(&app.pool).await.unwrap();
     }
 }
 
@@ -80,10 +53,7 @@ async fn matches_are_ranked_and_the_websearch_syntax_works(pool: PgPool) {
         let app = TestApp::spawn(pool.clone()).await;
         use_ranking(&app, ranking).await;
         let reader = app.token(TestRole::Subscriber).await;
-        sqlx::query("delete from article")
-            .execute(&app.pool)
-            .await
-            .unwrap();
+        sqlx::query("delete from article").execute(&app.pool).await.unwrap();
         let in_title = app
             .insert_reader_article(ReaderArticle {
                 title: "Copper tanker rates",
@@ -108,79 +78,24 @@ async fn matches_are_ranked_and_the_websearch_syntax_works(pool: PgPool) {
                 ..Default::default()
             })
             .await;
-        let other = app
-            .insert_reader_article(ReaderArticle {
-                title: "Gold",
-                body: "Bullion was flat.",
-                days_ago: 3,
-                ..Default::default()
-            })
-            .await;
+        let other =
+            app.insert_reader_article(ReaderArticle { title: "Gold", body: "Bullion was flat.", days_ago: 3, ..Default::default() }).await;
 
         let copper = search(&app, &reader, json!({ "searchQuery": "copper" }), 10, None).await;
         assert_eq!(copper.total, 3, "{ranking}");
-        assert_eq!(
-            copper.ids[0], in_title,
-            "{ranking}: a title match ranks first: {:?}",
-            copper.titles
-        );
-        let quoted = search(
-            &app,
-            &reader,
-            json!({ "searchQuery": "\"tanker rates\"" }),
-            10,
-            None,
-        )
-        .await;
-        assert_eq!(
-            sorted(quoted.ids.clone()),
-            sorted(vec![in_title.clone(), phrase.clone()]),
-            "{ranking}: phrase"
-        );
-        let minus = search(
-            &app,
-            &reader,
-            json!({ "searchQuery": "copper -tanker" }),
-            10,
-            None,
-        )
-        .await;
+        assert_eq!(copper.ids[0], in_title, "{ranking}: a title match ranks first: {:?}", copper.titles);
+        let quoted = search(&app, &reader, json!({ "searchQuery": "\"tanker rates\"" }), 10, None).await;
+        assert_eq!(sorted(quoted.ids.clone()), sorted(vec![in_title.clone(), phrase.clone()]), "{ranking}: phrase");
+        let minus = search(&app, &reader, json!({ "searchQuery": "copper -tanker" }), 10, None).await;
         assert_eq!(minus.ids, vec![in_body.clone()], "{ranking}: minus");
-        let or = search(
-            &app,
-            &reader,
-            json!({ "searchQuery": "bullion or cargo" }),
-            10,
-            None,
-        )
-        .await;
-        assert_eq!(
-            sorted(or.ids),
-            sorted(vec![in_body.clone(), other.clone()]),
-            "{ranking}: or"
-        );
+        let or = search(&app, &reader, json!({ "searchQuery": "bullion or cargo" }), 10, None).await;
+        assert_eq!(sorted(or.ids), sorted(vec![in_body.clone(), other.clone()]), "{ranking}: or");
         // Stop words alone make no query: newest first, without snippets.
         let stop = search(&app, &reader, json!({ "searchQuery": "the and" }), 10, None).await;
-        assert_eq!(
-            stop.ids,
-            vec![
-                in_body.clone(),
-                phrase.clone(),
-                other.clone(),
-                in_title.clone()
-            ],
-            "{ranking}"
-        );
+        assert_eq!(stop.ids, vec![in_body.clone(), phrase.clone(), other.clone(), in_title.clone()], "{ranking}");
         assert!(stop.highlights.iter().all(Option::is_none));
         // Snippets mark the match and escape the rest.
-        assert!(
-            minus.highlights[0]
-                .as_deref()
-                .unwrap()
-                .contains("<mark>copper</mark>"),
-            "{:?}",
-            minus.highlights
-        );
+        assert!(minus.highlights[0].as_deref().unwrap().contains("<mark>copper</mark>"), "{:?}", minus.highlights);
     }
 }
 
@@ -199,12 +114,8 @@ async fn every_filter_narrows_the_results(pool: PgPool) {
     let editor_id = app.user_id(&editor).await;
     let desk = app.add_desk(&admin, "Energy desk", &[&editor_id]).await;
     let other_desk = app.add_desk(&admin, "Rates desk", &[&editor_id]).await;
-    let premium = app
-        .channel_of_type(&admin, &desk, "Energy Premium", "premium")
-        .await;
-    let open = app
-        .channel_of_type(&admin, &other_desk, "Rates Open", "freeOpen")
-        .await;
+    let premium = app.channel_of_type(&admin, &desk, "Energy Premium", "premium").await;
+    let open = app.channel_of_type(&admin, &other_desk, "Rates Open", "freeOpen").await;
     let sector = app.add_category(&admin, "Energy", None).await;
     let sub_topic = app.add_category(&admin, "Oil", Some(&sector)).await;
     let tag = app.add_tag(&admin, "OPEC").await;
@@ -230,100 +141,39 @@ async fn every_filter_narrows_the_results(pool: PgPool) {
             ..Default::default()
         })
         .await;
-    let c = app
-        .insert_reader_article(ReaderArticle {
-            channel: Some(&premium),
-            desk: Some(&desk),
-            days_ago: 1,
-            ..Default::default()
-        })
-        .await;
-    app.insert_reader_article(ReaderArticle {
-        channel: Some(&premium),
-        state: "Archived",
-        ..Default::default()
-    })
-    .await;
+    let c =
+        app.insert_reader_article(ReaderArticle { channel: Some(&premium), desk: Some(&desk), days_ago: 1, ..Default::default() }).await;
+    app.insert_reader_article(ReaderArticle { channel: Some(&premium), state: "Archived", ..Default::default() }).await;
 
     let ids = |params: Value| {
         let reader = reader.clone();
         let app = &app;
         async move { search(app, &reader, params, 20, None).await.ids }
     };
-    assert_eq!(
-        ids(json!({})).await,
-        vec![c.clone(), b.clone(), a.clone()],
-        "published only, newest first"
-    );
-    assert_eq!(
-        ids(json!({ "categoryId": sector })).await,
-        vec![a.clone()],
-        "a topic takes its sub-topics"
-    );
+    assert_eq!(ids(json!({})).await, vec![c.clone(), b.clone(), a.clone()], "published only, newest first");
+    assert_eq!(ids(json!({ "categoryId": sector })).await, vec![a.clone()], "a topic takes its sub-topics");
     assert_eq!(ids(json!({ "tagId": tag })).await, vec![a.clone()]);
-    assert_eq!(
-        ids(json!({ "contributorId": editor_id })).await,
-        vec![a.clone()]
-    );
+    assert_eq!(ids(json!({ "contributorId": editor_id })).await, vec![a.clone()]);
     assert_eq!(ids(json!({ "deskId": other_desk })).await, vec![b.clone()]);
-    assert_eq!(
-        ids(json!({ "premiumChannelId": premium })).await,
-        vec![c.clone(), a.clone()]
-    );
+    assert_eq!(ids(json!({ "premiumChannelId": premium })).await, vec![c.clone(), a.clone()]);
     assert_eq!(ids(json!({ "premiumOnly": true })).await, vec![a.clone()]);
-    assert_eq!(
-        ids(json!({ "freeOnly": true })).await,
-        vec![c.clone(), b.clone()]
-    );
-    assert_eq!(
-        ids(json!({ "displayInChartSection": true })).await,
-        vec![a.clone()]
-    );
-    assert_eq!(
-        ids(json!({ "pinnedFirst": true })).await,
-        vec![b.clone(), c.clone(), a.clone()]
-    );
+    assert_eq!(ids(json!({ "freeOnly": true })).await, vec![c.clone(), b.clone()]);
+    assert_eq!(ids(json!({ "displayInChartSection": true })).await, vec![a.clone()]);
+    assert_eq!(ids(json!({ "pinnedFirst": true })).await, vec![b.clone(), c.clone(), a.clone()]);
     let from = (chrono::Utc::now() - chrono::Duration::days(10)).to_rfc3339();
     let to = (chrono::Utc::now() - chrono::Duration::days(30)).to_rfc3339();
-    assert_eq!(
-        ids(json!({ "dateFrom": from })).await,
-        vec![c.clone(), b.clone()]
-    );
+    assert_eq!(ids(json!({ "dateFrom": from })).await, vec![c.clone(), b.clone()]);
     assert_eq!(ids(json!({ "dateTo": to })).await, vec![a.clone()]);
-    assert_eq!(
-        ids(json!({ "onlyMySubscriptions": true })).await,
-        Vec::<String>::new()
-    );
-    app.subscribe(&open, &reader_id, "free", "active", None, true)
-        .await;
-    assert_eq!(
-        ids(json!({ "onlyMySubscriptions": true })).await,
-        vec![b.clone()]
-    );
-    for bad in [
-        json!({ "tagId": "nope" }),
-        json!({ "premiumChannelId": "x" }),
-    ] {
-        let response = app
-            .gql(Some(&reader), SEARCH, json!({ "p": bad, "first": 5 }))
-            .await;
+    assert_eq!(ids(json!({ "onlyMySubscriptions": true })).await, Vec::<String>::new());
+    app.subscribe(&open, &reader_id, "free", "active", None, true).await;
+    assert_eq!(ids(json!({ "onlyMySubscriptions": true })).await, vec![b.clone()]);
+    for bad in [json!({ "tagId": "nope" }), json!({ "premiumChannelId": "x" })] {
+        let response = app.gql(Some(&reader), SEARCH, json!({ "p": bad, "first": 5 })).await;
         assert_eq!(error_code(&response), Some("NOT_FOUND"), "{response}");
     }
-    let both = app
-        .gql(
-            Some(&reader),
-            SEARCH,
-            json!({ "p": { "freeOnly": true, "premiumOnly": true }, "first": 5 }),
-        )
-        .await;
+    let both = app.gql(Some(&reader), SEARCH, json!({ "p": { "freeOnly": true, "premiumOnly": true }, "first": 5 })).await;
     assert_eq!(error_code(&both), Some("BAD_USER_INPUT"));
-    let bad_cursor = app
-        .gql(
-            Some(&reader),
-            SEARCH,
-            json!({ "first": 5, "after": "garbage" }),
-        )
-        .await;
+    let bad_cursor = app.gql(Some(&reader), SEARCH, json!({ "first": 5, "after": "garbage" })).await;
     assert_eq!(error_code(&bad_cursor), Some("BAD_USER_INPUT"));
 }
 
@@ -339,39 +189,19 @@ async fn cursor_pages_hold_while_articles_are_published(pool: PgPool) {
         if n == 3 {
             use_ranking(&app, "gin").await;
         }
-        sqlx::query("delete from article")
-            .execute(&app.pool)
-            .await
-            .unwrap();
+        sqlx::query("delete from article").execute(&app.pool).await.unwrap();
         let reader = app.token(TestRole::Subscriber).await;
         let mut all = Vec::new();
         for i in 0..7 {
             // Same relevance for most, two rows per day: ties are broken by date, then id.
-            let body = if i % 3 == 0 {
-                "nickel nickel output"
-            } else {
-                "nickel output"
-            };
-            all.push(
-                app.insert_reader_article(ReaderArticle {
-                    body,
-                    days_ago: 1 + i / 2,
-                    is_pinned: i == 5,
-                    ..Default::default()
-                })
-                .await,
-            );
+            let body = if i % 3 == 0 { "nickel nickel output" } else { "nickel output" };
+            all.push(app.insert_reader_article(ReaderArticle { body, days_ago: 1 + i / 2, is_pinned: i == 5, ..Default::default() }).await);
         }
         let first = search(&app, &reader, params.clone(), 3, None).await;
         assert_eq!(first.total, 7);
         assert!(first.has_next);
         // Published between two pages: it belongs before the cursor, so later pages do not shift.
-        app.insert_reader_article(ReaderArticle {
-            body: "nickel nickel nickel news",
-            days_ago: 0,
-            ..Default::default()
-        })
-        .await;
+        app.insert_reader_article(ReaderArticle { body: "nickel nickel nickel news", days_ago: 0, ..Default::default() }).await;
         let mut seen = first.ids.clone();
         let mut cursor = first.end_cursor.clone();
         while let Some(after) = cursor {

@@ -16,30 +16,18 @@ async fn an_image_is_stored_under_a_generated_name_and_served_with_its_type(pool
     assert_eq!(response.status(), 201);
     let body: Value = response.json().await.unwrap();
     let name = body["fileName"].as_str().unwrap();
-    assert!(
-        insights::uploads::is_upload_name(name) && name.ends_with(".png"),
-        "{name}"
-    );
+    assert!(insights::uploads::is_upload_name(name) && name.ends_with(".png"), "{name}");
     assert_eq!(body["link"], format!("/uploads/{name}"));
     assert_eq!(body["contentType"], "image/png");
     assert!(dir.join(name).exists(), "stored in the upload directory");
 
-    let served = app
-        .client
-        .get(app.url(&format!("/uploads/{name}")))
-        .send()
-        .await
-        .unwrap();
+    let served = app.client.get(app.url(&format!("/uploads/{name}"))).send().await.unwrap();
     assert_eq!(served.status(), 200);
     assert_eq!(served.headers()["content-type"], "image/png");
     assert_eq!(served.headers()["x-content-type-options"], "nosniff");
     assert_eq!(served.bytes().await.unwrap().as_ref(), PNG);
 
-    let gif: Value = upload(&app, Some(&token), "anim.gif", GIF)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let gif: Value = upload(&app, Some(&token), "anim.gif", GIF).await.json().await.unwrap();
     assert_eq!(gif["contentType"], "image/gif");
     std::fs::remove_dir_all(dir).ok();
 }
@@ -56,40 +44,15 @@ async fn the_type_comes_from_the_content_not_the_name(pool: PgPool) {
     assert!(body["fileName"].as_str().unwrap().ends_with(".png"));
 
     // A text file renamed .png is refused.
-    let text = upload(
-        &app,
-        Some(&token),
-        "photo.png",
-        b"<script>alert(1)</script> not an image",
-    )
-    .await;
+    let text = upload(&app, Some(&token), "photo.png", b"<script>alert(1)</script> not an image").await;
     assert_eq!(text.status(), 400);
     let error: Value = text.json().await.unwrap();
     assert_eq!(error["code"], "BAD_USER_INPUT");
-    assert!(
-        error["fields"]["file"]
-            .as_str()
-            .unwrap()
-            .contains("File format not supported"),
-        "{error}"
-    );
+    assert!(error["fields"]["file"].as_str().unwrap().contains("File format not supported"), "{error}");
 
     // So is a PDF, and an empty file.
-    assert_eq!(
-        upload(
-            &app,
-            Some(&token),
-            "doc.pdf",
-            b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"
-        )
-        .await
-        .status(),
-        400
-    );
-    assert_eq!(
-        upload(&app, Some(&token), "empty.png", b"").await.status(),
-        400
-    );
+    assert_eq!(upload(&app, Some(&token), "doc.pdf", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n").await.status(), 400);
+    assert_eq!(upload(&app, Some(&token), "empty.png", b"").await.status(), 400);
     let stored = std::fs::read_dir(&dir).map(|d| d.count()).unwrap_or(0);
     assert_eq!(stored, 1, "only the real image was stored");
     std::fs::remove_dir_all(dir).ok();
@@ -105,10 +68,7 @@ async fn a_file_over_the_limit_is_refused(pool: PgPool) {
     assert_eq!(response.status(), 413);
     let mut fits = PNG.to_vec();
     fits.resize(1024 * 1024, 0);
-    assert_eq!(
-        upload(&app, Some(&token), "fits.png", &fits).await.status(),
-        201
-    );
+    assert_eq!(upload(&app, Some(&token), "fits.png", &fits).await.status(), 201);
     std::fs::remove_dir_all(dir).ok();
 }
 
@@ -116,26 +76,16 @@ async fn a_file_over_the_limit_is_refused(pool: PgPool) {
 async fn uploading_needs_a_staff_token(pool: PgPool) {
     let (app, dir) = spawn(pool, &[]).await;
     assert_eq!(upload(&app, None, "a.png", PNG).await.status(), 401);
-    assert_eq!(
-        upload(&app, Some("garbage"), "a.png", PNG).await.status(),
-        401
-    );
+    assert_eq!(upload(&app, Some("garbage"), "a.png", PNG).await.status(), 401);
     let reader = app.token(TestRole::Subscriber).await;
-    assert_eq!(
-        upload(&app, Some(&reader), "a.png", PNG).await.status(),
-        403
-    );
+    assert_eq!(upload(&app, Some(&reader), "a.png", PNG).await.status(), 403);
     std::fs::remove_dir_all(dir).ok();
 }
 
 #[sqlx::test(migrations = "./migrations")]
 async fn only_generated_names_are_served(pool: PgPool) {
     let (app, _dir) = spawn(pool, &[]).await;
-    for path in [
-        "/uploads/..%2F..%2Fetc%2Fpasswd",
-        "/uploads/5f9b2c3e1a2b3c4d5e6f7a8b.svg",
-        &format!("/uploads/{}.png", insights::ids::new_id()),
-    ] {
+    for path in ["/uploads/..%2F..%2Fetc%2Fpasswd", "/uploads/5f9b2c3e1a2b3c4d5e6f7a8b.svg", &format!("/uploads/{}.png", insights::ids::new_id())] {
         let response = app.client.get(app.url(path)).send().await.unwrap();
         assert_eq!(response.status(), 404, "{path}");
     }
@@ -157,32 +107,16 @@ fn two_page_pdf() -> Vec<u8> {
         pdf.extend_from_slice(format!("{} 0 obj\n{object}\nendobj\n", i + 1).as_bytes());
     }
     let xref = pdf.len();
-    pdf.extend_from_slice(
-        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
-    );
+    pdf.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes());
     for offset in offsets {
         pdf.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
     }
-    pdf.extend_from_slice(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        )
-        .as_bytes(),
-    );
+    pdf.extend_from_slice(format!("trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n", objects.len() + 1).as_bytes());
     pdf
 }
 
-async fn upload_pdf(
-    app: &crate::support::TestApp,
-    token: Option<&str>,
-    file_name: &str,
-    bytes: Vec<u8>,
-) -> reqwest::Response {
-    let form = reqwest::multipart::Form::new().part(
-        "file",
-        reqwest::multipart::Part::bytes(bytes).file_name(file_name.to_owned()),
-    );
+async fn upload_pdf(app: &crate::support::TestApp, token: Option<&str>, file_name: &str, bytes: Vec<u8>) -> reqwest::Response {
+    let form = reqwest::multipart::Form::new().part("file", reqwest::multipart::Part::bytes(bytes).file_name(file_name.to_owned()));
     let mut request = app.client.post(app.url("/upload-file")).multipart(form);
     if let Some(token) = token {
         request = request.bearer_auth(token);
@@ -200,29 +134,13 @@ async fn a_pdf_becomes_one_stored_image_per_page(pool: PgPool) {
     assert_eq!(body["pageCount"], 2, "{body}");
     for page in body["pages"].as_array().unwrap() {
         let name = page["fileName"].as_str().unwrap();
-        assert!(
-            insights::uploads::is_upload_name(name) && name.ends_with(".png"),
-            "{name}"
-        );
-        let served = app
-            .client
-            .get(app.url(page["link"].as_str().unwrap()))
-            .send()
-            .await
-            .unwrap();
+        assert!(insights::uploads::is_upload_name(name) && name.ends_with(".png"), "{name}");
+        let served = app.client.get(app.url(page["link"].as_str().unwrap())).send().await.unwrap();
         assert_eq!(served.headers()["content-type"], "image/png");
         let bytes = served.bytes().await.unwrap();
-        assert_eq!(
-            imagesize::blob_size(&bytes).unwrap().width,
-            306,
-            "200 pt at 110 dpi"
-        );
+        assert_eq!(imagesize::blob_size(&bytes).unwrap().width, 306, "200 pt at 110 dpi");
     }
-    let leftovers: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_name().to_string_lossy().starts_with(".pdf-"))
-        .collect();
+    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().starts_with(".pdf-")).collect();
     assert!(leftovers.is_empty(), "the working copy is removed");
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -234,43 +152,15 @@ async fn only_pdfs_of_at_most_20_mb_are_taken(pool: PgPool) {
     let renamed = upload_pdf(&app, Some(&token), "report.pdf", PNG.to_vec()).await;
     assert_eq!(renamed.status(), 400);
     let body: Value = renamed.json().await.unwrap();
-    assert_eq!(
-        (&body["code"], &body["fields"]["file"]),
-        (
-            &json!("BAD_USER_INPUT"),
-            &json!("File format not supported: upload a PDF")
-        ),
-        "{body}"
-    );
+    assert_eq!((&body["code"], &body["fields"]["file"]), (&json!("BAD_USER_INPUT"), &json!("File format not supported: upload a PDF")), "{body}");
 
     let mut big = two_page_pdf();
     big.resize(21 * 1024 * 1024, b' ');
-    assert_eq!(
-        upload_pdf(&app, Some(&token), "big.pdf", big)
-            .await
-            .status(),
-        413
-    );
-    let broken = upload_pdf(
-        &app,
-        Some(&token),
-        "broken.pdf",
-        b"%PDF-1.7\nnot really".to_vec(),
-    )
-    .await;
+    assert_eq!(upload_pdf(&app, Some(&token), "big.pdf", big).await.status(), 413);
+    let broken = upload_pdf(&app, Some(&token), "broken.pdf", b"%PDF-1.7\nnot really".to_vec()).await;
     assert_eq!(broken.status(), 400);
-    assert_eq!(
-        upload_pdf(&app, None, "deck.pdf", two_page_pdf())
-            .await
-            .status(),
-        401
-    );
+    assert_eq!(upload_pdf(&app, None, "deck.pdf", two_page_pdf()).await.status(), 401);
     let reader = app.token(TestRole::Subscriber).await;
-    assert_eq!(
-        upload_pdf(&app, Some(&reader), "deck.pdf", two_page_pdf())
-            .await
-            .status(),
-        403
-    );
+    assert_eq!(upload_pdf(&app, Some(&reader), "deck.pdf", two_page_pdf()).await.status(), 403);
     let _ = std::fs::remove_dir_all(dir);
 }

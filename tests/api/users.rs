@@ -10,10 +10,7 @@ const UPDATE: &str = "mutation($t: String!) { updateUserFromToken(idToken: $t) {
 /// Runs the built-in provider's sign-in for a ready user and returns (access token, id token).
 pub async fn sign_in(app: &TestApp, ready_user: &str) -> (String, String) {
     let tokens = crate::oidc_provider::code_flow(app, &[("ready_user", ready_user)]).await;
-    (
-        tokens["access_token"].as_str().unwrap().to_owned(),
-        tokens["id_token"].as_str().unwrap().to_owned(),
-    )
+    (tokens["access_token"].as_str().unwrap().to_owned(), tokens["id_token"].as_str().unwrap().to_owned())
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -33,15 +30,9 @@ async fn update_user_from_token_creates_then_updates_the_user(pool: PgPool) {
 
     let second = app.gql(Some(&access), UPDATE, json!({ "t": id })).await;
     assert_eq!(second["data"]["updateUserFromToken"]["isNewUser"], false);
-    assert_eq!(
-        second["data"]["updateUserFromToken"]["user"]["_id"], user["user"]["_id"],
-        "same user, not a second one"
-    );
+    assert_eq!(second["data"]["updateUserFromToken"]["user"]["_id"], user["user"]["_id"], "same user, not a second one");
 
-    let count: i64 = sqlx::query_scalar("select count(*) from users")
-        .fetch_one(&app.pool)
-        .await
-        .unwrap();
+    let count: i64 = sqlx::query_scalar("select count(*) from users").fetch_one(&app.pool).await.unwrap();
     assert_eq!(count, 1);
 }
 
@@ -51,18 +42,14 @@ async fn update_user_from_token_refuses_someone_elses_or_an_invalid_id_token(poo
     let (access, _) = sign_in(&app, "subscriber").await;
     let (_, editors_id_token) = sign_in(&app, "editor").await;
 
-    let response = app
-        .gql(Some(&access), UPDATE, json!({ "t": editors_id_token }))
-        .await;
+    let response = app.gql(Some(&access), UPDATE, json!({ "t": editors_id_token })).await;
     assert_eq!(error_code(&response), Some("FORBIDDEN"), "{response}");
 
     // An access token is not an id token (wrong audience).
     let response = app.gql(Some(&access), UPDATE, json!({ "t": access })).await;
     assert_eq!(error_code(&response), Some("UNAUTHENTICATED"), "{response}");
 
-    let response = app
-        .gql(None, UPDATE, json!({ "t": editors_id_token }))
-        .await;
+    let response = app.gql(None, UPDATE, json!({ "t": editors_id_token })).await;
     assert_eq!(error_code(&response), Some("UNAUTHENTICATED"));
 }
 
@@ -74,16 +61,8 @@ async fn staff_of_the_company_directory_are_internal(pool: PgPool) {
     let query = "{ me { isInternal insightsUserId } }";
     let admin_me = app.gql(Some(&admin), query, json!({})).await;
     assert_eq!(admin_me["data"]["me"]["isInternal"], true);
-    assert!(
-        admin_me["data"]["me"]["insightsUserId"]
-            .as_str()
-            .unwrap()
-            .starts_with("ad|")
-    );
-    assert_eq!(
-        app.gql(Some(&reader), query, json!({})).await["data"]["me"]["isInternal"],
-        false
-    );
+    assert!(admin_me["data"]["me"]["insightsUserId"].as_str().unwrap().starts_with("ad|"));
+    assert_eq!(app.gql(Some(&reader), query, json!({})).await["data"]["me"]["isInternal"], false);
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -91,26 +70,12 @@ async fn a_client_without_a_company_has_an_incomplete_profile(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     let query = "{ isUserProfileComplete { isProfileComplete } }";
     let (complete, _) = sign_in(&app, "subscriber").await;
-    assert_eq!(
-        app.gql(Some(&complete), query, json!({})).await["data"]["isUserProfileComplete"]["isProfileComplete"],
-        true
-    );
+    assert_eq!(app.gql(Some(&complete), query, json!({})).await["data"]["isUserProfileComplete"]["isProfileComplete"], true);
 
-    let tokens = crate::oidc_provider::code_flow(
-        &app,
-        &[
-            ("email", "new.client@client.example"),
-            ("name", "New Client"),
-            ("scopes", "insights:content-reader"),
-        ],
-    )
-    .await;
+    let tokens = crate::oidc_provider::code_flow(&app, &[("email", "new.client@client.example"), ("name", "New Client"), ("scopes", "insights:content-reader")]).await;
     let incomplete = tokens["access_token"].as_str().unwrap();
     let response = app.gql(Some(incomplete), query, json!({})).await;
-    assert_eq!(
-        response["data"]["isUserProfileComplete"]["isProfileComplete"], false,
-        "{response}"
-    );
+    assert_eq!(response["data"]["isUserProfileComplete"]["isProfileComplete"], false, "{response}");
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -122,28 +87,17 @@ async fn a_trial_past_its_length_is_expired(pool: PgPool) {
     assert_eq!(running["data"]["me"]["trialState"], "TrialContinues");
 
     // The trial started 14 days and a minute ago (the configured length is 14 days).
-    sqlx::query(
-        "update users set first_login = now() - interval '14 days 1 minute' where email = $1",
-    )
-    .bind(TestRole::Trial.email())
-    .execute(&app.pool)
-    .await
-    .unwrap();
+    sqlx::query("update users set first_login = now() - interval '14 days 1 minute' where email = $1")
+        .bind(TestRole::Trial.email())
+        .execute(&app.pool)
+        .await
+        .unwrap();
     let expired = app.gql(Some(&token), query, json!({})).await;
-    assert_eq!(
-        expired["data"]["me"]["trialState"], "TrialExpired",
-        "{expired}"
-    );
+    assert_eq!(expired["data"]["me"]["trialState"], "TrialExpired", "{expired}");
     assert_eq!(expired["data"]["me"]["trialMinLeft"], 0);
 
     // Identity operations still answer, so the app can show the trial-ended screen.
-    let profile = app
-        .gql(
-            Some(&token),
-            "{ isUserProfileComplete { isProfileComplete } }",
-            json!({}),
-        )
-        .await;
+    let profile = app.gql(Some(&token), "{ isUserProfileComplete { isProfileComplete } }", json!({})).await;
     assert_eq!(profile["errors"], Value::Null);
 }
 
@@ -151,9 +105,7 @@ async fn a_trial_past_its_length_is_expired(pool: PgPool) {
 async fn the_trial_length_is_configurable(pool: PgPool) {
     let app = TestApp::spawn_with(pool, &["--trial-days", "3"]).await;
     let token = app.token(TestRole::Trial).await;
-    let response = app
-        .gql(Some(&token), "{ me { trialMinLeft } }", json!({}))
-        .await;
+    let response = app.gql(Some(&token), "{ me { trialMinLeft } }", json!({})).await;
     assert_eq!(response["data"]["me"]["trialMinLeft"], 3 * 24 * 60);
 }
 
@@ -161,20 +113,14 @@ async fn the_trial_length_is_configurable(pool: PgPool) {
 async fn role_changes_in_the_token_take_effect_at_once(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     let email = "promoted@test.example";
-    let as_reader =
-        tokens::for_user(&app.state, email, vec!["insights:content-reader".into()]).await;
-    let as_editor =
-        tokens::for_user(&app.state, email, vec!["insights:content-publish".into()]).await;
+    let as_reader = tokens::for_user(&app.state, email, vec!["insights:content-reader".into()]).await;
+    let as_editor = tokens::for_user(&app.state, email, vec!["insights:content-publish".into()]).await;
     let query = "{ me { _id role } }";
     let reader = app.gql(Some(&as_reader), query, json!({})).await;
     let editor = app.gql(Some(&as_editor), query, json!({})).await;
     assert_eq!(reader["data"]["me"]["role"], "Subscriber");
     assert_eq!(editor["data"]["me"]["role"], "Editor");
     assert_eq!(reader["data"]["me"]["_id"], editor["data"]["me"]["_id"]);
-    let stored: Option<String> = sqlx::query_scalar("select role from users where email = $1")
-        .bind(email)
-        .fetch_one(&app.pool)
-        .await
-        .unwrap();
+    let stored: Option<String> = sqlx::query_scalar("select role from users where email = $1").bind(email).fetch_one(&app.pool).await.unwrap();
     assert_eq!(stored.as_deref(), Some("Editor"));
 }

@@ -37,9 +37,7 @@ pub async fn current(pool: &PgPool) -> anyhow::Result<SigningKey> {
 /// Adds a new signing key; it signs from now on while older keys stay published for validation.
 pub async fn rotate(pool: &PgPool) -> anyhow::Result<String> {
     let secret = SecretKey::random(&mut rand::rngs::OsRng);
-    let pem = secret
-        .to_pkcs8_pem(LineEnding::LF)
-        .context("encode the signing key")?;
+    let pem = secret.to_pkcs8_pem(LineEnding::LF).context("encode the signing key")?;
     let kid = ids::new_id();
     sqlx::query!(
         "insert into oidc_signing_key (kid, algorithm, private_key_pem) values ($1, 'ES256', $2)",
@@ -53,20 +51,15 @@ pub async fn rotate(pool: &PgPool) -> anyhow::Result<String> {
 
 /// The public keys, as the JWKS document publishes them.
 pub async fn jwks(pool: &PgPool) -> anyhow::Result<JwkSet> {
-    let rows =
-        sqlx::query!("select kid, private_key_pem from oidc_signing_key order by created_at")
-            .fetch_all(pool)
-            .await?;
+    let rows = sqlx::query!("select kid, private_key_pem from oidc_signing_key order by created_at")
+        .fetch_all(pool)
+        .await?;
     let keys = rows
         .into_iter()
         .map(|row| {
-            let secret = SecretKey::from_pkcs8_pem(&row.private_key_pem)
-                .context("read the stored signing key")?;
+            let secret = SecretKey::from_pkcs8_pem(&row.private_key_pem).context("read the stored signing key")?;
             let point = secret.public_key().to_encoded_point(false);
-            let (x, y) = (
-                point.x().context("key point")?,
-                point.y().context("key point")?,
-            );
+            let (x, y) = (point.x().context("key point")?, point.y().context("key point")?);
             Ok(serde_json::json!({
                 "kty": "EC", "crv": "P-256", "use": "sig", "alg": "ES256", "kid": row.kid,
                 "x": URL_SAFE_NO_PAD.encode(x), "y": URL_SAFE_NO_PAD.encode(y),

@@ -49,14 +49,7 @@ pub fn router() -> Router<AppState> {
 
 async fn discovery(State(state): State<AppState>) -> Json<serde_json::Value> {
     let issuer = state.config.issuer();
-    let insights_scopes = [
-        scopes::ADMIN,
-        scopes::EDITOR,
-        scopes::CONTRIBUTOR,
-        scopes::READER,
-        scopes::TRIAL_READER,
-        scopes::INTELLIGENCE,
-    ];
+    let insights_scopes = [scopes::ADMIN, scopes::EDITOR, scopes::CONTRIBUTOR, scopes::READER, scopes::TRIAL_READER, scopes::INTELLIGENCE];
     let scopes_supported = [OIDC_SCOPES, &insights_scopes].concat();
     Json(serde_json::json!({
         "issuer": issuer,
@@ -97,15 +90,12 @@ pub struct AuthorizeParams {
 /// Only our own web app may use this provider, and only with its callback or logout page: on the
 /// public URL, or on a loopback address (the Vite dev server, tests on free ports).
 fn allowed_app_uri(config: &Config, uri: &str, path: &str) -> bool {
-    let Ok(url) = url::Url::parse(uri) else {
-        return false;
-    };
+    let Ok(url) = url::Url::parse(uri) else { return false };
     if url.path() != path || url.fragment().is_some() {
         return false;
     }
     let public = format!("{}{path}", config.public_url());
-    let loopback = url.scheme() == "http"
-        && matches!(url.host_str(), Some("127.0.0.1" | "localhost" | "[::1]"));
+    let loopback = url.scheme() == "http" && matches!(url.host_str(), Some("127.0.0.1" | "localhost" | "[::1]"));
     uri == public || loopback
 }
 
@@ -117,53 +107,30 @@ fn redirect_with(uri: &str, params: &[(&str, &str)]) -> Response {
 
 /// Checks the request; on error either an error page (client or redirect uri not trusted: never
 /// redirect there) or a redirect carrying the OAuth error.
-fn check_authorize(
-    config: &Config,
-    params: &AuthorizeParams,
-) -> Result<(String, String), Response> {
-    let page_error =
-        |message: &str| (StatusCode::BAD_REQUEST, Html(page::error_page(message))).into_response();
+fn check_authorize(config: &Config, params: &AuthorizeParams) -> Result<(String, String), Response> {
+    let page_error = |message: &str| (StatusCode::BAD_REQUEST, Html(page::error_page(message))).into_response();
     if params.client_id.as_deref() != Some(config.auth.client_id.as_str()) {
         return Err(page_error("Unknown client_id."));
     }
     let redirect_uri = match params.redirect_uri.as_deref() {
         Some(uri) if allowed_app_uri(config, uri, "/insights/callback") => uri.to_owned(),
-        _ => {
-            return Err(page_error(
-                "This redirect_uri is not registered for the client.",
-            ));
-        }
+        _ => return Err(page_error("This redirect_uri is not registered for the client.")),
     };
     let state = params.state.as_deref().unwrap_or_default();
     let fail = |description: &str| {
-        Err(redirect_with(
-            &redirect_uri,
-            &[
-                ("error", "invalid_request"),
-                ("error_description", description),
-                ("state", state),
-            ],
-        ))
+        Err(redirect_with(&redirect_uri, &[("error", "invalid_request"), ("error_description", description), ("state", state)]))
     };
     if params.response_type.as_deref() != Some("code") {
         return fail("response_type must be code");
     }
-    let challenge = match (
-        params.code_challenge.as_deref(),
-        params.code_challenge_method.as_deref(),
-    ) {
-        (Some(challenge), Some("S256")) if (43..=128).contains(&challenge.len()) => {
-            challenge.to_owned()
-        }
+    let challenge = match (params.code_challenge.as_deref(), params.code_challenge_method.as_deref()) {
+        (Some(challenge), Some("S256")) if (43..=128).contains(&challenge.len()) => challenge.to_owned(),
         _ => return fail("PKCE with code_challenge_method S256 is required"),
     };
     Ok((redirect_uri, challenge))
 }
 
-async fn authorize_page(
-    State(state): State<AppState>,
-    Query(params): Query<AuthorizeParams>,
-) -> Response {
+async fn authorize_page(State(state): State<AppState>, Query(params): Query<AuthorizeParams>) -> Response {
     match check_authorize(&state.config, &params) {
         Ok(_) => Html(page::authorize_page(&state.config, &params)).into_response(),
         Err(response) => response,
@@ -208,10 +175,7 @@ impl UserClaims {
             name: name.trim().to_owned(),
             given_name,
             family_name,
-            company: company
-                .map(str::trim)
-                .filter(|c| !c.is_empty())
-                .map(str::to_owned),
+            company: company.map(str::trim).filter(|c| !c.is_empty()).map(str::to_owned),
             grants,
         }
     }
@@ -221,18 +185,11 @@ impl UserClaims {
 pub fn subject_for(config: &Config, email: &str, internal: bool) -> String {
     let digest = Sha256::digest(email.trim().to_lowercase().as_bytes());
     let hex: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
-    let prefix = if internal {
-        config.internal_id_prefix.as_str()
-    } else {
-        "dev|"
-    };
+    let prefix = if internal { config.internal_id_prefix.as_str() } else { "dev|" };
     format!("{prefix}{hex}")
 }
 
-async fn authorize(
-    State(state): State<AppState>,
-    Form(form): Form<SignInForm>,
-) -> Result<Response, crate::http::HttpError> {
+async fn authorize(State(state): State<AppState>, Form(form): Form<SignInForm>) -> Result<Response, crate::http::HttpError> {
     let config = &state.config;
     let (redirect_uri, challenge) = match check_authorize(config, &form.params) {
         Ok(checked) => checked,
@@ -241,34 +198,18 @@ async fn authorize(
     let (subject, claims) = match form.ready_user.as_deref() {
         Some(key) => {
             let Some(user) = READY_USERS.iter().find(|u| u.key == key) else {
-                return Ok((
-                    StatusCode::BAD_REQUEST,
-                    Html(page::error_page("Unknown user.")),
-                )
-                    .into_response());
+                return Ok((StatusCode::BAD_REQUEST, Html(page::error_page("Unknown user."))).into_response());
             };
             let grants = user.scopes.iter().map(|s| s.to_string()).collect();
-            (
-                subject_for(config, user.email, user.internal),
-                UserClaims::new(user.email, user.name, Some(user.company), grants),
-            )
+            (subject_for(config, user.email, user.internal), UserClaims::new(user.email, user.name, Some(user.company), grants))
         }
         None => {
             let email = form.email.as_deref().map(str::trim).unwrap_or_default();
             if !email.contains('@') || email.starts_with('@') {
-                let html = page::authorize_page_with_error(
-                    config,
-                    &form.params,
-                    "Enter a valid email address.",
-                );
+                let html = page::authorize_page_with_error(config, &form.params, "Enter a valid email address.");
                 return Ok((StatusCode::BAD_REQUEST, Html(html)).into_response());
             }
-            let name = form
-                .name
-                .as_deref()
-                .map(str::trim)
-                .filter(|n| !n.is_empty())
-                .unwrap_or(email);
+            let name = form.name.as_deref().map(str::trim).filter(|n| !n.is_empty()).unwrap_or(email);
             let grants = form
                 .scopes
                 .as_deref()
@@ -278,10 +219,7 @@ async fn authorize(
                 .map(str::to_owned)
                 .collect();
             let internal = form.internal.is_some();
-            (
-                subject_for(config, email, internal),
-                UserClaims::new(email, name, form.company.as_deref(), grants),
-            )
+            (subject_for(config, email, internal), UserClaims::new(email, name, form.company.as_deref(), grants))
         }
     };
 
@@ -292,21 +230,14 @@ async fn authorize(
         code_challenge: challenge,
         nonce: form.params.nonce.clone(),
         subject,
-        scope: form
-            .params
-            .scope
-            .clone()
-            .unwrap_or_else(|| "openid".to_owned()),
+        scope: form.params.scope.clone().unwrap_or_else(|| "openid".to_owned()),
         claims: serde_json::to_value(&claims).map_err(anyhow::Error::from)?,
         expires_at: Utc::now() + chrono::Duration::seconds(CODE_TTL_SECS),
     };
     queries::insert_code(&state.pool, &hash(&code), &grant).await?;
     let state_param = form.params.state.unwrap_or_default();
     let issuer = config.issuer();
-    Ok(redirect_with(
-        &redirect_uri,
-        &[("code", &code), ("state", &state_param), ("iss", &issuer)],
-    ))
+    Ok(redirect_with(&redirect_uri, &[("code", &code), ("state", &state_param), ("iss", &issuer)]))
 }
 
 #[derive(Debug, Deserialize)]
@@ -339,10 +270,7 @@ fn oauth_error(error: &str, description: &str) -> Response {
         .into_response()
 }
 
-async fn token(
-    State(state): State<AppState>,
-    Form(request): Form<TokenRequest>,
-) -> Result<Response, crate::http::HttpError> {
+async fn token(State(state): State<AppState>, Form(request): Form<TokenRequest>) -> Result<Response, crate::http::HttpError> {
     let config = &state.config;
     if request.client_id.as_deref() != Some(config.auth.client_id.as_str()) {
         return Ok(oauth_error("invalid_client", "unknown client_id"));
@@ -350,13 +278,8 @@ async fn token(
     let now = Utc::now();
     let issued = match request.grant_type.as_str() {
         "authorization_code" => {
-            let (Some(code), Some(verifier)) =
-                (request.code.as_deref(), request.code_verifier.as_deref())
-            else {
-                return Ok(oauth_error(
-                    "invalid_request",
-                    "code and code_verifier are required",
-                ));
+            let (Some(code), Some(verifier)) = (request.code.as_deref(), request.code_verifier.as_deref()) else {
+                return Ok(oauth_error("invalid_request", "code and code_verifier are required"));
             };
             let Some(grant) = queries::take_code(&state.pool, &hash(code)).await? else {
                 return Ok(oauth_error("invalid_grant", "unknown or used code"));
@@ -364,50 +287,27 @@ async fn token(
             if grant.expires_at <= now
                 || grant.client_id != config.auth.client_id
                 || request.redirect_uri.as_deref() != Some(grant.redirect_uri.as_str())
-                || URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
-                    != grant.code_challenge
+                || URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes())) != grant.code_challenge
             {
-                return Ok(oauth_error(
-                    "invalid_grant",
-                    "the code, redirect_uri or code_verifier does not match",
-                ));
+                return Ok(oauth_error("invalid_grant", "the code, redirect_uri or code_verifier does not match"));
             }
-            let claims: UserClaims =
-                serde_json::from_value(grant.claims).map_err(anyhow::Error::from)?;
-            issue_tokens(
-                &state,
-                &grant.subject,
-                &grant.scope,
-                &claims,
-                grant.nonce.as_deref(),
-            )
-            .await?
+            let claims: UserClaims = serde_json::from_value(grant.claims).map_err(anyhow::Error::from)?;
+            issue_tokens(&state, &grant.subject, &grant.scope, &claims, grant.nonce.as_deref()).await?
         }
         "refresh_token" => {
             let Some(refresh_token) = request.refresh_token.as_deref() else {
                 return Ok(oauth_error("invalid_request", "refresh_token is required"));
             };
-            let Some(grant) =
-                queries::take_refresh_token(&state.pool, &hash(refresh_token)).await?
-            else {
-                return Ok(oauth_error(
-                    "invalid_grant",
-                    "unknown or used refresh token",
-                ));
+            let Some(grant) = queries::take_refresh_token(&state.pool, &hash(refresh_token)).await? else {
+                return Ok(oauth_error("invalid_grant", "unknown or used refresh token"));
             };
             if grant.expires_at <= now || grant.client_id != config.auth.client_id {
                 return Ok(oauth_error("invalid_grant", "refresh token expired"));
             }
-            let claims: UserClaims =
-                serde_json::from_value(grant.claims).map_err(anyhow::Error::from)?;
+            let claims: UserClaims = serde_json::from_value(grant.claims).map_err(anyhow::Error::from)?;
             issue_tokens(&state, &grant.subject, &grant.scope, &claims, None).await?
         }
-        _ => {
-            return Ok(oauth_error(
-                "unsupported_grant_type",
-                "use authorization_code or refresh_token",
-            ));
-        }
+        _ => return Ok(oauth_error("unsupported_grant_type", "use authorization_code or refresh_token")),
     };
     Ok(([(header::CACHE_CONTROL, "no-store")], Json(issued)).into_response())
 }
@@ -423,16 +323,8 @@ pub async fn issue_tokens(
 ) -> anyhow::Result<TokenResponse> {
     let config = &state.config;
     let ttl = config.auth.access_token_ttl();
-    let requested: Vec<&str> = requested_scope
-        .split_whitespace()
-        .filter(|s| OIDC_SCOPES.contains(s))
-        .collect();
-    let scope = requested
-        .iter()
-        .copied()
-        .chain(claims.grants.iter().map(String::as_str))
-        .collect::<Vec<_>>()
-        .join(" ");
+    let requested: Vec<&str> = requested_scope.split_whitespace().filter(|s| OIDC_SCOPES.contains(s)).collect();
+    let scope = requested.iter().copied().chain(claims.grants.iter().map(String::as_str)).collect::<Vec<_>>().join(" ");
     let access_token = sign_access_token(state, subject, &scope, claims, ttl).await?;
     let id_token = sign(
         state,
@@ -460,14 +352,7 @@ pub async fn issue_tokens(
     } else {
         None
     };
-    Ok(TokenResponse {
-        access_token,
-        id_token,
-        refresh_token,
-        token_type: "Bearer".into(),
-        expires_in: ttl.as_secs(),
-        scope,
-    })
+    Ok(TokenResponse { access_token, id_token, refresh_token, token_type: "Bearer".into(), expires_in: ttl.as_secs(), scope })
 }
 
 /// An access token for the API, as `issue_tokens` and `insights-cli token` make it.
@@ -504,9 +389,7 @@ async fn sign(
         "iss": state.config.issuer(), "sub": subject, "aud": audience,
         "iat": now, "nbf": now, "exp": now + ttl.as_secs() as i64, "jti": crate::ids::new_id(),
     });
-    let (serde_json::Value::Object(body_map), serde_json::Value::Object(extra)) =
-        (&mut body, extra)
-    else {
+    let (serde_json::Value::Object(body_map), serde_json::Value::Object(extra)) = (&mut body, extra) else {
         unreachable!("both are objects")
     };
     body_map.extend(extra.into_iter().filter(|(_, v)| !v.is_null()));
@@ -523,17 +406,10 @@ pub struct LogoutParams {
 }
 
 /// Ends the session: revokes the user's refresh tokens and returns to the web app's logged-out page.
-async fn logout(
-    State(state): State<AppState>,
-    Query(params): Query<LogoutParams>,
-) -> Result<Response, crate::http::HttpError> {
+async fn logout(State(state): State<AppState>, Query(params): Query<LogoutParams>) -> Result<Response, crate::http::HttpError> {
     if let Some(hint) = params.id_token_hint.as_deref() {
         // An expired id token still names who is signing out.
-        if let Ok(claims) = state
-            .tokens
-            .validate_allowing_expired(hint, &state.config.auth.client_id)
-            .await
-        {
+        if let Ok(claims) = state.tokens.validate_allowing_expired(hint, &state.config.auth.client_id).await {
             if let Some(subject) = claims.get("sub").and_then(|s| s.as_str()) {
                 queries::revoke_refresh_tokens(&state.pool, subject).await?;
             }

@@ -18,60 +18,12 @@ pub struct ReadyUser {
 }
 
 pub const READY_USERS: &[ReadyUser] = &[
-    ReadyUser {
-        key: "admin",
-        label: "Administrator",
-        email: "alex.admin@insights.example",
-        name: "Alex Admin",
-        company: "Insights Research",
-        scopes: &[scopes::ADMIN, scopes::INTELLIGENCE],
-        internal: true,
-    },
-    ReadyUser {
-        key: "editor",
-        label: "Editor",
-        email: "erin.editor@insights.example",
-        name: "Erin Editor",
-        company: "Insights Research",
-        scopes: &[scopes::EDITOR],
-        internal: true,
-    },
-    ReadyUser {
-        key: "contributor",
-        label: "Contributor",
-        email: "chris.contributor@insights.example",
-        name: "Chris Contributor",
-        company: "Insights Research",
-        scopes: &[scopes::CONTRIBUTOR],
-        internal: true,
-    },
-    ReadyUser {
-        key: "subscriber",
-        label: "Subscriber",
-        email: "sam.subscriber@client.example",
-        name: "Sam Subscriber",
-        company: "Client Capital",
-        scopes: &[scopes::READER],
-        internal: false,
-    },
-    ReadyUser {
-        key: "trial",
-        label: "Trial subscriber",
-        email: "tara.trial@client.example",
-        name: "Tara Trial",
-        company: "Prospect Partners",
-        scopes: &[scopes::TRIAL_READER],
-        internal: false,
-    },
-    ReadyUser {
-        key: "none",
-        label: "No Insights access",
-        email: "nia.noaccess@client.example",
-        name: "Nia Noaccess",
-        company: "Elsewhere Ltd",
-        scopes: &[],
-        internal: false,
-    },
+    ReadyUser { key: "admin", label: "Administrator", email: "alex.admin@insights.example", name: "Alex Admin", company: "Insights Research", scopes: &[scopes::ADMIN, scopes::INTELLIGENCE], internal: true },
+    ReadyUser { key: "editor", label: "Editor", email: "erin.editor@insights.example", name: "Erin Editor", company: "Insights Research", scopes: &[scopes::EDITOR], internal: true },
+    ReadyUser { key: "contributor", label: "Contributor", email: "chris.contributor@insights.example", name: "Chris Contributor", company: "Insights Research", scopes: &[scopes::CONTRIBUTOR], internal: true },
+    ReadyUser { key: "subscriber", label: "Subscriber", email: "sam.subscriber@client.example", name: "Sam Subscriber", company: "Client Capital", scopes: &[scopes::READER], internal: false },
+    ReadyUser { key: "trial", label: "Trial subscriber", email: "tara.trial@client.example", name: "Tara Trial", company: "Prospect Partners", scopes: &[scopes::TRIAL_READER], internal: false },
+    ReadyUser { key: "none", label: "No Insights access", email: "nia.noaccess@client.example", name: "Nia Noaccess", company: "Elsewhere Ltd", scopes: &[], internal: false },
 ];
 
 const STYLE: &str = "
@@ -103,11 +55,7 @@ fn hidden_fields(params: &AuthorizeParams) -> String {
     ];
     fields
         .iter()
-        .filter_map(|(name, value)| {
-            value
-                .as_deref()
-                .map(|v| format!(r#"<input type="hidden" name="{name}" value="{}">"#, attr(v)))
-        })
+        .filter_map(|(name, value)| value.as_deref().map(|v| format!(r#"<input type="hidden" name="{name}" value="{}">"#, attr(v))))
         .collect()
 }
 
@@ -137,18 +85,8 @@ fn render(config: &Config, params: &AuthorizeParams, error: Option<&str>) -> Str
             )
         })
         .collect();
-    let error = error
-        .map(|e| format!(r#"<div class="error" role="alert">{}</div>"#, text(e)))
-        .unwrap_or_default();
-    let known_scopes = [
-        scopes::ADMIN,
-        scopes::EDITOR,
-        scopes::CONTRIBUTOR,
-        scopes::READER,
-        scopes::TRIAL_READER,
-        scopes::INTELLIGENCE,
-    ]
-    .join(", ");
+    let error = error.map(|e| format!(r#"<div class="error" role="alert">{}</div>"#, text(e))).unwrap_or_default();
+    let known_scopes = [scopes::ADMIN, scopes::EDITOR, scopes::CONTRIBUTOR, scopes::READER, scopes::TRIAL_READER, scopes::INTELLIGENCE].join(", ");
     format!(
         r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Sign in · Insights development identity provider</title><style>{STYLE}</style></head>

@@ -14,11 +14,7 @@ pub struct Grant {
     pub expires_at: DateTime<Utc>,
 }
 
-pub async fn insert_code(
-    db: impl PgExecutor<'_>,
-    code_hash: &str,
-    grant: &Grant,
-) -> sqlx::Result<()> {
+pub async fn insert_code(db: impl PgExecutor<'_>, code_hash: &str, grant: &Grant) -> sqlx::Result<()> {
     sqlx::query!(
         "insert into oidc_authorization_code
              (code_hash, client_id, redirect_uri, code_challenge, nonce, subject, scope, claims, expires_at)
@@ -58,11 +54,7 @@ pub struct RefreshGrant {
     pub expires_at: DateTime<Utc>,
 }
 
-pub async fn insert_refresh_token(
-    db: impl PgExecutor<'_>,
-    token_hash: &str,
-    grant: &RefreshGrant,
-) -> sqlx::Result<()> {
+pub async fn insert_refresh_token(db: impl PgExecutor<'_>, token_hash: &str, grant: &RefreshGrant) -> sqlx::Result<()> {
     sqlx::query!(
         "insert into oidc_refresh_token (token_hash, client_id, subject, scope, claims, expires_at)
          values ($1, $2, $3, $4, $5, $6)",
@@ -79,10 +71,7 @@ pub async fn insert_refresh_token(
 }
 
 /// Takes a refresh token out of the table: each use rotates it.
-pub async fn take_refresh_token(
-    db: impl PgExecutor<'_>,
-    token_hash: &str,
-) -> sqlx::Result<Option<RefreshGrant>> {
+pub async fn take_refresh_token(db: impl PgExecutor<'_>, token_hash: &str) -> sqlx::Result<Option<RefreshGrant>> {
     sqlx::query_as!(
         RefreshGrant,
         "delete from oidc_refresh_token where token_hash = $1
@@ -94,12 +83,10 @@ pub async fn take_refresh_token(
 }
 
 pub async fn revoke_refresh_tokens(db: impl PgExecutor<'_>, subject: &str) -> sqlx::Result<u64> {
-    Ok(
-        sqlx::query!("delete from oidc_refresh_token where subject = $1", subject)
-            .execute(db)
-            .await?
-            .rows_affected(),
-    )
+    Ok(sqlx::query!("delete from oidc_refresh_token where subject = $1", subject)
+        .execute(db)
+        .await?
+        .rows_affected())
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -110,19 +97,13 @@ pub struct Purged {
 
 /// Deletes expired codes and refresh tokens (the scheduled purge job).
 pub async fn purge_expired(db: &sqlx::PgPool, now: DateTime<Utc>) -> sqlx::Result<Purged> {
-    let codes = sqlx::query!(
-        "delete from oidc_authorization_code where expires_at <= $1",
-        now
-    )
-    .execute(db)
-    .await?
-    .rows_affected();
+    let codes = sqlx::query!("delete from oidc_authorization_code where expires_at <= $1", now)
+        .execute(db)
+        .await?
+        .rows_affected();
     let refresh_tokens = sqlx::query!("delete from oidc_refresh_token where expires_at <= $1", now)
         .execute(db)
         .await?
         .rows_affected();
-    Ok(Purged {
-        codes,
-        refresh_tokens,
-    })
+    Ok(Purged { codes, refresh_tokens })
 }

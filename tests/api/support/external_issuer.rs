@@ -24,24 +24,11 @@ impl ExternalIssuer {
         let keys: Arc<RwLock<Vec<Value>>> = Arc::new(RwLock::new(vec![jwk_with_kid("rsa-1")]));
         let discovery = json!({ "issuer": issuer, "jwks_uri": format!("{issuer}/jwks") });
         let published = keys.clone();
-        let app =
-            Router::new()
-                .route(
-                    "/.well-known/openid-configuration",
-                    get(move || async move { Json(discovery) }),
-                )
-                .route(
-                    "/jwks",
-                    get(move || async move {
-                        Json(json!({ "keys": published.read().unwrap().clone() }))
-                    }),
-                );
+        let app = Router::new()
+            .route("/.well-known/openid-configuration", get(move || async move { Json(discovery) }))
+            .route("/jwks", get(move || async move { Json(json!({ "keys": published.read().unwrap().clone() })) }));
         tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        ExternalIssuer {
-            issuer,
-            keys,
-            current_kid: RwLock::new("rsa-1".into()),
-        }
+        ExternalIssuer { issuer, keys, current_kid: RwLock::new("rsa-1".into()) }
     }
 
     /// Publishes the key under a new `kid` and signs with it from now on (the old one is retired).
@@ -57,12 +44,7 @@ impl ExternalIssuer {
     pub fn sign_with_kid(&self, claims: &Value, kid: &str) -> String {
         let mut header = Header::new(Algorithm::RS256);
         header.kid = Some(kid.to_owned());
-        jsonwebtoken::encode(
-            &header,
-            claims,
-            &EncodingKey::from_rsa_pem(RSA_PEM.as_bytes()).unwrap(),
-        )
-        .unwrap()
+        jsonwebtoken::encode(&header, claims, &EncodingKey::from_rsa_pem(RSA_PEM.as_bytes()).unwrap()).unwrap()
     }
 
     pub fn claims(&self, audience: &str, sub: &str, scope: &str) -> Value {

@@ -6,36 +6,24 @@ use serde_json::{Value, json};
 use super::TestApp;
 
 pub const ADD_CATEGORY: &str = "mutation($item: CategoryInput!) { addCategory(item: $item) { _id name parent level version isFeatured } }";
-pub const EDIT_CATEGORY: &str = "mutation($item: CategoryInput!) { editCategory(item: $item) { _id name parent level version isFeatured } }";
-pub const ADD_DESK: &str =
-    "mutation($item: DeskInput!) { addDesk(item: $item) { _id name version } }";
+pub const EDIT_CATEGORY: &str =
+    "mutation($item: CategoryInput!) { editCategory(item: $item) { _id name parent level version isFeatured } }";
+pub const ADD_DESK: &str = "mutation($item: DeskInput!) { addDesk(item: $item) { _id name version } }";
 pub const ADD_CHANNEL: &str = "mutation($item: ChannelInput!) { addChannel(item: $item) { _id name version type state price glAccount canEdit adminUsers { _id } owner { _id name type } } }";
-pub const ADD_TAG: &str =
-    "mutation($item: TagInput!) { addTag(item: $item) { _id name description version } }";
+pub const ADD_TAG: &str = "mutation($item: TagInput!) { addTag(item: $item) { _id name description version } }";
 
 impl TestApp {
     /// Adds a topic as `token`'s user and returns its id; panics with the response on failure.
     pub async fn add_category(&self, token: &str, name: &str, parent: Option<&str>) -> String {
-        let item =
-            json!({ "name": name, "description": format!("About {name}"), "parent": parent });
-        let response = self
-            .gql(Some(token), ADD_CATEGORY, json!({ "item": item }))
-            .await;
-        response["data"]["addCategory"]["_id"]
-            .as_str()
-            .unwrap_or_else(|| panic!("add {name}: {response}"))
-            .to_owned()
+        let item = json!({ "name": name, "description": format!("About {name}"), "parent": parent });
+        let response = self.gql(Some(token), ADD_CATEGORY, json!({ "item": item })).await;
+        response["data"]["addCategory"]["_id"].as_str().unwrap_or_else(|| panic!("add {name}: {response}")).to_owned()
     }
 
     pub async fn add_tag(&self, token: &str, name: &str) -> String {
         let item = json!({ "name": name, "description": format!("About {name}") });
-        let response = self
-            .gql(Some(token), ADD_TAG, json!({ "item": item }))
-            .await;
-        response["data"]["addTag"]["_id"]
-            .as_str()
-            .unwrap_or_else(|| panic!("add tag {name}: {response}"))
-            .to_owned()
+        let response = self.gql(Some(token), ADD_TAG, json!({ "item": item })).await;
+        response["data"]["addTag"]["_id"].as_str().unwrap_or_else(|| panic!("add tag {name}: {response}")).to_owned()
     }
 
     pub async fn find_category(&self, token: &str, id: &str) -> Value {
@@ -58,41 +46,17 @@ impl TestApp {
     }
 
     /// An article row linked to topics and tags, with contributors, written directly (quicker than the API).
-    pub async fn insert_article(
-        &self,
-        categories: &[&str],
-        tags: &[&str],
-        contributors: &[&str],
-    ) -> String {
+    pub async fn insert_article(&self, categories: &[&str], tags: &[&str], contributors: &[&str]) -> String {
         let id = insights::ids::new_id();
-        sqlx::query("insert into article (article_id, title) values ($1, 'An article')")
-            .bind(&id)
-            .execute(&self.pool)
-            .await
-            .unwrap();
+        sqlx::query("insert into article (article_id, title) values ($1, 'An article')").bind(&id).execute(&self.pool).await.unwrap();
         for category in categories {
-            sqlx::query("insert into article_category values ($1, $2)")
-                .bind(&id)
-                .bind(category)
-                .execute(&self.pool)
-                .await
-                .unwrap();
+            sqlx::query("insert into article_category values ($1, $2)").bind(&id).bind(category).execute(&self.pool).await.unwrap();
         }
         for tag in tags {
-            sqlx::query("insert into article_tag values ($1, $2)")
-                .bind(&id)
-                .bind(tag)
-                .execute(&self.pool)
-                .await
-                .unwrap();
+            sqlx::query("insert into article_tag values ($1, $2)").bind(&id).bind(tag).execute(&self.pool).await.unwrap();
         }
         for user in contributors {
-            sqlx::query("insert into article_contributor values ($1, $2)")
-                .bind(&id)
-                .bind(user)
-                .execute(&self.pool)
-                .await
-                .unwrap();
+            sqlx::query("insert into article_contributor values ($1, $2)").bind(&id).bind(user).execute(&self.pool).await.unwrap();
         }
         id
     }
@@ -110,22 +74,13 @@ impl TestApp {
     /// The id of `token`'s user (created by this first call if needed).
     pub async fn user_id(&self, token: &str) -> String {
         let response = self.gql(Some(token), "{ me { _id } }", json!({})).await;
-        response["data"]["me"]["_id"]
-            .as_str()
-            .unwrap_or_else(|| panic!("me: {response}"))
-            .to_owned()
+        response["data"]["me"]["_id"].as_str().unwrap_or_else(|| panic!("me: {response}")).to_owned()
     }
 
     pub async fn add_desk(&self, token: &str, name: &str, contributors: &[&str]) -> String {
-        let item =
-            json!({ "name": name, "email": "desk@insights.example", "contributors": contributors });
-        let response = self
-            .gql(Some(token), ADD_DESK, json!({ "item": item }))
-            .await;
-        response["data"]["addDesk"]["_id"]
-            .as_str()
-            .unwrap_or_else(|| panic!("add desk {name}: {response}"))
-            .to_owned()
+        let item = json!({ "name": name, "email": "desk@insights.example", "contributors": contributors });
+        let response = self.gql(Some(token), ADD_DESK, json!({ "item": item })).await;
+        response["data"]["addDesk"]["_id"].as_str().unwrap_or_else(|| panic!("add desk {name}: {response}")).to_owned()
     }
 
     /// A premium channel owned by `desk`, with `admins` (the creator is added by the server).
@@ -138,23 +93,12 @@ impl TestApp {
 
     /// Adds a channel from `item` and returns its id; panics with the response on failure.
     pub async fn add_channel(&self, token: &str, item: Value) -> String {
-        let response = self
-            .gql(Some(token), ADD_CHANNEL, json!({ "item": item }))
-            .await;
-        response["data"]["addChannel"]["_id"]
-            .as_str()
-            .unwrap_or_else(|| panic!("add channel: {response}"))
-            .to_owned()
+        let response = self.gql(Some(token), ADD_CHANNEL, json!({ "item": item })).await;
+        response["data"]["addChannel"]["_id"].as_str().unwrap_or_else(|| panic!("add channel: {response}")).to_owned()
     }
 
     /// A subscription row (the subscriber screens come later).
-    pub async fn insert_subscription(
-        &self,
-        channel: &str,
-        user: &str,
-        state: &str,
-        cancel_at: Option<chrono::DateTime<chrono::Utc>>,
-    ) {
+    pub async fn insert_subscription(&self, channel: &str, user: &str, state: &str, cancel_at: Option<chrono::DateTime<chrono::Utc>>) {
         sqlx::query(
             "insert into channel_subscription (channel_id, user_id, subscription_type, subscription_state, cancel_at)
              values ($1, $2, 'account', $3, $4)",
@@ -169,22 +113,19 @@ impl TestApp {
     }
 
     /// An article row in a channel, published by a desk, written directly (quicker than the API).
-    pub async fn insert_channel_article(
-        &self,
-        channel: Option<&str>,
-        desk: Option<&str>,
-        state: &str,
-    ) -> String {
+    pub async fn insert_channel_article(&self, channel: Option<&str>, desk: Option<&str>, state: &str) -> String {
         let id = insights::ids::new_id();
-        sqlx::query("insert into article (article_id, title, state, premium_channel_id, published_by_desk_id, publish_date)
-             values ($1, 'An article', $2, $3, $4, case when $2 = 'Published' then now() end)")
-            .bind(&id)
-            .bind(state)
-            .bind(channel)
-            .bind(desk)
-            .execute(&self.pool)
-            .await
-            .unwrap();
+        sqlx::query(
+            "insert into article (article_id, title, state, premium_channel_id, published_by_desk_id, publish_date)
+             values ($1, 'An article', $2, $3, $4, case when $2 = 'Published' then now() end)",
+        )
+        .bind(&id)
+        .bind(state)
+        .bind(channel)
+        .bind(desk)
+        .execute(&self.pool)
+        .await
+        .unwrap();
         id
     }
 }
@@ -258,42 +199,19 @@ impl TestApp {
         .await
         .unwrap();
         for category in a.categories {
-            sqlx::query("insert into article_category values ($1, $2)")
-                .bind(&id)
-                .bind(category)
-                .execute(&self.pool)
-                .await
-                .unwrap();
+            sqlx::query("insert into article_category values ($1, $2)").bind(&id).bind(category).execute(&self.pool).await.unwrap();
         }
         for tag in a.tags {
-            sqlx::query("insert into article_tag values ($1, $2)")
-                .bind(&id)
-                .bind(tag)
-                .execute(&self.pool)
-                .await
-                .unwrap();
+            sqlx::query("insert into article_tag values ($1, $2)").bind(&id).bind(tag).execute(&self.pool).await.unwrap();
         }
         for user in a.contributors {
-            sqlx::query("insert into article_contributor values ($1, $2)")
-                .bind(&id)
-                .bind(user)
-                .execute(&self.pool)
-                .await
-                .unwrap();
+            sqlx::query("insert into article_contributor values ($1, $2)").bind(&id).bind(user).execute(&self.pool).await.unwrap();
         }
         id
     }
 
     /// A subscription of any type and state (the subscriber screens come later).
-    pub async fn subscribe(
-        &self,
-        channel: &str,
-        user: &str,
-        kind: &str,
-        state: &str,
-        ends_in_days: Option<i64>,
-        full: bool,
-    ) {
+    pub async fn subscribe(&self, channel: &str, user: &str, kind: &str, state: &str, ends_in_days: Option<i64>, full: bool) {
         sqlx::query(
             "insert into channel_subscription (channel_id, user_id, subscription_type, subscription_state, cancel_at,
                                                is_full_article_content, account_number)

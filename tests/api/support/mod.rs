@@ -31,40 +31,22 @@ impl TestApp {
 
     /// Spawns the app with extra configuration flags (e.g. `--auth-issuer URL`).
     pub async fn spawn_with(pool: PgPool, flags: &[&str]) -> TestApp {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind a free port");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind a free port");
         let port = listener.local_addr().unwrap().port();
         let address = format!("http://127.0.0.1:{port}");
         let mut all: Vec<String> = vec!["--public-url".into(), address.clone()];
         all.extend(BASE_FLAGS.iter().map(|s| s.to_string()));
         all.extend(flags.iter().map(|s| s.to_string()));
         let config = Config::from_flags(all).expect("test config");
-        insights::telemetry::init(
-            "pretty",
-            &std::env::var("TEST_LOG").unwrap_or_else(|_| "warn,client=off".into()),
-        );
+        insights::telemetry::init("pretty", &std::env::var("TEST_LOG").unwrap_or_else(|_| "warn,client=off".into()));
         insights_jobs::setup(&pool).await.expect("job storage");
         let state = AppState::new(pool.clone(), config, insights_jobs::queue());
         let app = build_app(state.clone());
         tokio::spawn(async move {
-            axum::serve(
-                listener,
-                app.into_make_service_with_connect_info::<SocketAddr>(),
-            )
-            .await
-            .unwrap();
+            axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>()).await.unwrap();
         });
-        let client = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .unwrap();
-        TestApp {
-            address,
-            state,
-            pool,
-            client,
-        }
+        let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+        TestApp { address, state, pool, client }
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -73,20 +55,11 @@ impl TestApp {
 
     /// Sends a GraphQL request and returns the JSON response (any HTTP status).
     pub async fn gql(&self, token: Option<&str>, query: &str, variables: Value) -> Value {
-        let mut request = self
-            .client
-            .post(self.url("/graphql"))
-            .json(&json!({ "query": query, "variables": variables }));
+        let mut request = self.client.post(self.url("/graphql")).json(&json!({ "query": query, "variables": variables }));
         if let Some(token) = token {
             request = request.bearer_auth(token);
         }
-        request
-            .send()
-            .await
-            .expect("send GraphQL")
-            .json()
-            .await
-            .expect("GraphQL JSON")
+        request.send().await.expect("send GraphQL").json().await.expect("GraphQL JSON")
     }
 
     /// A token of the built-in provider for a ready-made user of `role`.

@@ -42,15 +42,9 @@ pub async fn for_role(state: &AppState, role: TestRole) -> String {
 pub async fn for_user(state: &AppState, email: &str, scopes: Vec<String>) -> String {
     let claims = provider::UserClaims::new(email, "Test User", Some("Test Co"), scopes.clone());
     let subject = provider::subject_for(&state.config, email, false);
-    provider::sign_access_token(
-        state,
-        &subject,
-        &scopes.join(" "),
-        &claims,
-        std::time::Duration::from_secs(600),
-    )
-    .await
-    .expect("sign a token")
+    provider::sign_access_token(state, &subject, &scopes.join(" "), &claims, std::time::Duration::from_secs(600))
+        .await
+        .expect("sign a token")
 }
 
 /// Claims of a valid access token for the built-in provider, to be altered by a test.

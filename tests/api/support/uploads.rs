@@ -16,16 +16,8 @@ pub async fn spawn(pool: PgPool, flags: &[&str]) -> (TestApp, std::path::PathBuf
     (TestApp::spawn_with(pool, &all).await, dir)
 }
 
-pub async fn upload(
-    app: &TestApp,
-    token: Option<&str>,
-    file_name: &str,
-    bytes: &[u8],
-) -> reqwest::Response {
-    let form = Form::new().part(
-        "file",
-        Part::bytes(bytes.to_vec()).file_name(file_name.to_owned()),
-    );
+pub async fn upload(app: &TestApp, token: Option<&str>, file_name: &str, bytes: &[u8]) -> reqwest::Response {
+    let form = Form::new().part("file", Part::bytes(bytes.to_vec()).file_name(file_name.to_owned()));
     let mut request = app.client.post(app.url("/upload")).multipart(form);
     if let Some(token) = token {
         request = request.bearer_auth(token);
