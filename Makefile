@@ -18,7 +18,7 @@ BIN_RELEASE := $(CARGO_TARGET_DIR)/release/insights-cli
 .PHONY: help run build test e2e web web-deps rust rust-release schema sqlx-prepare clean-data readme-config
 
 help:
-	@echo "make run      build the web app and the binary, then serve http://127.0.0.1:8080/insights"
+	@echo "make run      build the web app and the binary, load demo content into an empty database, serve http://127.0.0.1:8080/insights"
 	@echo "make test     Rust unit and integration tests, web unit tests, browser end-to-end tests"
 	@echo "make build    release binary and production web build"
 	@echo "make e2e      the browser end-to-end tests alone"
@@ -26,10 +26,13 @@ help:
 	@echo "make sqlx-prepare  refresh .sqlx (offline query data) after changing SQL"
 	@echo "make readme-config rewrite the README's configuration table from the flags"
 
+# An empty database gets the demo content first (`seed demo --if-empty` says which case it found),
+# so a first run shows a living portal; a database with content is left as it is.
 run: web rust
 	@scripts/debian-package.sh pdftoppm poppler-utils
 	@scripts/debian-package.sh /usr/share/postgresql/$$(ls /usr/lib/postgresql | sort -n | tail -1)/extension/rum.control postgresql-$$(ls /usr/lib/postgresql | sort -n | tail -1)-rum || true
 	@DATABASE_URL=$$(scripts/postgres.sh url) && export DATABASE_URL && \
+	  $(BIN) seed demo --if-empty && \
 	  echo "Serving http://127.0.0.1:8080/insights (database $${DATABASE_URL})" && \
 	  exec $(BIN) serve --log-format pretty
 

@@ -6,6 +6,7 @@ pub mod auth;
 pub mod channels;
 pub mod config;
 pub mod db;
+pub mod demo;
 pub mod desks;
 pub mod error;
 pub mod graphql;

@@ -56,6 +56,23 @@ enum SeedCommand {
     /// Upsert a topic tree and tags from a CSV file (columns: type, path, description, sector,
     /// locked, premium; a topic's path joins its names from the root with " > ").
     Taxonomy(SeedArgs),
+    /// Load demo content: desks, channels, the shipped topics and tags, a few hundred articles,
+    /// readers with subscriptions, follows and views. Refuses a database that has content
+    /// (articles, channels or desks) unless --force; says so and changes nothing when the demo is
+    /// already there.
+    Demo(DemoArgs),
+}
+
+#[derive(Args)]
+struct DemoArgs {
+    #[command(flatten)]
+    config: Config,
+    /// Add the demo content beside the content already there (what exists by name is kept).
+    #[arg(long)]
+    force: bool,
+    /// When the database has content, say so and exit successfully without loading anything.
+    #[arg(long, conflicts_with = "force")]
+    if_empty: bool,
 }
 
 #[derive(Args)]
@@ -149,6 +166,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Token(args) => token(args).await,
         Command::Schema(args) => schema(args),
         Command::Seed(SeedCommand::Taxonomy(args)) => seed_taxonomy(args).await,
+        Command::Seed(SeedCommand::Demo(args)) => seed_demo(args).await,
         Command::ArchiveChannel(args) => archive_channel(args).await,
     }
 }
@@ -316,6 +334,47 @@ async fn seed_taxonomy(args: SeedArgs) -> anyhow::Result<()> {
         summary.tags_updated,
         summary.tags_unchanged
     );
+    Ok(())
+}
+
+async fn seed_demo(args: DemoArgs) -> anyhow::Result<()> {
+    use insights::demo::{self, DemoOptions, DemoStatus};
+    let config = args.config;
+    let pool = connect(&config).await?;
+    apply_migrations(&pool).await?;
+    if demo::database_content(&pool).await?.is_empty() {
+        println!("Empty database: loading demo content (insights-cli seed demo)…");
+    }
+    let state = AppState::new(pool, config, insights_jobs::queue());
+    let spinner = indicatif::ProgressBar::new_spinner()
+        .with_style(indicatif::ProgressStyle::with_template("{spinner} Demo content: {msg} ({elapsed})").expect("a valid template"));
+    spinner.enable_steady_tick(Duration::from_millis(120));
+    let progress = |step: &str| spinner.set_message(step.to_owned());
+    let options = DemoOptions { force: args.force, if_empty: args.if_empty, progress: Some(&progress) };
+    let report = demo::seed_demo(&state, options).await;
+    spinner.finish_and_clear();
+    let report = report?;
+    let c = &report.counts;
+    match report.status {
+        DemoStatus::AlreadySeeded => println!("Demo content is already loaded ({}): nothing changed.", report.before),
+        DemoStatus::SkippedHasContent => println!("The database has content ({}): demo content not loaded.", report.before),
+        DemoStatus::Seeded => {
+            let taxonomy = c.taxonomy.unwrap_or_default();
+            println!("Demo content loaded in {:.1} s:", report.elapsed.as_secs_f64());
+            println!(
+                "  topics and tags: {} topics and {} tags added; {} root topics got images",
+                taxonomy.topics_added, taxonomy.tags_added, c.topics_with_images
+            );
+            println!("  users: {} staff, {} readers ({} added)", c.staff, c.readers, c.users_added);
+            println!(
+                "  desks: {} added, {} kept; channels: {} added, {} kept",
+                c.desks_added, c.desks_kept, c.channels_added, c.channels_kept
+            );
+            println!("  articles: {} published, {} drafts, {} archived; {} images", c.published, c.drafts, c.archived, c.images);
+            println!("  readers' activity: {} subscriptions, {} topic follows, {} views", c.subscriptions, c.follows, c.view_events);
+            println!("Sign in as any ready user of the sign-in page (Sam Subscriber, for one) to see it.");
+        }
+    }
     Ok(())
 }
 

@@ -8,7 +8,7 @@ pub mod model;
 pub mod queries;
 pub mod seed;
 pub mod shared_reads;
-mod service;
+pub mod service;
 
 pub use graphql::{Follower, PromotionalContentSummary, TagObject, TaxonomyMutation, TaxonomyQuery};
 pub use service::{CategoryChange, TagChange};

@@ -5,6 +5,7 @@ mod api_conventions;
 mod articles;
 mod auth;
 mod channels;
+mod demo;
 mod desks;
 mod jobs;
 mod oidc_provider;
