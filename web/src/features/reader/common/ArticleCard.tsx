@@ -41,7 +41,7 @@ export function ArticleCard({ article, headingLevel = 3, excerpt, hideChannel = 
           {!article.canSeeFullVersion ? (
             <Badge text={article.isLocked ? 'Locked' : 'Premium'} icon="lock" intent="warning" />
           ) : (
-            article.isPremium && <Badge text="Premium" intent="primary" />
+            article.isPremiumActive && <Badge text="Premium" intent="primary" />
           )}
         </span>
       </div>
