@@ -180,6 +180,12 @@ async fn the_web_app_routes_fall_back_to_index_html(pool: PgPool) {
     assert_eq!(asset.headers()["x-content-type-options"], "nosniff");
     assert!(asset.headers()["content-type"].to_str().unwrap().contains("javascript"));
 
+    // Gzipped for clients that accept it.
+    std::fs::write(dir.join("assets/big-abc123.js"), "console.log('insights');\n".repeat(200)).unwrap();
+    let gzipped = app.client.get(app.url("/insights/assets/big-abc123.js")).header("accept-encoding", "gzip").send().await.unwrap();
+    assert_eq!(gzipped.headers()["content-encoding"], "gzip");
+    assert!(gzipped.bytes().await.unwrap().len() < 1000);
+
     let missing = app.client.get(app.url("/insights/assets/gone-123.js")).send().await.unwrap();
     assert_eq!(missing.headers()["cache-control"], "no-cache");
 

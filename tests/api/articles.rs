@@ -338,6 +338,9 @@ async fn html_is_sanitised_before_it_is_stored(pool: PgPool) {
     // The searchable text is the body's text.
     let body: String = sqlx::query_scalar("select body_text from article").fetch_one(&w.app.pool).await.unwrap();
     assert_eq!(body, "Heading x cell");
+    // The list tells the same html when asked for it (it is read only then).
+    let list = w.app.gql(Some(&w.editor), "{ articles { articles { _id html } } }", json!({})).await;
+    assert_eq!(list["data"]["articles"]["articles"][0]["html"], json!(html), "{list}");
 }
 
 #[sqlx::test(migrations = "./migrations")]

@@ -1,4 +1,5 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -95,4 +96,73 @@ export async function graphqlData<T>(page: Page, query: string, variables: Recor
   const body = await graphqlResponse(page, query, variables);
   expect(body.errors).toBeUndefined();
   return body.data as T;
+}
+
+/** The app's base, as playwright.config.ts gives it to the `page` fixture (contexts made by hand need it too). */
+export const APP_URL = `${BASE_URL}/insights/`;
+
+/** One GraphQL call with a bearer token (set-up without a page); fails the test on any error. */
+export async function graphqlWithToken<T>(
+  request: APIRequestContext,
+  token: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<T> {
+  const response = await request.post(`${BASE_URL}/graphql`, { headers: { authorization: `Bearer ${token}` }, data: { query, variables } });
+  expect(response.ok()).toBeTruthy();
+  const body = await response.json();
+  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+  return body.data as T;
+}
+
+export interface SignedInUser {
+  id: string;
+  name: string;
+  email: string;
+  token: string;
+  /** The signed-in context's cookies and localStorage: `storageState` for new contexts signed in as this user. */
+  state: Awaited<ReturnType<BrowserContext['storageState']>>;
+}
+
+/**
+ * Signs `user` in once in a throw-away context (which also creates the user on their first
+ * sign-in) and returns their id, email and access token, for set-up through the API, and the
+ * storage state that signs new contexts in as them.
+ */
+export async function readyUserSession(browser: Browser, user: ReadyUser): Promise<SignedInUser> {
+  // Signed out, whatever `storageState` the spec's `test.use` gives new contexts.
+  const context = await browser.newContext({ baseURL: APP_URL, storageState: { cookies: [], origins: [] } });
+  try {
+    const page = await context.newPage();
+    await signInAs(page, user);
+    await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
+    const { me } = await graphqlData<{ me: { _id: string; name: string; email: string } }>(page, '{ me { _id name email } }');
+    return { id: me._id, name: me.name, email: me.email, token: await accessToken(page), state: await context.storageState() };
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Runs SQL against the server's database (E2E_DATABASE_URL, exported by scripts/test.sh), for
+ * set-up that has no API yet. `variables` are psql variables: write `:'name'` in the SQL for a
+ * quoted literal. Returns psql's unaligned, tuples-only output.
+ */
+export function psql(sql: string, variables: Record<string, string> = {}): string {
+  const url = process.env.E2E_DATABASE_URL;
+  if (!url) throw new Error('E2E_DATABASE_URL is not set: scripts/test.sh (run_e2e) exports the database of the server under test');
+  const args = [url, '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1'];
+  for (const [name, value] of Object.entries(variables)) args.push('-v', `${name}=${value}`);
+  // Through stdin: psql interpolates variables there, not in `-c`.
+  return execFileSync('psql', args, { input: sql, encoding: 'utf8' }).trim();
+}
+
+/** An active free subscription of the user to the channel (subscriptions have no API yet). */
+export function addFreeSubscription(channelId: string, userId: string): void {
+  psql(
+    `insert into channel_subscription (channel_id, user_id, subscription_type, subscription_state)
+     values (:'channel', :'user', 'free', 'active')
+     on conflict (channel_id, user_id) do update set subscription_type = 'free', subscription_state = 'active', updated_at = now();`,
+    { channel: channelId, user: userId },
+  );
 }

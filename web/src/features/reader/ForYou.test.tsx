@@ -6,7 +6,7 @@ import { testUser } from '../../testing/fixtures';
 import { renderApp } from '../../testing/renderApp';
 import { heldSubscriptions, pickRandom } from './ForYou';
 import { card, cards, channel, READER_IDS, subscription } from './testData';
-import { ForYouArticlesPageDocument, ForYouScreenDocument } from './__generated__/ForYou.generated';
+import { ForYouRecommendedPageDocument, ForYouScreenDocument } from './__generated__/ForYou.generated';
 
 const USER = testUser('Subscriber');
 
@@ -23,7 +23,7 @@ const FREE = [
 
 const page = (articles: ReturnType<typeof card>[], total = articles.length) => ({ __typename: 'ReaderArticlePage', articles, total });
 
-function screenMock({ subscribed }: { subscribed: boolean }): MockLink.MockedResponse {
+function screenMock({ subscribed, follows = false }: { subscribed: boolean; follows?: boolean }): MockLink.MockedResponse {
   const oil = { ...PREMIUM[0], isCurrentUserSubscribed: subscribed, userChannelSubscription: subscribed ? subscription() : null };
   const subs = subscribed
     ? [
@@ -43,8 +43,13 @@ function screenMock({ subscribed }: { subscribed: boolean }): MockLink.MockedRes
     maxUsageCount: Number.POSITIVE_INFINITY,
     result: {
       data: {
-        me: { __typename: 'User', _id: USER._id, channelSubscriptions: subs },
-        fromSubscriptions: subscribed ? page(cards(9), 12) : page([]),
+        me: {
+          __typename: 'User',
+          _id: USER._id,
+          channelSubscriptions: subs,
+          followedCategories: follows ? [{ __typename: 'ArticleTopic', _id: '65d0000000000000000000f1' }] : [],
+          recommendedArticles: subscribed || follows ? cards(9) : [],
+        },
         latestFree: page([card({ _id: '65d000000000000000000099', title: 'Free for all' })]),
         premiumChannels: subscribed ? [oil, ...PREMIUM.slice(1)] : PREMIUM,
         freeChannels: FREE,
@@ -54,8 +59,8 @@ function screenMock({ subscribed }: { subscribed: boolean }): MockLink.MockedRes
 }
 
 const morePage: MockLink.MockedResponse = {
-  request: { query: ForYouArticlesPageDocument, variables: { params: { onlyMySubscriptions: true }, first: 9, page: 2 } },
-  result: { data: { getArticles: page(cards(3, 10), 12) } },
+  request: { query: ForYouRecommendedPageDocument, variables: { take: 9, skip: 9 } },
+  result: { data: { me: { __typename: 'User', _id: USER._id, recommendedArticles: cards(3, 10) } } },
 };
 
 function open(mocks: MockLink.MockedResponse[], width?: number) {
@@ -95,6 +100,13 @@ describe('For You', () => {
     expect(await screen.findByText('You have no channel subscriptions yet')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Find channels and subscribe' })).toHaveAttribute('href', '/channels');
     expect(screen.queryByRole('region', { name: 'From your subscriptions' })).not.toBeInTheDocument();
+  });
+
+  it('recommends the articles of followed topics to a reader without subscriptions', async () => {
+    open([screenMock({ subscribed: false, follows: true })]);
+    await screen.findByRole('region', { name: 'From your subscriptions' });
+    expect(section('From your subscriptions').getAllByRole('article')).toHaveLength(9);
+    expect(screen.getByRole('link', { name: 'Find channels and subscribe' })).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Your channel subscriptions' })).not.toBeInTheDocument();
     expect(section('Latest free articles').getAllByRole('article')).toHaveLength(1);
     expect(section('Premium channels').getAllByRole('article')).toHaveLength(3);

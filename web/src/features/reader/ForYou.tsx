@@ -1,5 +1,6 @@
-//! For You at /for-you (spec 3 §2 'For You'): 'From your subscriptions' (newest articles of the
-//! reader's channels), 'Your channel subscriptions' with 'Manage subscriptions', 'Latest free
+//! For You at /for-you (spec 3 §2 'For You'): 'From your subscriptions' (the server's
+//! recommendations: newest articles of the reader's channels and followed topics, leaving out those
+//! read twice), 'Your channel subscriptions' with 'Manage subscriptions', 'Latest free
 //! articles', a call to action to /channels when the reader holds no subscription, and 3 premium
 //! and 3 free channels picked at random, stable for the page view. One query loads the page; 'Load
 //! more' fetches further pages of one list.
@@ -18,6 +19,7 @@ import { ChannelCard, type ChannelCardChannel } from './common/ChannelCard';
 import { CHANNELS_PATH, SUBSCRIPTIONS_PATH } from './common/channelText';
 import {
   ForYouArticlesPageDocument,
+  ForYouRecommendedPageDocument,
   ForYouScreenDocument,
   type ForYouArticlesPageQueryVariables,
   type ForYouScreenQuery,
@@ -74,8 +76,11 @@ function Section({ title, action, children }: { title: string; action?: ReactNod
   );
 }
 
-/** The first page from the screen's query, then further pages fetched on 'Load more'. */
-function PagedArticles({
+/** A further page of a list: the page number (from 2) in, its articles out. */
+type FetchPage = (page: number) => Promise<readonly ArticleCardArticle[]>;
+
+/** getArticles pages of `params`; 'Load more' while pages remain of `total`. */
+function LatestArticles({
   label,
   params,
   first,
@@ -87,19 +92,72 @@ function PagedArticles({
   emptyMessage: string;
 }) {
   const client = useApolloClient();
-  const [more, setMore] = useState<{ page: number; articles: ArticleCardArticle[] }>({ page: 1, articles: [] });
+  const fetchPage: FetchPage = async (page) => {
+    const { data } = await client.query({ query: ForYouArticlesPageDocument, variables: { params, first: FOR_YOU_PAGE_SIZE, page } });
+    return data?.getArticles.articles ?? [];
+  };
+  return (
+    <PagedArticles
+      label={label}
+      first={first.articles}
+      hasMore={(pages) => pages * FOR_YOU_PAGE_SIZE < first.total}
+      fetchPage={fetchPage}
+      emptyMessage={emptyMessage}
+    />
+  );
+}
+
+/** me.recommendedArticles, page by page; 'Load more' while the last page came full. */
+function RecommendedArticles({ first }: { first: readonly ArticleCardArticle[] }) {
+  const client = useApolloClient();
+  const fetchPage: FetchPage = async (page) => {
+    const variables = { take: FOR_YOU_PAGE_SIZE, skip: (page - 1) * FOR_YOU_PAGE_SIZE };
+    const { data } = await client.query({ query: ForYouRecommendedPageDocument, variables });
+    return data?.me.recommendedArticles ?? [];
+  };
+  return (
+    <PagedArticles
+      label="From your subscriptions"
+      first={first}
+      hasMore={(pages, lastCount) => lastCount === FOR_YOU_PAGE_SIZE && pages < 50}
+      fetchPage={fetchPage}
+      emptyMessage="Your channels and topics have not published any articles yet"
+    />
+  );
+}
+
+/** The first page from the screen's query, then further pages fetched on 'Load more'. */
+function PagedArticles({
+  label,
+  first,
+  hasMore,
+  fetchPage,
+  emptyMessage,
+}: {
+  label: string;
+  first: readonly ArticleCardArticle[];
+  /** Whether more pages follow, given the pages shown and the size of the last one. */
+  hasMore: (pages: number, lastCount: number) => boolean;
+  fetchPage: FetchPage;
+  emptyMessage: string;
+}) {
+  const [more, setMore] = useState<{ page: number; last: number; articles: ArticleCardArticle[] }>({
+    page: 1,
+    last: first.length,
+    articles: [],
+  });
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const known = new Set(first.articles.map((a) => a._id));
+  const known = new Set(first.map((a) => a._id));
   // An article published meanwhile shifts the pages: leave out the ones already shown.
-  const articles = [...first.articles, ...more.articles.filter((a) => !known.has(a._id))];
+  const articles = [...first, ...more.articles.filter((a) => !known.has(a._id))];
   const loadMore = async () => {
     setLoading(true);
     setError(null);
     try {
       const page = more.page + 1;
-      const { data } = await client.query({ query: ForYouArticlesPageDocument, variables: { params, first: FOR_YOU_PAGE_SIZE, page } });
-      setMore({ page, articles: [...more.articles, ...(data?.getArticles.articles ?? [])] });
+      const fetched = await fetchPage(page);
+      setMore({ page, last: fetched.length, articles: [...more.articles, ...fetched] });
     } catch (e) {
       setError(formatError(e));
     } finally {
@@ -112,7 +170,7 @@ function PagedArticles({
         label={label}
         articles={articles}
         emptyMessage={emptyMessage}
-        hasMore={more.page * FOR_YOU_PAGE_SIZE < first.total}
+        hasMore={hasMore(more.page, more.last)}
         onLoadMore={() => void loadMore()}
         loadingMore={loading}
       />
@@ -164,16 +222,13 @@ export default function ForYou() {
       {loading && !data && <LoadingBlock label="Loading your articles" />}
       {data && (
         <>
+          {(held.length > 0 || data.me.followedCategories.length > 0) && (
+            <Section title="From your subscriptions">
+              <RecommendedArticles first={data.me.recommendedArticles} />
+            </Section>
+          )}
           {held.length > 0 ? (
             <>
-              <Section title="From your subscriptions">
-                <PagedArticles
-                  label="From your subscriptions"
-                  params={{ onlyMySubscriptions: true }}
-                  first={data.fromSubscriptions}
-                  emptyMessage="Your channels have not published any articles yet"
-                />
-              </Section>
               <Section
                 title="Your channel subscriptions"
                 action={<LinkButton to={SUBSCRIPTIONS_PATH} text="Manage subscriptions" icon="cog" />}
@@ -192,7 +247,7 @@ export default function ForYou() {
             </section>
           )}
           <Section title="Latest free articles">
-            <PagedArticles
+            <LatestArticles
               label="Latest free articles"
               params={{ freeOnly: true }}
               first={data.latestFree}
@@ -228,13 +283,13 @@ export const FOR_YOU_SCREEN_QUERY = gql`
           ...ChannelCard_channel
         }
       }
-    }
-    fromSubscriptions: getArticles(params: { onlyMySubscriptions: true }, first: $first, page: 1) {
-      articles {
+      followedCategories {
+        _id
+      }
+      recommendedArticles(take: $first) {
         _id
         ...ArticleCard_article
       }
-      total
     }
     latestFree: getArticles(params: { freeOnly: true }, first: $first, page: 1) {
       articles {
@@ -262,6 +317,18 @@ export const FOR_YOU_ARTICLES_PAGE_QUERY = gql`
         ...ArticleCard_article
       }
       total
+    }
+  }
+`;
+
+export const FOR_YOU_RECOMMENDED_PAGE_QUERY = gql`
+  query ForYouRecommendedPage($take: Int!, $skip: Int!) {
+    me {
+      _id
+      recommendedArticles(take: $take, skip: $skip) {
+        _id
+        ...ArticleCard_article
+      }
     }
   }
 `;
