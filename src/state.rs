@@ -10,6 +10,7 @@ use crate::{
     config::Config,
     jobs::JobQueue,
     taxonomy::{cache::TopicListCache, shared_reads::SharedReadCache},
+    uploads::PdfRenderer,
 };
 
 #[derive(Clone)]
@@ -24,6 +25,8 @@ pub struct AppState {
     pub shared_reads: Arc<SharedReadCache>,
     /// The HTML allow-list every stored article, template and page goes through.
     pub sanitizer: Arc<Sanitizer>,
+    /// Poppler's `pdftoppm` for `POST /upload-file`, and whether it can be run.
+    pub pdf_renderer: Arc<PdfRenderer>,
 }
 
 impl AppState {
@@ -46,6 +49,7 @@ impl AppState {
             Duration::from_secs(config.auth.jwks_refresh_secs),
         );
         let sanitizer = Arc::new(Sanitizer::new(config.public_url()));
+        let pdf_renderer = Arc::new(PdfRenderer::new(config.uploads.pdftoppm.clone()));
         AppState {
             pool,
             config: Arc::new(config),
@@ -54,6 +58,7 @@ impl AppState {
             topic_list: Arc::default(),
             shared_reads: Arc::default(),
             sanitizer,
+            pdf_renderer,
         }
     }
 }
