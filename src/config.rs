@@ -187,6 +187,10 @@ pub struct Uploads {
     /// Most pages of a PDF rendered to images; longer files are refused.
     #[arg(long = "upload-max-pdf-pages", env = "INSIGHTS_UPLOAD_MAX_PDF_PAGES", default_value_t = 100)]
     pub max_pdf_pages: u32,
+
+    /// The poppler `pdftoppm` program that renders PDF pages (a name looked up in PATH, or a path).
+    #[arg(long = "pdftoppm", env = "INSIGHTS_PDFTOPPM", default_value = "pdftoppm")]
+    pub pdftoppm: PathBuf,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -10,6 +10,7 @@ use crate::{
     config::Config,
     jobs::JobQueue,
     taxonomy::{cache::TopicListCache, shared_reads::SharedReadCache},
+    uploads::PdfRenderer,
 };
 
 #[derive(Clone)]
@@ -26,6 +27,8 @@ pub struct AppState {
     pub sanitizer: Arc<Sanitizer>,
     /// How search ranks matches, found out on the first search (RUM index present or not).
     pub search_ranking: Arc<tokio::sync::OnceCell<crate::search::Ranking>>,
+    /// Poppler's `pdftoppm` for `POST /upload-file`, and whether it can be run.
+    pub pdf_renderer: Arc<PdfRenderer>,
 }
 
 impl AppState {
@@ -40,6 +43,7 @@ impl AppState {
         };
         let tokens = TokenValidator::new(issuer, source, config.auth.leeway_secs, Duration::from_secs(config.auth.jwks_refresh_secs));
         let sanitizer = Arc::new(Sanitizer::new(config.public_url()));
+        let pdf_renderer = Arc::new(PdfRenderer::new(config.uploads.pdftoppm.clone()));
         AppState {
             pool,
             config: Arc::new(config),
@@ -49,6 +53,7 @@ impl AppState {
             shared_reads: Arc::default(),
             sanitizer,
             search_ranking: Arc::default(),
+            pdf_renderer,
         }
     }
 }

@@ -218,6 +218,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let listen = config.listen;
     let public_url = config.public_url().to_owned();
     let state = AppState::new(pool, config, insights_jobs::queue());
+    // Logs a warning when PDFs cannot be rendered; the server runs without them.
+    state.pdf_renderer.check_at_startup().await;
     let shutdown = shutdown_on_signal();
 
     let listener = tokio::net::TcpListener::bind(listen).await.with_context(|| format!("listen on {listen}"))?;

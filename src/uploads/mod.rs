@@ -5,7 +5,7 @@
 
 mod pdf;
 
-pub use pdf::upload_file;
+pub use pdf::{PdfRenderer, UNAVAILABLE_MESSAGE, UploadFileError, upload_file};
 
 use std::path::{Path, PathBuf};
 

@@ -1,8 +1,15 @@
 //! `POST /upload-file`: a PDF (recognised by its content, at most `INSIGHTS_UPLOAD_MAX_FILE_BYTES`)
 //! rendered to one PNG per page with poppler's `pdftoppm`, so the editor can insert the pages.
-//! The pages are stored as ordinary uploads; the PDF itself is not kept.
+//! The pages are stored as ordinary uploads; the PDF itself is not kept. Without `pdftoppm` the
+//! endpoint answers 503 (`PdfRenderer`), never an internal error.
 
-use std::{path::Path, process::Stdio, time::Duration};
+use std::{
+    io::ErrorKind,
+    path::{Path, PathBuf},
+    process::Stdio,
+    sync::atomic::{AtomicBool, Ordering},
+    time::Duration,
+};
 
 use axum::{
     Json,
@@ -14,6 +21,7 @@ use axum::{
 use super::{bad_upload, read_file_part, store_image};
 use crate::{
     auth::{STAFF, session},
+    error::Error,
     http::HttpError,
     ids,
     state::AppState,
@@ -29,18 +37,123 @@ fn is_pdf(bytes: &[u8]) -> bool {
     bytes.windows(5).take(1024).any(|w| w == b"%PDF-")
 }
 
-pub async fn upload_file(State(state): State<AppState>, headers: HeaderMap, mut multipart: Multipart) -> Result<Response, HttpError> {
+/// What `POST /upload-file` answers when PDFs cannot be rendered (503).
+pub const UNAVAILABLE_MESSAGE: &str = "PDF rendering is unavailable: pdftoppm (poppler-utils) is not installed on the server";
+
+/// The `pdftoppm` program (`INSIGHTS_PDFTOPPM`) and whether it could be started when last tried:
+/// checked at start-up by `serve`, and updated by every render, so a program removed while the
+/// server runs is noticed, and one installed later is picked up without a restart.
+#[derive(Debug)]
+pub struct PdfRenderer {
+    program: PathBuf,
+    available: AtomicBool,
+}
+
+impl PdfRenderer {
+    /// Assumed available until a check or a render says otherwise.
+    pub fn new(program: PathBuf) -> Self {
+        PdfRenderer { program, available: AtomicBool::new(true) }
+    }
+
+    pub fn program(&self) -> &Path {
+        &self.program
+    }
+
+    pub fn is_available(&self) -> bool {
+        self.available.load(Ordering::Relaxed)
+    }
+
+    /// Runs `pdftoppm -v` and records whether it could be started (its exit status does not
+    /// matter: older poppler releases exit with 99 after printing their version).
+    pub async fn check(&self) -> bool {
+        let started = tokio::process::Command::new(&self.program)
+            .arg("-v")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn();
+        let available = match started {
+            Ok(mut child) => {
+                let _ = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
+                true
+            }
+            Err(error) => {
+                tracing::debug!(%error, program = %self.program.display(), "pdftoppm cannot be started");
+                false
+            }
+        };
+        self.available.store(available, Ordering::Relaxed);
+        available
+    }
+
+    /// The start-up check: one clear warning when PDFs cannot be rendered.
+    pub async fn check_at_startup(&self) -> bool {
+        let available = self.check().await;
+        if !available {
+            tracing::warn!(
+                program = %self.program.display(),
+                "PDF pages cannot be rendered: pdftoppm (Debian package poppler-utils) is not installed; \
+                 POST /upload-file will refuse PDFs"
+            );
+        }
+        available
+    }
+
+    fn set_available(&self, available: bool) {
+        self.available.store(available, Ordering::Relaxed);
+    }
+}
+
+/// An error of `POST /upload-file`: the endpoint's usual errors, or no renderer on this server.
+#[derive(Debug)]
+pub enum UploadFileError {
+    Http(HttpError),
+    /// 503 `{"code": "UNAVAILABLE", "message": UNAVAILABLE_MESSAGE}`, the shape of the other errors.
+    Unavailable,
+}
+
+impl From<HttpError> for UploadFileError {
+    fn from(error: HttpError) -> Self {
+        UploadFileError::Http(error)
+    }
+}
+
+impl From<Error> for UploadFileError {
+    fn from(error: Error) -> Self {
+        UploadFileError::Http(error.into())
+    }
+}
+
+impl IntoResponse for UploadFileError {
+    fn into_response(self) -> Response {
+        match self {
+            UploadFileError::Http(error) => error.into_response(),
+            UploadFileError::Unavailable => {
+                let body = serde_json::json!({ "code": "UNAVAILABLE", "message": UNAVAILABLE_MESSAGE });
+                (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
+            }
+        }
+    }
+}
+
+pub async fn upload_file(State(state): State<AppState>, headers: HeaderMap, mut multipart: Multipart) -> Result<Response, UploadFileError> {
     let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
     session::authenticate(&state, authorization).await?.viewer()?.require(STAFF)?;
+    let renderer = &state.pdf_renderer;
+    // Known missing: look again (it may have been installed since) before taking the file.
+    if !renderer.is_available() && !renderer.check().await {
+        return Err(UploadFileError::Unavailable);
+    }
     let uploads = &state.config.uploads;
     let bytes = read_file_part(&mut multipart, uploads.max_file_bytes).await?;
     if !is_pdf(&bytes) {
-        return Err(bad_upload("File format not supported: upload a PDF"));
+        return Err(bad_upload("File format not supported: upload a PDF").into());
     }
     let work = uploads.dir.join(format!(".pdf-{}", ids::new_id()));
-    let pages = render(&work, &bytes, uploads.max_pdf_pages).await;
+    let pages = render(renderer, &work, &bytes, uploads.max_pdf_pages).await;
     let stored = match pages {
-        Ok(pages) => store_pages(&uploads.dir, pages).await,
+        Ok(pages) => store_pages(&uploads.dir, pages).await.map_err(UploadFileError::from),
         Err(error) => Err(error),
     };
     // The working copy goes whatever happened.
@@ -55,14 +168,14 @@ pub async fn upload_file(State(state): State<AppState>, headers: HeaderMap, mut 
 }
 
 /// Renders every page of `pdf` to PNG files in `work`; returns their contents in page order.
-async fn render(work: &Path, pdf: &[u8], max_pages: u32) -> Result<Vec<Vec<u8>>, HttpError> {
+async fn render(renderer: &PdfRenderer, work: &Path, pdf: &[u8], max_pages: u32) -> Result<Vec<Vec<u8>>, UploadFileError> {
     let internal = |error: std::io::Error| HttpError::from(anyhow::Error::from(error));
     tokio::fs::create_dir_all(work).await.map_err(internal)?;
     let input = work.join("input.pdf");
     tokio::fs::write(&input, pdf).await.map_err(internal)?;
     // One page past the limit tells a too-long file from one exactly at the limit.
     let last = (max_pages + 1).to_string();
-    let child = tokio::process::Command::new("pdftoppm")
+    let child = tokio::process::Command::new(renderer.program())
         .args(["-png", "-r", DPI, "-l", &last])
         .arg(&input)
         .arg(work.join("page"))
@@ -70,11 +183,22 @@ async fn render(work: &Path, pdf: &[u8], max_pages: u32) -> Result<Vec<Vec<u8>>,
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .kill_on_drop(true)
-        .spawn()
-        .map_err(|error| {
-            tracing::error!(%error, "cannot run pdftoppm: install poppler-utils");
-            internal(error)
-        })?;
+        .spawn();
+    let child = match child {
+        Ok(child) => {
+            renderer.set_available(true);
+            child
+        }
+        Err(error) if error.kind() == ErrorKind::NotFound => {
+            renderer.set_available(false);
+            tracing::warn!(%error, program = %renderer.program().display(), "cannot run pdftoppm: install poppler-utils");
+            return Err(UploadFileError::Unavailable);
+        }
+        Err(error) => {
+            tracing::error!(%error, program = %renderer.program().display(), "cannot run pdftoppm");
+            return Err(internal(error).into());
+        }
+    };
     let output = tokio::time::timeout(RENDER_TIMEOUT, child.wait_with_output())
         .await
         .map_err(|_| bad_upload("The PDF took too long to render"))?
@@ -82,7 +206,7 @@ async fn render(work: &Path, pdf: &[u8], max_pages: u32) -> Result<Vec<Vec<u8>>,
     if !output.status.success() {
         let reason = String::from_utf8_lossy(&output.stderr);
         tracing::info!(reason = %reason.trim(), "PDF refused by pdftoppm");
-        return Err(bad_upload("The PDF could not be read"));
+        return Err(bad_upload("The PDF could not be read").into());
     }
     // pdftoppm names pages page-1.png, page-01.png… by page count; sort by the page number.
     let mut files = Vec::new();
@@ -95,10 +219,10 @@ async fn render(work: &Path, pdf: &[u8], max_pages: u32) -> Result<Vec<Vec<u8>>,
         }
     }
     if files.is_empty() {
-        return Err(bad_upload("The PDF has no pages"));
+        return Err(bad_upload("The PDF has no pages").into());
     }
     if files.len() > max_pages as usize {
-        return Err(bad_upload(format!("The PDF has more than {max_pages} pages")));
+        return Err(bad_upload(format!("The PDF has more than {max_pages} pages")).into());
     }
     files.sort();
     let mut pages = Vec::with_capacity(files.len());

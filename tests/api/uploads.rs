@@ -164,3 +164,34 @@ async fn only_pdfs_of_at_most_20_mb_are_taken(pool: PgPool) {
     assert_eq!(upload_pdf(&app, Some(&reader), "deck.pdf", two_page_pdf()).await.status(), 403);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn without_pdftoppm_a_pdf_is_refused_with_503_not_an_internal_error(pool: PgPool) {
+    let missing = std::env::temp_dir().join(format!("no-pdftoppm-{}", insights::ids::new_id()));
+    let (app, dir) = spawn(pool, &["--pdftoppm", missing.to_str().unwrap()]).await;
+    assert!(!app.state.pdf_renderer.check_at_startup().await, "the start-up check sees it missing");
+    let token = app.token(TestRole::Editor).await;
+    let expected = json!({ "code": "UNAVAILABLE", "message": insights::uploads::UNAVAILABLE_MESSAGE });
+    // Twice: once known missing from the check, and the server still answers the same.
+    for _ in 0..2 {
+        let response = upload_pdf(&app, Some(&token), "deck.pdf", two_page_pdf()).await;
+        assert_eq!(response.status(), 503);
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body, expected);
+    }
+    // Disappearing at run time: believed present, the spawn fails with NotFound.
+    let (app, dir2) = spawn(app.pool.clone(), &["--pdftoppm", missing.to_str().unwrap()]).await;
+    assert!(app.state.pdf_renderer.is_available(), "not checked yet");
+    let token = app.token(TestRole::Editor).await;
+    let response = upload_pdf(&app, Some(&token), "deck.pdf", two_page_pdf()).await;
+    assert_eq!(response.status(), 503);
+    assert_eq!(response.json::<Value>().await.unwrap(), expected);
+    assert!(!app.state.pdf_renderer.is_available(), "remembered as missing");
+    // Images are unaffected, and authentication still comes first.
+    assert_eq!(upload(&app, Some(&token), "a.png", PNG).await.status(), 201);
+    assert_eq!(upload_pdf(&app, None, "deck.pdf", two_page_pdf()).await.status(), 401);
+    let leftovers = std::fs::read_dir(&dir2).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().starts_with(".pdf-")).count();
+    assert_eq!(leftovers, 0, "the working copy is removed");
+    let _ = std::fs::remove_dir_all(dir);
+    let _ = std::fs::remove_dir_all(dir2);
+}
