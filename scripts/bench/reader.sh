@@ -79,12 +79,15 @@ article = """query Article($id: ID!) { findPublishedArticleById(id: $id) {
   premiumChannelDetails { _id name type price description isCurrentUserSubscribed
     userChannelSubscription { subscriptionState isActive isFullArticleContent } }
   randomisedPromotionalContent { _id name link sidebarImage } recentChannelArticles { ...Card } } }""" + card
+# The For You page's own query (web/src/features/reader/ForYou.tsx, ForYouScreen).
 for_you = """query ForYou($take: Int!) {
-  me { _id channelSubscriptions { channelId subscriptionState isActive channel { _id name } } recommendedArticles(take: $take) { ...Card } }
-  subscribed: getArticles(params: {onlyMySubscriptions: true}, first: $take) { total articles { ...Card } }
-  free: getArticles(params: {freeOnly: true}, first: $take) { total articles { ...Card } }
-  premiumChannels { _id name isCurrentUserSubscribed }
-  freeChannels { _id name isCurrentUserSubscribed } }""" + card
+  me { _id channelSubscriptions { channelId subscriptionState isActive channel { ...Channel } }
+       followedCategories { _id } recommendedArticles(take: $take) { ...Card } }
+  latestFree: getArticles(params: {freeOnly: true}, first: $take, page: 1) { hasMore articles { ...Card } }
+  premiumChannels { ...Channel }
+  freeChannels { ...Channel } }
+fragment Channel on Channel { _id name description type price profileImage coverImage defaultTrialDurationDays
+  isCurrentUserSubscribed userChannelSubscription { channelId subscriptionType subscriptionState cancelAt cancelAtPeriodEnd isActive isFullArticleContent } }""" + card
 def write(name, query, variables):
     with open(f"{work}/{name}.json", "w") as f:
         json.dump({"query": query, "variables": variables}, f)
@@ -149,7 +152,7 @@ declare -A label=(
   [search-phrase]="searchArticles '\"iron ore\"' (phrase)"
   [search-channel]="searchArticles, no query, channel filter"
   [article]="findPublishedArticleById (random published ids)"
-  [foryou]="For You page (me, getArticles ×2, channels)"
+  [foryou]="For You page (me, free articles, channels)"
 )
 declare -A stmts
 

@@ -381,6 +381,7 @@ pub struct GetArticlesParams {
 /// A page of a reader list; `total` is counted only when asked for.
 pub struct ReaderArticlePage {
     articles: Vec<ArticleCard>,
+    has_more: bool,
     channels: Vec<String>,
     params: GetArticlesParams,
 }
@@ -391,6 +392,12 @@ impl ReaderArticlePage {
         &self.articles
     }
 
+    /// Another page follows (known without counting).
+    async fn has_more(&self) -> bool {
+        self.has_more
+    }
+
+    /// Every matching article: a count, so ask for it only where it is shown.
     async fn total(&self, ctx: &Context<'_>) -> Result<i64> {
         let filter = latest_filter(&self.channels, &self.params, 0, 0);
         Ok(queries::count_latest(&app_state(ctx).pool, &filter).await?)
@@ -530,10 +537,13 @@ impl ReadingQuery {
         let params = params.unwrap_or_default();
         let channels =
             if params.only_my_subscriptions || params.exclude_my_subscriptions { reader.active_channels(ctx).await? } else { Vec::new() };
-        let filter = latest_filter(&channels, &params, limit, limit * i64::from(page - 1));
-        let ids = queries::latest_ids(&app_state(ctx).pool, &filter).await?;
+        // One more id than the page tells whether another page follows.
+        let filter = latest_filter(&channels, &params, limit + 1, limit * i64::from(page - 1));
+        let mut ids = queries::latest_ids(&app_state(ctx).pool, &filter).await?;
+        let has_more = ids.len() as i64 > limit;
+        ids.truncate(limit as usize);
         let articles = cards(ctx, &reader, &ids).await?;
-        Ok(ReaderArticlePage { articles, channels, params })
+        Ok(ReaderArticlePage { articles, has_more, channels, params })
     }
 
     /// A published article (ARTICLE_NOT_FOUND otherwise); the body only when the caller may read it.

@@ -2,7 +2,7 @@
 //! and the highlighted snippets of a page.
 
 use chrono::{DateTime, Utc};
-use sqlx::{PgExecutor, Postgres, QueryBuilder};
+use sqlx::{PgExecutor, PgPool, Postgres, QueryBuilder};
 
 use super::cursor::Cursor;
 
@@ -111,12 +111,40 @@ fn push_relevance(q: &mut QueryBuilder<Postgres>, ranking: Ranking, words: &str)
 /// One page of matches after `after`, in the search's order: by relevance (then newest) with a
 /// query, else newest first (pinned first when asked). A keyset cursor: a row published between two
 /// pages lands where it belongs and never shifts the rows that follow.
-pub async fn page(
-    db: impl PgExecutor<'_>,
+///
+/// With RUM, PostgreSQL reads matches nearest first straight from the index only when the order is
+/// the distance alone; so rows come by distance, and whole groups of equal distance at the page's
+/// end are read (growing the read until the group ends) before the page is ordered by its full key.
+pub async fn page(db: &PgPool, f: &SearchFilter, ranking: Ranking, after: Option<&Cursor>, limit: i64) -> sqlx::Result<Vec<Hit>> {
+    let by_index = ranking == Ranking::Rum && f.query.is_some();
+    if !by_index {
+        return hits(db, f, ranking, after, limit, false).await;
+    }
+    let mut read = limit + 16;
+    loop {
+        let mut rows = hits(db, f, ranking, after, read, true).await?;
+        let boundary_tie = rows.len() as i64 == read
+            && rows.get(limit as usize - 1).zip(rows.last()).is_some_and(|(edge, last)| edge.cursor.relevance == last.cursor.relevance);
+        if boundary_tie && read < 20_000 {
+            read *= 4;
+            continue;
+        }
+        rows.sort_by(|a, b| {
+            let (a, b) = (&a.cursor, &b.cursor);
+            a.relevance.total_cmp(&b.relevance).then(b.published.cmp(&a.published)).then(b.id.cmp(&a.id))
+        });
+        rows.truncate(limit as usize);
+        return Ok(rows);
+    }
+}
+
+async fn hits(
+    db: &PgPool,
     f: &SearchFilter,
     ranking: Ranking,
     after: Option<&Cursor>,
     limit: i64,
+    by_index: bool,
 ) -> sqlx::Result<Vec<Hit>> {
     let mut q = QueryBuilder::<Postgres>::new("select a.article_id, a.publish_date, a.is_pinned, ");
     match &f.query {
@@ -160,11 +188,20 @@ pub async fn page(
             }
         }
     }
-    q.push(match (&f.query, f.pinned_first) {
-        (Some(_), _) => " order by relevance, a.publish_date desc, a.article_id desc",
-        (None, true) => " order by a.is_pinned desc, a.publish_date desc, a.article_id desc",
-        (None, false) => " order by a.publish_date desc, a.article_id desc",
-    });
+    match (&f.query, f.pinned_first) {
+        (Some(words), _) if by_index => {
+            q.push(" order by a.search_vector <=> websearch_to_tsquery('english', ").push_bind(words.clone()).push(")");
+        }
+        (Some(_), _) => {
+            q.push(" order by relevance, a.publish_date desc, a.article_id desc");
+        }
+        (None, true) => {
+            q.push(" order by a.is_pinned desc, a.publish_date desc, a.article_id desc");
+        }
+        (None, false) => {
+            q.push(" order by a.publish_date desc, a.article_id desc");
+        }
+    }
     q.push(" limit ").push_bind(limit);
     let rows: Vec<(String, DateTime<Utc>, bool, f64)> = q.build_query_as().persistent(false).fetch_all(db).await?;
     Ok(rows

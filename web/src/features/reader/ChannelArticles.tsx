@@ -80,7 +80,6 @@ export function ChannelArticles({ channelId }: { channelId: string }) {
 export const CHANNEL_ARTICLES_QUERY = gql`
   query ChannelArticles($params: SearchArticlesParams!, $first: Int!, $after: String) {
     searchArticles(params: $params, first: $first, after: $after) {
-      totalCount
       pageInfo {
         endCursor
         hasNextPage

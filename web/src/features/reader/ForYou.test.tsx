@@ -21,7 +21,7 @@ const FREE = [
   channel({ _id: READER_IDS.clubChannel, name: 'Analyst Club', type: 'freeClosed', price: null }),
 ];
 
-const page = (articles: ReturnType<typeof card>[], total = articles.length) => ({ __typename: 'ReaderArticlePage', articles, total });
+const page = (articles: ReturnType<typeof card>[], hasMore = false) => ({ __typename: 'ReaderArticlePage', articles, hasMore });
 
 function screenMock({ subscribed, follows = false }: { subscribed: boolean; follows?: boolean }): MockLink.MockedResponse {
   const oil = { ...PREMIUM[0], isCurrentUserSubscribed: subscribed, userChannelSubscription: subscribed ? subscription() : null };

@@ -79,7 +79,7 @@ function Section({ title, action, children }: { title: string; action?: ReactNod
 /** A further page of a list: the page number (from 2) in, its articles out. */
 type FetchPage = (page: number) => Promise<readonly ArticleCardArticle[]>;
 
-/** getArticles pages of `params`; 'Load more' while pages remain of `total`. */
+/** getArticles pages of `params`; 'Load more' while the server says more follow (no count needed). */
 function LatestArticles({
   label,
   params,
@@ -88,7 +88,7 @@ function LatestArticles({
 }: {
   label: string;
   params: ArticleParams;
-  first: { articles: readonly ArticleCardArticle[]; total: number };
+  first: { articles: readonly ArticleCardArticle[]; hasMore: boolean };
   emptyMessage: string;
 }) {
   const client = useApolloClient();
@@ -100,7 +100,7 @@ function LatestArticles({
     <PagedArticles
       label={label}
       first={first.articles}
-      hasMore={(pages) => pages * FOR_YOU_PAGE_SIZE < first.total}
+      hasMore={(pages, lastCount) => (pages === 1 ? first.hasMore : lastCount === FOR_YOU_PAGE_SIZE)}
       fetchPage={fetchPage}
       emptyMessage={emptyMessage}
     />
@@ -296,7 +296,7 @@ export const FOR_YOU_SCREEN_QUERY = gql`
         _id
         ...ArticleCard_article
       }
-      total
+      hasMore
     }
     premiumChannels {
       _id
@@ -316,7 +316,7 @@ export const FOR_YOU_ARTICLES_PAGE_QUERY = gql`
         _id
         ...ArticleCard_article
       }
-      total
+      hasMore
     }
   }
 `;

@@ -141,10 +141,12 @@ export default function Search() {
     setFetchingMore(true);
     try {
       await fetchMore({
-        variables: { after: data.searchArticles.pageInfo.endCursor },
+        // The total is counted once, with the first page.
+        variables: { after: data.searchArticles.pageInfo.endCursor, withTotal: false },
         updateQuery: (previous, { fetchMoreResult }) => ({
           searchArticles: {
             ...fetchMoreResult.searchArticles,
+            totalCount: previous.searchArticles.totalCount,
             documents: [...previous.searchArticles.documents, ...fetchMoreResult.searchArticles.documents],
           },
         }),
@@ -234,7 +236,7 @@ export default function Search() {
       <section aria-label="Search results">
         {result && (
           <p className="insights-search-total" role="status">
-            {resultsText(result.totalCount)}
+            {resultsText(result.totalCount ?? 0)}
             {searched && ` for '${searched}'`}
           </p>
         )}
@@ -260,9 +262,9 @@ export default function Search() {
 }
 
 export const SEARCH_SCREEN_QUERY = gql`
-  query SearchScreen($params: SearchArticlesParams!, $first: Int!, $after: String) {
+  query SearchScreen($params: SearchArticlesParams!, $first: Int!, $after: String, $withTotal: Boolean! = true) {
     searchArticles(params: $params, first: $first, after: $after) {
-      totalCount
+      totalCount @include(if: $withTotal)
       pageInfo {
         endCursor
         hasNextPage

@@ -70,7 +70,6 @@ export function ArticleFeed({ title = 'Latest articles', filter, emptyMessage }:
 export const BROWSE_ARTICLES_QUERY = gql`
   query BrowseArticles($params: SearchArticlesParams, $first: Int!, $after: String) {
     searchArticles(params: $params, first: $first, after: $after) {
-      totalCount
       pageInfo {
         endCursor
         hasNextPage
