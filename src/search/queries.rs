@@ -113,39 +113,51 @@ fn push_relevance(q: &mut QueryBuilder<Postgres>, ranking: Ranking, words: &str)
 /// pages lands where it belongs and never shifts the rows that follow.
 ///
 /// With RUM, PostgreSQL reads matches nearest first straight from the index only when the order is
-/// the distance alone; so rows come by distance, and whole groups of equal distance at the page's
-/// end are read (growing the read until the group ends) before the page is ordered by its full key.
+/// the distance alone, and many matches share a distance (a word used once). So a page is read in
+/// up to three steps, each from an index: the rest of the cursor's group of equal distance (newest
+/// first), the nearest matches beyond it (whole groups but the last), and the start of that last
+/// group (newest first). Without RUM, or without a query, one statement orders by the full key.
 pub async fn page(db: &PgPool, f: &SearchFilter, ranking: Ranking, after: Option<&Cursor>, limit: i64) -> sqlx::Result<Vec<Hit>> {
-    let by_index = ranking == Ranking::Rum && f.query.is_some();
-    if !by_index {
-        return hits(db, f, ranking, after, limit, false).await;
+    if ranking != Ranking::Rum || f.query.is_none() {
+        return hits(db, f, ranking, Step::Ordered { after }, limit).await;
     }
-    let mut read = limit + 16;
-    loop {
-        let mut rows = hits(db, f, ranking, after, read, true).await?;
-        let boundary_tie = rows.len() as i64 == read
-            && rows.get(limit as usize - 1).zip(rows.last()).is_some_and(|(edge, last)| edge.cursor.relevance == last.cursor.relevance);
-        if boundary_tie && read < 20_000 {
-            read *= 4;
-            continue;
+    let mut rows = Vec::new();
+    if let Some(cursor) = after {
+        let group = Step::Group { distance: cursor.relevance, before: Some((cursor.published, &cursor.id)) };
+        rows = hits(db, f, ranking, group, limit).await?;
+    }
+    let need = limit - rows.len() as i64;
+    if need > 0 {
+        let nearest = hits(db, f, ranking, Step::Nearest { beyond: after.map(|c| c.relevance) }, need).await?;
+        match nearest.last().map(|hit| hit.cursor.relevance) {
+            Some(edge) if nearest.len() as i64 == need => {
+                let whole: Vec<Hit> = nearest.into_iter().filter(|hit| hit.cursor.relevance < edge).collect();
+                let need = need - whole.len() as i64;
+                rows.extend(whole);
+                rows.extend(hits(db, f, ranking, Step::Group { distance: edge, before: None }, need).await?);
+            }
+            _ => rows.extend(nearest),
         }
-        rows.sort_by(|a, b| {
-            let (a, b) = (&a.cursor, &b.cursor);
-            a.relevance.total_cmp(&b.relevance).then(b.published.cmp(&a.published)).then(b.id.cmp(&a.id))
-        });
-        rows.truncate(limit as usize);
-        return Ok(rows);
     }
+    rows.sort_by(|a, b| {
+        let (a, b) = (&a.cursor, &b.cursor);
+        a.relevance.total_cmp(&b.relevance).then(b.published.cmp(&a.published)).then(b.id.cmp(&a.id))
+    });
+    Ok(rows)
 }
 
-async fn hits(
-    db: &PgPool,
-    f: &SearchFilter,
-    ranking: Ranking,
-    after: Option<&Cursor>,
-    limit: i64,
-    by_index: bool,
-) -> sqlx::Result<Vec<Hit>> {
+/// What one statement of `page` reads.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    /// Matches after the cursor in the search's full order.
+    Ordered { after: Option<&'a Cursor> },
+    /// RUM: the nearest matches (beyond a distance), by distance alone.
+    Nearest { beyond: Option<f64> },
+    /// RUM: the matches at one distance (published before a row of it), newest first.
+    Group { distance: f64, before: Option<(DateTime<Utc>, &'a String)> },
+}
+
+async fn hits(db: &PgPool, f: &SearchFilter, ranking: Ranking, step: Step<'_>, limit: i64) -> sqlx::Result<Vec<Hit>> {
     let mut q = QueryBuilder::<Postgres>::new("select a.article_id, a.publish_date, a.is_pinned, ");
     match &f.query {
         Some(words) => push_relevance(&mut q, ranking, words),
@@ -155,51 +167,63 @@ async fn hits(
     }
     q.push(" as relevance from article a left join channel c on c.channel_id = a.premium_channel_id");
     push_filters(&mut q, f);
-    if let Some(cursor) = after {
-        match &f.query {
-            Some(words) => {
-                // (relevance, -publish date, -id) after the cursor's.
-                q.push(" and (");
+    let words = f.query.as_deref().unwrap_or_default();
+    match step {
+        Step::Ordered { after: Some(cursor) } if f.query.is_some() => {
+            // (relevance, -publish date, -id) after the cursor's.
+            q.push(" and (");
+            push_relevance(&mut q, ranking, words);
+            q.push(" > ").push_bind(cursor.relevance).push(" or (");
+            push_relevance(&mut q, ranking, words);
+            q.push(" = ").push_bind(cursor.relevance);
+            q.push(" and (a.publish_date, a.article_id) < (")
+                .push_bind(cursor.published)
+                .push(", ")
+                .push_bind(cursor.id.clone())
+                .push(")))");
+        }
+        Step::Ordered { after: Some(cursor) } if f.pinned_first => {
+            q.push(" and (a.is_pinned, a.publish_date, a.article_id) < (")
+                .push_bind(cursor.pinned)
+                .push(", ")
+                .push_bind(cursor.published)
+                .push(", ")
+                .push_bind(cursor.id.clone())
+                .push(")");
+        }
+        Step::Ordered { after: Some(cursor) } => {
+            q.push(" and (a.publish_date, a.article_id) < (").push_bind(cursor.published).push(", ").push_bind(cursor.id.clone()).push(")");
+        }
+        Step::Ordered { after: None } => {}
+        Step::Nearest { beyond } => {
+            if let Some(beyond) = beyond {
+                q.push(" and ");
                 push_relevance(&mut q, ranking, words);
-                q.push(" > ").push_bind(cursor.relevance).push(" or (");
-                push_relevance(&mut q, ranking, words);
-                q.push(" = ").push_bind(cursor.relevance);
-                q.push(" and (a.publish_date, a.article_id) < (")
-                    .push_bind(cursor.published)
-                    .push(", ")
-                    .push_bind(cursor.id.clone())
-                    .push(")))");
+                q.push(" > ").push_bind(beyond);
             }
-            None if f.pinned_first => {
-                q.push(" and (a.is_pinned, a.publish_date, a.article_id) < (")
-                    .push_bind(cursor.pinned)
-                    .push(", ")
-                    .push_bind(cursor.published)
-                    .push(", ")
-                    .push_bind(cursor.id.clone())
-                    .push(")");
-            }
-            None => {
-                q.push(" and (a.publish_date, a.article_id) < (")
-                    .push_bind(cursor.published)
-                    .push(", ")
-                    .push_bind(cursor.id.clone())
-                    .push(")");
+        }
+        Step::Group { distance, before } => {
+            q.push(" and ");
+            push_relevance(&mut q, ranking, words);
+            q.push(" = ").push_bind(distance);
+            if let Some((published, id)) = before {
+                q.push(" and (a.publish_date, a.article_id) < (").push_bind(published).push(", ").push_bind(id.clone()).push(")");
             }
         }
     }
-    match (&f.query, f.pinned_first) {
-        (Some(words), _) if by_index => {
-            q.push(" order by a.search_vector <=> websearch_to_tsquery('english', ").push_bind(words.clone()).push(")");
+    match step {
+        Step::Nearest { .. } => {
+            q.push(" order by a.search_vector <=> websearch_to_tsquery('english', ").push_bind(words.to_owned()).push(")");
         }
-        (Some(_), _) => {
-            q.push(" order by relevance, a.publish_date desc, a.article_id desc");
-        }
-        (None, true) => {
-            q.push(" order by a.is_pinned desc, a.publish_date desc, a.article_id desc");
-        }
-        (None, false) => {
+        Step::Group { .. } => {
             q.push(" order by a.publish_date desc, a.article_id desc");
+        }
+        Step::Ordered { .. } => {
+            q.push(match (&f.query, f.pinned_first) {
+                (Some(_), _) => " order by relevance, a.publish_date desc, a.article_id desc",
+                (None, true) => " order by a.is_pinned desc, a.publish_date desc, a.article_id desc",
+                (None, false) => " order by a.publish_date desc, a.article_id desc",
+            });
         }
     }
     q.push(" limit ").push_bind(limit);
