@@ -131,7 +131,14 @@ export interface SignedInUser {
  */
 export async function readyUserSession(browser: Browser, user: ReadyUser): Promise<SignedInUser> {
   // Signed out, whatever `storageState` the spec's `test.use` gives new contexts.
-  const context = await browser.newContext({ baseURL: APP_URL, storageState: { cookies: [], origins: [] } });
+  // A desktop window too (the account menu below is desktop-only), whatever describe block runs it.
+  const context = await browser.newContext({
+    baseURL: APP_URL,
+    storageState: { cookies: [], origins: [] },
+    viewport: { width: 1400, height: 900 },
+    isMobile: false,
+    hasTouch: false,
+  });
   try {
     const page = await context.newPage();
     await signInAs(page, user);
