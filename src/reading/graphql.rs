@@ -11,6 +11,7 @@ use chrono::{DateTime, Duration, Months, NaiveDate, Utc};
 use super::{
     entitlement::{ArticleFacts, can_see_full_version},
     queries::{self, ArticleRow, CardRow, ChannelFact, DeskFact, LatestFilter, NewView},
+    service,
 };
 use crate::{
     articles::{ArticleChannel, ArticlePublisher, ArticleTag, ArticleTopic, channel, model::ArticleState, publisher, tags, topics},
@@ -708,17 +709,6 @@ pub struct ArticleInterestInput {
     article_id: ID,
 }
 
-/// A short free text of a view stat: trimmed, blank is none, at most `max` characters.
-fn short_text(field: &str, value: Option<&str>, max: usize) -> Result<Option<String>> {
-    let Some(value) = value.map(str::trim).filter(|v| !v.is_empty()) else {
-        return Ok(None);
-    };
-    if value.chars().count() > max {
-        return Err(Error::field(field, format!("Maximum {max} chars")));
-    }
-    Ok(Some(value.to_owned()))
-}
-
 #[derive(Default)]
 pub struct ReadingMutation;
 
@@ -728,24 +718,18 @@ impl ReadingMutation {
     async fn add_article_view_stat(&self, ctx: &Context<'_>, item: ArticleViewStatInput) -> Result<ArticleViewResult> {
         let reader = Reader::of(ctx).await?;
         let (row, can_see) = published(ctx, &reader, &item.article_id).await?;
-        let view_type = short_text("type", Some(&item.r#type), 50)?.ok_or_else(|| Error::field("type", crate::error::REQUIRED_MESSAGE))?;
-        let session =
-            short_text("session", Some(&item.session), 100)?.ok_or_else(|| Error::field("session", crate::error::REQUIRED_MESSAGE))?;
-        let source = short_text("source", item.source.as_deref(), 50)?;
-        let source_id = short_text("sourceId", item.source_id.as_deref(), 100)?;
-        let source_detail = short_text("sourceDetail", item.source_detail.as_deref(), 200)?;
-        let campaign_id = source_id.as_deref().filter(|id| source.as_deref() == Some("campaign") && ids::is_valid_id(id));
+        let stat = service::view_stat(&item.r#type, &item.session, item.source.as_deref(), item.source_id.as_deref(), item.source_detail.as_deref())?;
         let kind = if can_see { ArticleViewKind::Full } else { ArticleViewKind::Preview };
         let view = NewView {
             article_id: &row.article_id,
             user_id: &reader.user_id,
-            session_id: &session,
+            session_id: &stat.session,
             kind: if can_see { "full" } else { "preview" },
-            view_type: &view_type,
-            source: source.as_deref(),
-            source_id: source_id.as_deref(),
-            source_detail: source_detail.as_deref(),
-            campaign_id,
+            view_type: &stat.view_type,
+            source: stat.source.as_deref(),
+            source_id: stat.source_id.as_deref(),
+            source_detail: stat.source_detail.as_deref(),
+            campaign_id: stat.campaign_id(),
         };
         let counted = queries::record_view(&app_state(ctx).pool, &view).await?;
         Ok(ArticleViewResult { counted, kind })
@@ -757,13 +741,7 @@ impl ReadingMutation {
         viewer.require(STAFF)?;
         let reader = Reader::of(ctx).await?;
         let (row, _) = published(ctx, &reader, &article_id).await?;
-        let campaign_type = campaign_type.trim().to_owned();
-        if campaign_type.is_empty() {
-            return Err(Error::field("campaignType", crate::error::REQUIRED_MESSAGE));
-        }
-        if campaign_type.chars().count() > 50 || !campaign_type.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-            return Err(Error::field("campaignType", "Letters, digits, '-' and '_' only, at most 50"));
-        }
+        let campaign_type = service::campaign_type(&campaign_type)?;
         let id = ids::new_id();
         queries::insert_campaign(&app_state(ctx).pool, &id, &row.article_id, &campaign_type).await?;
         let article_link =

@@ -5,5 +5,6 @@
 pub mod entitlement;
 mod graphql;
 pub mod queries;
+pub mod service;
 
 pub use graphql::{ArticleCard, PageInfo, Reader, ReadingMutation, ReadingQuery, cards, page_size, recommended};

@@ -79,14 +79,7 @@ fn highlight_html(snippet: &str) -> String {
 
 async fn ranking(ctx: &Context<'_>) -> Result<Ranking> {
     let state = app_state(ctx);
-    let ranking = state
-        .search_ranking
-        .get_or_try_init(|| async {
-            let rum: bool = sqlx::query_scalar("select to_regclass('article_search_rum_idx') is not null").fetch_one(&state.pool).await?;
-            Ok::<_, sqlx::Error>(if rum { Ranking::Rum } else { Ranking::Gin })
-        })
-        .await?;
-    Ok(*ranking)
+    Ok(*state.search_ranking.get_or_try_init(|| queries::ranking_in_use(&state.pool)).await?)
 }
 
 #[derive(Default)]

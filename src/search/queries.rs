@@ -281,3 +281,26 @@ pub async fn snippets(db: impl PgExecutor<'_>, ids: &[String], with_body: &[bool
 pub async fn is_meaningful(db: impl PgExecutor<'_>, words: &str) -> sqlx::Result<bool> {
     sqlx::query_scalar!(r#"select numnode(websearch_to_tsquery('english', $1)) > 0 as "meaningful!""#, words).fetch_one(db).await
 }
+
+/// The ranking the database offers: RUM when `article_search_rum_idx` exists.
+pub async fn ranking_in_use(db: impl PgExecutor<'_>) -> sqlx::Result<Ranking> {
+    let rum: bool = sqlx::query_scalar("select to_regclass('article_search_rum_idx') is not null").fetch_one(db).await?;
+    Ok(if rum { Ranking::Rum } else { Ranking::Gin })
+}
+
+/// Whether the `rum` extension is installed on the server.
+pub async fn rum_available(db: impl PgExecutor<'_>) -> sqlx::Result<bool> {
+    sqlx::query_scalar("select exists(select 1 from pg_available_extensions where name = 'rum')").fetch_one(db).await
+}
+
+/// Creates the extension and the ranked-search index over published articles (once).
+pub async fn create_rum_index(db: &PgPool) -> sqlx::Result<()> {
+    sqlx::raw_sql("create extension if not exists rum").execute(db).await?;
+    sqlx::raw_sql(
+        "create index if not exists article_search_rum_idx on article using rum (search_vector rum_tsvector_ops)
+         where state = 'Published'",
+    )
+    .execute(db)
+    .await?;
+    Ok(())
+}
