@@ -199,6 +199,10 @@ pub struct JobSchedules {
     /// (cron with seconds: sec min hour day-of-month month day-of-week).
     #[arg(long, env = "INSIGHTS_PURGE_GRANTS_SCHEDULE", default_value = "0 */15 * * * *")]
     pub purge_grants_schedule: String,
+
+    /// When subscriptions past their end are ended and trial reminders asked for (cron with seconds).
+    #[arg(long, env = "INSIGHTS_EXPIRY_SCHEDULE", default_value = "0 */5 * * * *")]
+    pub expiry_schedule: String,
 }
 
 #[derive(Debug, Clone, Args)]

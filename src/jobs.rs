@@ -16,6 +16,11 @@ pub enum JobRequest {
     /// Tell an article's desk that a reader registered interest in it (recorded in
     /// `article_interest`).
     NotifyArticleInterest { article_id: String, user_id: String },
+    /// Deliver the pending `subscription_email_request` rows (approvals, rejections, welcomes,
+    /// reminders, endings, channel interest).
+    DeliverSubscriptionEmails,
+    /// End the subscriptions whose end has come and ask for the trial reminders that are due.
+    ExpireSubscriptions,
 }
 
 #[async_trait::async_trait]

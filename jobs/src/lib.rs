@@ -4,6 +4,8 @@
 //! Every job travels as a `JobRequest` on one queue, so a job enqueued inside a transaction exists
 //! exactly when that transaction commits. Handlers are idempotent: apalis retries failures.
 
+mod deliver_subscription_emails;
+mod expire_subscriptions;
 mod notify_article_interest;
 mod notify_article_subscribers;
 mod purge_expired_grants;
@@ -60,6 +62,8 @@ async fn run_job(job: JobRequest, state: Data<AppState>) -> Result<(), BoxDynErr
             notify_article_subscribers::handle(&state, request_id, &article_id).await
         }
         JobRequest::NotifyArticleInterest { article_id, user_id } => notify_article_interest::handle(&state, &article_id, &user_id).await,
+        JobRequest::DeliverSubscriptionEmails => deliver_subscription_emails::handle(&state).await,
+        JobRequest::ExpireSubscriptions => expire_subscriptions::handle(&state).await,
     };
     result.map_err(|error| {
         tracing::error!(error = format!("{error:#}"), "job failed");
@@ -79,8 +83,10 @@ pub async fn run(state: AppState, shutdown: CancellationToken) -> anyhow::Result
     setup(&state.pool).await?;
     let purge_schedule =
         cron::Schedule::from_str(&state.config.jobs.purge_grants_schedule).context("parse INSIGHTS_PURGE_GRANTS_SCHEDULE")?;
+    let expiry_schedule = cron::Schedule::from_str(&state.config.jobs.expiry_schedule).context("parse INSIGHTS_EXPIRY_SCHEDULE")?;
     let storage_state = state.clone();
     let cron_state = state.clone();
+    let expiry_state = state.clone();
     let monitor = Monitor::new()
         .register(move |index| {
             // LISTEN/NOTIFY picks a new job up at once; the poll catches what a lost
@@ -96,6 +102,13 @@ pub async fn run(state: AppState, shutdown: CancellationToken) -> anyhow::Result
                 .backend(CronScheduler::new(purge_schedule.clone()))
                 .data(cron_state.clone())
                 .data(JobRequest::PurgeExpiredGrants)
+                .build(enqueue_scheduled)
+        })
+        .register(move |index| {
+            WorkerBuilder::new(format!("schedule-expire-subscriptions-{index}"))
+                .backend(CronScheduler::new(expiry_schedule.clone()))
+                .data(expiry_state.clone())
+                .data(JobRequest::ExpireSubscriptions)
                 .build(enqueue_scheduled)
         })
         .should_restart(|_, _| true)

@@ -14,7 +14,7 @@ use super::{
     queries::{self, ChannelCounts, ChannelFilter, ChannelRow},
     service::{self, ArchivedBy, ChannelChange},
 };
-use crate::subscriptions::{ChannelSubscriptionObject, viewer_subscriptions};
+use crate::subscriptions::{ChannelSubscriptionObject, ReaderChannelCard, reader_card, viewer_subscriptions};
 use crate::{
     auth::{ALL_ROLES, Role, STAFF},
     desks::queries as desks,
@@ -148,6 +148,11 @@ impl ChannelObject {
     async fn user_channel_subscription(&self, ctx: &Context<'_>) -> Result<Option<ChannelSubscriptionObject>> {
         let subscriptions = viewer_subscriptions(ctx).await?;
         Ok(subscriptions.find(&self.row.channel_id).cloned().map(ChannelSubscriptionObject::new))
+    }
+
+    /// What the caller's card for this channel offers (spec 3 §4 'Channel card for a reader').
+    async fn reader_card(&self, ctx: &Context<'_>) -> Result<ReaderChannelCard> {
+        reader_card(ctx, &self.row.channel_id, ChannelType::parse(&self.row.channel_type)).await
     }
 
     async fn created_at(&self) -> DateTime<Utc> {

@@ -14,6 +14,7 @@ use crate::{
     desks::{DesksMutation, DesksQuery},
     error::Result,
     reading::{ReadingMutation, ReadingQuery},
+    subscriptions::{SubscriptionsMutation, SubscriptionsQuery},
     search::SearchQuery,
     state::AppState,
     taxonomy::{TaxonomyMutation, TaxonomyQuery},
@@ -38,6 +39,7 @@ pub struct QueryRoot(
     ArticlesQuery,
     TemplatesQuery,
     ReadingQuery,
+    SubscriptionsQuery,
     SearchQuery,
 );
 
@@ -51,6 +53,7 @@ pub struct MutationRoot(
     ArticlesMutation,
     TemplatesMutation,
     ReadingMutation,
+    SubscriptionsMutation,
 );
 
 pub type AppSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;

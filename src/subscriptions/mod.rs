@@ -1,9 +1,19 @@
-//! Channel subscriptions (spec 3 §3–§4): their types and states, when one gives access, and the
-//! signed-in reader's subscriptions as every reader query sees them. (Requests, approvals and
-//! administration come with the subscriptions issue.)
+//! Channel subscriptions (spec 3 §2–§9): the one state machine every change goes through, where
+//! its changes are written (with the audit log and the emails they ask for), the reader's
+//! requests, staff approvals and administration, bulk CSV imports, and the expiry sweep.
 
+pub mod bulk;
+pub mod csv_emails;
+pub mod expiry;
 mod graphql;
+pub mod machine;
 pub mod model;
 pub mod queries;
+pub mod service;
+pub mod store;
+pub mod subscribers;
 
-pub use graphql::{ChannelSubscriptionObject, ViewerSubscriptions, ViewerSubscriptionsCell, viewer_subscriptions};
+pub use graphql::{
+    ChannelSubscriptionObject, ReaderChannelCard, SubscriptionsMutation, SubscriptionsQuery, ViewerSubscriptions, ViewerSubscriptionsCell, reader_card,
+    viewer_subscriptions,
+};

@@ -3,7 +3,10 @@
 use chrono::{DateTime, Utc};
 use sqlx::PgExecutor;
 
-use super::model::{SubscriptionAccess, SubscriptionState};
+use super::{
+    machine::{Subscription, Terms},
+    model::{SubscriptionAccess, SubscriptionState, SubscriptionType},
+};
 
 /// The SQL twin of `SubscriptionAccess::is_active`, for filters over `channel_subscription s`.
 pub const ACTIVE: &str = "s.subscription_state = 'active' and (s.cancel_at is null or s.cancel_at > now())";
@@ -12,7 +15,9 @@ pub const ACTIVE: &str = "s.subscription_state = 'active' and (s.cancel_at is nu
 #[derive(Debug, Clone)]
 pub struct SubscriptionRow {
     pub channel_id: String,
+    pub user_id: String,
     pub channel_name: String,
+    pub channel_type: String,
     pub subscription_type: String,
     pub subscription_state: String,
     pub subscribed: bool,
@@ -28,6 +33,13 @@ pub struct SubscriptionRow {
     pub price_per_month: Option<String>,
     pub acknowledged_non_charge_sub_expired: bool,
     pub added_by_admin: bool,
+    pub notes: Option<String>,
+    pub account_number: Option<String>,
+    pub rebate: bool,
+    pub billing_method: Option<String>,
+    pub payment_method_type: Option<String>,
+    pub payment_method_details: Option<String>,
+    pub subscription_id: Option<String>,
 }
 
 impl SubscriptionRow {
@@ -38,20 +50,75 @@ impl SubscriptionRow {
             is_full_article_content: self.is_full_article_content,
         }
     }
+
+    /// The subscription as the state machine reads it.
+    pub fn machine(&self) -> Subscription {
+        Subscription {
+            subscription_type: SubscriptionType::parse(&self.subscription_type),
+            state: SubscriptionState::parse(&self.subscription_state),
+            cancel_at: self.cancel_at,
+            cancel_at_period_end: self.cancel_at_period_end,
+            cancel_requested_at: self.cancel_requested_at,
+            subscribed: self.subscribed,
+            acknowledged_non_charge_sub_expired: self.acknowledged_non_charge_sub_expired,
+            next_payment: self.next_payment,
+            terms: Terms {
+                account_number: self.account_number.clone(),
+                price_per_month: self.price_per_month.clone(),
+                rebate: self.rebate,
+                billing_method: self.billing_method.clone(),
+                trial_duration: self.trial_duration,
+                notes: self.notes.clone(),
+                is_full_article_content: self.is_full_article_content,
+                added_by_admin: self.added_by_admin,
+            },
+        }
+    }
+}
+
+/// `query_as!` of `SubscriptionRow`s: the select list over `channel_subscription s join channel c`,
+/// then the rest of the query.
+macro_rules! select_subscriptions {
+    ($rest:literal, $($arg:expr),* $(,)?) => {
+        sqlx::query_as!(SubscriptionRow, r#"select s.channel_id, s.user_id, c.name as "channel_name: String", c.type as channel_type, s.subscription_type,
+           s.subscription_state, s.subscribed, s.created_at, s.updated_at, s.cancel_at, s.cancel_requested_at,
+           s.cancel_at_period_end, s.is_full_article_content, s.trial_duration, s.email_notifications, s.next_payment,
+           s.price_per_month::text as price_per_month, s.acknowledged_non_charge_sub_expired, s.added_by_admin, s.notes,
+           s.account_number, s.rebate, s.billing_method, s.payment_method_type, s.payment_method_details, s.subscription_id "# + $rest, $($arg),*)
+    };
 }
 
 /// Every subscription of a user, in any state, by channel name.
 pub async fn of_user(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Result<Vec<SubscriptionRow>> {
-    sqlx::query_as!(
-        SubscriptionRow,
-        r#"select s.channel_id, c.name as "channel_name: String", s.subscription_type, s.subscription_state, s.subscribed,
-                  s.created_at, s.updated_at, s.cancel_at, s.cancel_requested_at, s.cancel_at_period_end,
-                  s.is_full_article_content, s.trial_duration, s.email_notifications, s.next_payment,
-                  s.price_per_month::text as price_per_month, s.acknowledged_non_charge_sub_expired, s.added_by_admin
-           from channel_subscription s join channel c on c.channel_id = s.channel_id
+    select_subscriptions!(
+        r#"from channel_subscription s join channel c on c.channel_id = s.channel_id
            where s.user_id = $1
            order by lower(c.name collate "default"), s.channel_id"#,
         user_id
+    )
+    .fetch_all(db)
+    .await
+}
+
+/// One reader's subscription to a channel.
+pub async fn of_channel_user(db: impl PgExecutor<'_>, channel_id: &str, user_id: &str) -> sqlx::Result<Option<SubscriptionRow>> {
+    select_subscriptions!(
+        "from channel_subscription s join channel c on c.channel_id = s.channel_id
+         where s.channel_id = $1 and s.user_id = $2",
+        channel_id,
+        user_id
+    )
+    .fetch_optional(db)
+    .await
+}
+
+/// The subscriptions of `user_ids` to a channel (a page of subscriber stats).
+pub async fn of_channel_users(db: impl PgExecutor<'_>, channel_id: &str, user_ids: &[String]) -> sqlx::Result<Vec<SubscriptionRow>> {
+    select_subscriptions!(
+        "from channel_subscription s join channel c on c.channel_id = s.channel_id
+         where s.channel_id = $1 and s.user_id = any($2)",
+        channel_id,
+        user_ids
     )
     .fetch_all(db)
     .await

@@ -237,7 +237,9 @@ impl UsersQuery {
         Ok(ProfileCompleteness { is_profile_complete: viewer(ctx)?.user.is_profile_complete() })
     }
 
-    /// Staff: a page of users. Default sort: name, then last sign-in (newest first).
+    /// Staff: a page of users. Default sort: name, then last sign-in (newest first). With
+    /// `subscribableToChannel`, only users who can be added to that channel (spec 3 §5 user
+    /// search): signed in at least once and not subscribed (an expired trial may be renewed).
     #[allow(clippy::too_many_arguments)]
     async fn get_paginated_users(
         &self,
@@ -248,11 +250,14 @@ impl UsersQuery {
         sort_direction: Option<SortDirection>,
         #[graphql(default = 15)] limit: i32,
         #[graphql(default)] offset: i32,
+        subscribable_to_channel: Option<ID>,
     ) -> Result<UserPage> {
         viewer(ctx)?.require(STAFF)?;
         let (limit, offset) = checked_limit_offset(limit, offset)?;
         let pattern = contains_pattern(search_query.as_deref());
+        let subscribable_to = subscribable_to_channel.map(|id| id.0);
         let query = UserListQuery {
+            subscribable_to: subscribable_to.as_deref(),
             role: r#type.role().map(Role::as_str),
             trial_only: r#type == UserListType::Trial,
             pattern: pattern.as_deref(),
@@ -265,7 +270,7 @@ impl UsersQuery {
         let users = queries::list_users(pool, &query).await?;
         let total = match total_from_page(users.len(), limit, offset) {
             Some(total) => total,
-            None => queries::count_users(pool, query.role, query.trial_only, query.pattern).await?,
+            None => queries::count_users(pool, &query).await?,
         };
         Ok(UserPage { users, total })
     }

@@ -102,11 +102,7 @@ pub async fn find_by_id(db: impl PgExecutor<'_>, id: &str) -> sqlx::Result<Optio
 
 /// Creates the user of `identity`, or brings the stored copy in step with it. Claims the token
 /// does not carry keep their stored value. Returns the user and whether it was created.
-pub async fn upsert_from_identity(
-    db: impl PgExecutor<'_>,
-    identity: &Identity,
-    is_internal: bool,
-) -> sqlx::Result<(User, bool)> {
+pub async fn upsert_from_identity(db: impl PgExecutor<'_>, identity: &Identity, is_internal: bool) -> sqlx::Result<(User, bool)> {
     let role = identity.role().map(|r| r.as_str());
     let row = sqlx::query!(
         r#"insert into users (user_id, subject, email, name, first_name, last_name, company, phone, scopes, role, is_internal)
@@ -162,6 +158,8 @@ pub struct UserListQuery<'a> {
     /// Only users with this role.
     pub role: Option<&'a str>,
     pub trial_only: bool,
+    /// Only users who can be added to this channel: signed in, and not subscribed to it.
+    pub subscribable_to: Option<&'a str>,
     /// A LIKE pattern over lower-cased "name email company".
     pub pattern: Option<&'a str>,
     pub sort: &'a str,
@@ -184,6 +182,9 @@ pub async fn list_users(db: impl PgExecutor<'_>, q: &UserListQuery<'_>) -> sqlx:
            where ($1::text is null or u.role = $1)
              and (not $2 or u.is_trial)
              and ($3::text is null or u.search_text like $3)
+             and ($8::text is null or (u.last_login is not null and not exists (
+                    select 1 from channel_subscription s
+                    where s.channel_id = $8 and s.user_id = u.user_id and subscription_live_or_pending(s))))
            order by
              case when $4 = 'name' and not $5 then lower(u.name) end asc,
              case when $4 = 'name' and $5 then lower(u.name) end desc,
@@ -212,6 +213,7 @@ pub async fn list_users(db: impl PgExecutor<'_>, q: &UserListQuery<'_>) -> sqlx:
         q.descending,
         q.limit,
         q.offset,
+        q.subscribable_to,
     )
     .fetch_all(db)
     .await?;
@@ -224,13 +226,17 @@ pub async fn list_users(db: impl PgExecutor<'_>, q: &UserListQuery<'_>) -> sqlx:
         .collect())
 }
 
-pub async fn count_users(db: impl PgExecutor<'_>, role: Option<&str>, trial_only: bool, pattern: Option<&str>) -> sqlx::Result<i64> {
+pub async fn count_users(db: impl PgExecutor<'_>, q: &UserListQuery<'_>) -> sqlx::Result<i64> {
     sqlx::query_scalar!(
         r#"select count(*) as "n!" from users u
-           where ($1::text is null or u.role = $1) and (not $2 or u.is_trial) and ($3::text is null or u.search_text like $3)"#,
-        role,
-        trial_only,
-        pattern,
+           where ($1::text is null or u.role = $1) and (not $2 or u.is_trial) and ($3::text is null or u.search_text like $3)
+             and ($4::text is null or (u.last_login is not null and not exists (
+                    select 1 from channel_subscription s
+                    where s.channel_id = $4 and s.user_id = u.user_id and subscription_live_or_pending(s))))"#,
+        q.role,
+        q.trial_only,
+        q.pattern,
+        q.subscribable_to,
     )
     .fetch_one(db)
     .await

@@ -1,0 +1,125 @@
+//! Adding subscribers in bulk (spec 3 §4 'Bulk flow'): the check of a list of email addresses
+//! against the users and the channel's subscribers, and the creation of the subscriptions through
+//! the state machine. The web app's upload and `insights-cli import-subscribers` both come here.
+
+use std::collections::{HashMap, HashSet};
+
+use chrono::{DateTime, Utc};
+use sqlx::PgConnection;
+
+use super::{
+    machine::{self, Event, Grant},
+    service::SubscriptionChannel,
+    store::{self, Actor, Change},
+    subscribers::{self, CandidateRow},
+};
+use crate::{error::Result, jobs::JobQueue};
+
+/// What the check found for each address (spec 3 §3 'CSV check result').
+#[derive(Debug, Default, Clone)]
+pub struct CheckResult {
+    /// Distinct addresses identified (ignoring case).
+    pub identified: usize,
+    /// Users who can be added.
+    pub users: Vec<CandidateRow>,
+    /// Users already subscribed (or waiting for approval).
+    pub existing: Vec<CandidateRow>,
+    /// Known identities that never signed in to Insights.
+    pub no_account: Vec<CandidateRow>,
+    /// Addresses no user has.
+    pub unmatched: Vec<String>,
+}
+
+/// Checks `emails` (duplicates ignoring case count once) against a channel, in file order.
+pub async fn check(conn: &mut PgConnection, channel_id: &str, emails: &[String]) -> Result<CheckResult> {
+    let mut seen = HashSet::with_capacity(emails.len());
+    let distinct: Vec<String> = emails.iter().filter(|e| seen.insert(e.to_lowercase())).cloned().collect();
+    let mut found: HashMap<String, CandidateRow> = subscribers::candidates_by_email(&mut *conn, channel_id, &distinct)
+        .await?
+        .into_iter()
+        .map(|c| (c.email.to_lowercase(), c))
+        .collect();
+    let mut result = CheckResult { identified: distinct.len(), ..CheckResult::default() };
+    for email in distinct {
+        match found.remove(&email.to_lowercase()) {
+            None => result.unmatched.push(email),
+            Some(user) if !user.signed_in => result.no_account.push(user),
+            Some(user) if user.subscribed => result.existing.push(user),
+            Some(user) => result.users.push(user),
+        }
+    }
+    Ok(result)
+}
+
+/// What a bulk creation did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    pub added: Vec<String>,
+    pub updated: Vec<String>,
+    /// Asked to be added but already subscribed (and not to be overwritten).
+    pub already_subscribed: Vec<String>,
+    /// Unknown, never signed in, or refused by the state machine, with the reason.
+    pub refused: Vec<(String, String)>,
+}
+
+/// Gives `grant` to the users in `add` who are not subscribed, and to the subscribers in
+/// `overwrite`, in the caller's transaction (all or nothing). Every user id is checked again
+/// here: the lists come from a client or a file and the data may have changed since the check.
+pub async fn create(
+    conn: &mut PgConnection,
+    jobs: &dyn JobQueue,
+    channel: &SubscriptionChannel,
+    add: &[String],
+    overwrite: &[String],
+    grant: &Grant,
+    actor: &Actor,
+    now: DateTime<Utc>,
+) -> Result<Outcome> {
+    let mut seen = HashSet::new();
+    let ids: Vec<String> = add.iter().chain(overwrite).filter(|id| seen.insert(id.as_str())).cloned().collect();
+    let overwrite: HashSet<&str> = overwrite.iter().map(String::as_str).collect();
+    let users: HashMap<String, CandidateRow> =
+        subscribers::candidates_by_id(&mut *conn, &channel.id, &ids).await?.into_iter().map(|c| (c.user_id.clone(), c)).collect();
+    let mut current = store::lock(conn, &channel.id, &ids).await?;
+    let mut outcome = Outcome::default();
+    let mut changes = Vec::with_capacity(ids.len());
+    let event = Event::Grant(grant.clone());
+    for id in ids {
+        match users.get(&id) {
+            None => {
+                outcome.refused.push((id, "no such user".into()));
+                continue;
+            }
+            Some(user) if !user.signed_in => {
+                outcome.refused.push((id, "has never signed in to Insights".into()));
+                continue;
+            }
+            Some(user) if user.subscribed && !overwrite.contains(id.as_str()) => {
+                outcome.already_subscribed.push(id);
+                continue;
+            }
+            Some(_) => {}
+        }
+        let before = current.remove(&id);
+        match machine::transition(channel.facts(), before.as_ref(), &event, now) {
+            Ok(transition) => {
+                if transition.action == "change" {
+                    outcome.updated.push(id.clone())
+                } else {
+                    outcome.added.push(id.clone())
+                }
+                changes.push(Change { user_id: id, before, transition });
+            }
+            Err(refusal) => outcome.refused.push((id, refusal_message(refusal))),
+        }
+    }
+    store::write(conn, jobs, &channel.id, actor, &changes, now).await?;
+    Ok(outcome)
+}
+
+fn refusal_message(refusal: machine::Refusal) -> String {
+    match refusal {
+        machine::Refusal::Conflict(message) => message,
+        machine::Refusal::NotOffered(message) => message.to_owned(),
+    }
+}

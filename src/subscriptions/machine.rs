@@ -1,0 +1,617 @@
+//! The one state machine of a channel subscription (spec 3 §4). Every change, from a reader, staff,
+//! a CSV upload, the CLI or a worker, is an `Event` applied by `transition`: a pure function from
+//! the channel, the subscription as it is and the time to the subscription as it will be, the
+//! email the change asks for, or a refusal with the message the client shows. What the web app
+//! shows of a subscription (`Status`, `ReaderCard`) is derived here too.
+
+use chrono::{DateTime, Datelike, Duration, NaiveTime, TimeZone, Utc};
+
+use super::model::{SubscriptionState, SubscriptionType};
+use crate::channels::ChannelType;
+
+/// What a subscription is, as far as the rules go. The terms staff set are carried along.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Subscription {
+    pub subscription_type: SubscriptionType,
+    pub state: SubscriptionState,
+    /// When access ends: a trial's end, an expiry date, a cancellation at period end.
+    pub cancel_at: Option<DateTime<Utc>>,
+    pub cancel_at_period_end: bool,
+    pub cancel_requested_at: Option<DateTime<Utc>>,
+    /// Renews (or stays) until someone cancels it.
+    pub subscribed: bool,
+    pub acknowledged_non_charge_sub_expired: bool,
+    /// The next monthly charge of a paid subscription.
+    pub next_payment: Option<DateTime<Utc>>,
+    pub terms: Terms,
+}
+
+/// What staff set on a subscription (spec 3 §3 Subscription payload).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Terms {
+    pub account_number: Option<String>,
+    /// A bespoke monthly price, 2 decimals; none: the channel's price.
+    pub price_per_month: Option<String>,
+    /// A clearing client who is not charged.
+    pub rebate: bool,
+    pub billing_method: Option<String>,
+    pub trial_duration: Option<i32>,
+    pub notes: Option<String>,
+    pub is_full_article_content: bool,
+    pub added_by_admin: bool,
+}
+
+/// A subscription staff (or an import) give a reader.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grant {
+    pub subscription_type: SubscriptionType,
+    /// An expiry date; a trial ends `trial_duration` days from now instead.
+    pub cancel_at: Option<DateTime<Utc>>,
+    pub terms: Terms,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// A reader asks for a free trial of a premium channel.
+    RequestTrial,
+    /// A reader joins a free open channel.
+    SubscribeFreeOpen,
+    /// A reader asks for access to a free closed channel.
+    RequestFreeClosed,
+    /// A reader cancels: a request is withdrawn, a free or trial subscription ends now, a paid one
+    /// at the end of its billing period.
+    Cancel,
+    /// A reader dismisses the notice of an expired non-charge subscription.
+    AcknowledgeExpired,
+    /// Staff approve a pending trial (for `trial_days`) or access request.
+    Approve { trial_days: i32 },
+    /// Staff reject a pending trial or access request.
+    Reject,
+    /// Staff, a CSV upload or the CLI set a subscription (add, change or overwrite).
+    Grant(Grant),
+    /// Staff end a subscription not paid by card at once.
+    CancelImmediately,
+    /// Staff remove a subscriber.
+    Delete,
+    /// A worker ends a subscription whose end has come.
+    Expire,
+}
+
+/// The emails a change asks for (delivered by the email issue).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EmailKind {
+    Welcome,
+    TrialApproved,
+    TrialRejected,
+    AccessApproved,
+    AccessRejected,
+    TrialEnding,
+    TrialEnded,
+    SubscriptionCanceled,
+    ChannelInterest,
+}
+
+impl EmailKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EmailKind::Welcome => "welcome",
+            EmailKind::TrialApproved => "trialApproved",
+            EmailKind::TrialRejected => "trialRejected",
+            EmailKind::AccessApproved => "accessApproved",
+            EmailKind::AccessRejected => "accessRejected",
+            EmailKind::TrialEnding => "trialEnding",
+            EmailKind::TrialEnded => "trialEnded",
+            EmailKind::SubscriptionCanceled => "subscriptionCanceled",
+            EmailKind::ChannelInterest => "channelInterest",
+        }
+    }
+}
+
+/// The channel as the rules see it.
+#[derive(Debug, Clone, Copy)]
+pub struct ChannelFacts {
+    pub channel_type: ChannelType,
+    pub archived: bool,
+}
+
+/// An allowed change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transition {
+    /// None: the subscription is removed.
+    pub next: Option<Subscription>,
+    /// What happened, for the audit log ('requestTrial', 'approve', 'expire', ...).
+    pub action: &'static str,
+    pub email: Option<EmailKind>,
+}
+
+/// A refused change, with the message the client shows (a CONFLICT, or BAD_USER_INPUT for a
+/// subscription type the channel does not offer).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    Conflict(String),
+    NotOffered(&'static str),
+}
+
+pub const ARCHIVED: &str = "This channel is archived and can no longer be changed.";
+pub const ALREADY_SUBSCRIBED: &str = "You are already subscribed to this channel.";
+pub const TRIAL_PENDING: &str = "Your free trial request is already pending.";
+pub const ACCESS_PENDING: &str = "Your access request is already pending.";
+pub const TRIAL_USED: &str = "You have already had a free trial of this channel.";
+pub const TRIAL_DECLINED: &str = "Your free trial request was declined.";
+pub const NOT_SUBSCRIBED: &str = "You are not subscribed to this channel.";
+pub const NO_PENDING_REQUEST: &str = "There is no pending request to process.";
+pub const NOTHING_TO_ACKNOWLEDGE: &str = "There is no expired non-charge subscription to dismiss.";
+pub const CARD_MANAGED: &str = "This subscriber pays by card: the subscription is changed by the reader or the card provider.";
+pub const ALREADY_ENDED: &str = "This subscription has already ended.";
+pub const NOT_DUE: &str = "This subscription has not reached its end.";
+pub const TRIAL_ONLY_PREMIUM: &str = "Free trials are offered on premium channels only.";
+pub const FREE_OPEN_ONLY: &str = "Only free open channels can be joined at once.";
+pub const FREE_CLOSED_ONLY: &str = "Access is requested on free closed channels only.";
+pub const TYPE_NOT_OFFERED: &str = "This subscription type is not offered on this channel.";
+
+fn conflict(message: impl Into<String>) -> Refusal {
+    Refusal::Conflict(message.into())
+}
+
+impl Subscription {
+    /// The state as it is at `now`: an active subscription past its end has ended even before the
+    /// sweep records it (canceled when it was cancelled at period end, else expired).
+    pub fn effective_state(&self, now: DateTime<Utc>) -> SubscriptionState {
+        let past_end = self.cancel_at.is_some_and(|end| end <= now);
+        match self.state {
+            SubscriptionState::Active | SubscriptionState::PaymentFailed if past_end => {
+                if self.cancel_at_period_end || self.state == SubscriptionState::PaymentFailed {
+                    SubscriptionState::Canceled
+                } else {
+                    SubscriptionState::Expired
+                }
+            }
+            state => state,
+        }
+    }
+
+    fn is_live(&self, now: DateTime<Utc>) -> bool {
+        matches!(self.effective_state(now), SubscriptionState::Active | SubscriptionState::PaymentFailed)
+    }
+
+    fn is_paid(&self) -> bool {
+        matches!(self.subscription_type, SubscriptionType::Stripe | SubscriptionType::Account | SubscriptionType::External)
+    }
+
+    /// A new subscription of `subscription_type` in `state`, with nothing else set.
+    fn new(subscription_type: SubscriptionType, state: SubscriptionState) -> Subscription {
+        Subscription {
+            subscription_type,
+            state,
+            cancel_at: None,
+            cancel_at_period_end: false,
+            cancel_requested_at: None,
+            subscribed: true,
+            acknowledged_non_charge_sub_expired: false,
+            next_payment: None,
+            terms: Terms { is_full_article_content: true, ..Terms::default() },
+        }
+    }
+
+    fn ended(&self, state: SubscriptionState, now: DateTime<Utc>) -> Subscription {
+        Subscription { state, cancel_at: Some(now), cancel_requested_at: Some(now), subscribed: false, ..self.clone() }
+    }
+}
+
+/// The end of the billing period a paid subscription is in: its next payment, else the 1st of
+/// next month (billing is monthly on the 1st, spec 3 §9).
+pub fn period_end(subscription: &Subscription, now: DateTime<Utc>) -> DateTime<Utc> {
+    subscription.next_payment.filter(|next| *next > now).unwrap_or_else(|| first_of_next_month(now))
+}
+
+fn first_of_next_month(now: DateTime<Utc>) -> DateTime<Utc> {
+    let (year, month) = if now.month() == 12 { (now.year() + 1, 1) } else { (now.year(), now.month() + 1) };
+    Utc.with_ymd_and_hms(year, month, 1, 0, 0, 0).single().expect("the 1st of a month exists")
+}
+
+/// The end of a trial of `days` starting at `now`: the last second of that day (UTC), as expiry
+/// dates are stored (spec 3 §9).
+pub fn trial_end(now: DateTime<Utc>, days: i32) -> DateTime<Utc> {
+    end_of_day(now + Duration::days(i64::from(days)))
+}
+
+/// 23:59:59 UTC of `at`'s day.
+pub fn end_of_day(at: DateTime<Utc>) -> DateTime<Utc> {
+    let last_second = NaiveTime::from_hms_opt(23, 59, 59).expect("a valid time");
+    Utc.from_utc_datetime(&at.date_naive().and_time(last_second))
+}
+
+/// Applies `event` to the subscription `current` (none: the reader has none) of a channel.
+pub fn transition(
+    channel: ChannelFacts,
+    current: Option<&Subscription>,
+    event: &Event,
+    now: DateTime<Utc>,
+) -> Result<Transition, Refusal> {
+    // An archived channel has no live subscribers (archiving needs that); what remains may still
+    // end, nothing else changes.
+    if channel.archived && !matches!(event, Event::Expire) {
+        return Err(conflict(ARCHIVED));
+    }
+    let effective = current.map(|s| s.effective_state(now));
+    let done = |next: Subscription, action, email| Ok(Transition { next: Some(next), action, email });
+    match event {
+        Event::RequestTrial => {
+            if channel.channel_type != ChannelType::Premium {
+                return Err(Refusal::NotOffered(TRIAL_ONLY_PREMIUM));
+            }
+            refuse_if_live_or_pending(current, now)?;
+            if let Some(sub) = current.filter(|s| s.subscription_type == SubscriptionType::Trial) {
+                match effective {
+                    Some(SubscriptionState::Rejected) => return Err(conflict(TRIAL_DECLINED)),
+                    // A withdrawn request (never started) may be made again; a trial that ran may not.
+                    Some(SubscriptionState::Canceled) if sub.cancel_at.is_none() || sub.terms.trial_duration.is_none() => {}
+                    _ => return Err(conflict(TRIAL_USED)),
+                }
+            }
+            done(Subscription::new(SubscriptionType::Trial, SubscriptionState::Pending), "requestTrial", None)
+        }
+        Event::SubscribeFreeOpen => {
+            if channel.channel_type != ChannelType::FreeOpen {
+                return Err(Refusal::NotOffered(FREE_OPEN_ONLY));
+            }
+            refuse_if_live_or_pending(current, now)?;
+            done(Subscription::new(SubscriptionType::Free, SubscriptionState::Active), "subscribe", None)
+        }
+        Event::RequestFreeClosed => {
+            if channel.channel_type != ChannelType::FreeClosed {
+                return Err(Refusal::NotOffered(FREE_CLOSED_ONLY));
+            }
+            refuse_if_live_or_pending(current, now)?;
+            done(Subscription::new(SubscriptionType::Free, SubscriptionState::Pending), "requestAccess", None)
+        }
+        Event::Cancel => {
+            let sub = current.ok_or_else(|| conflict(NOT_SUBSCRIBED))?;
+            match effective {
+                Some(SubscriptionState::Pending) => {
+                    done(Subscription { cancel_at: None, ..sub.ended(SubscriptionState::Canceled, now) }, "withdrawRequest", None)
+                }
+                Some(SubscriptionState::Active) if sub.is_paid() => {
+                    if sub.cancel_at_period_end {
+                        return Err(conflict(format!("Your subscription already ends on {}.", sub.cancel_at.unwrap_or(now).format("%d %b %Y"))));
+                    }
+                    // Premium access stays to the end of the period that was paid for.
+                    let end = sub.cancel_at.map_or(period_end(sub, now), |at| at.min(period_end(sub, now)));
+                    let next = Subscription {
+                        cancel_at: Some(end),
+                        cancel_at_period_end: true,
+                        cancel_requested_at: Some(now),
+                        subscribed: false,
+                        ..sub.clone()
+                    };
+                    done(next, "cancelAtPeriodEnd", Some(EmailKind::SubscriptionCanceled))
+                }
+                Some(SubscriptionState::Active | SubscriptionState::PaymentFailed) => {
+                    done(sub.ended(SubscriptionState::Canceled, now), "cancel", None)
+                }
+                _ => Err(conflict(NOT_SUBSCRIBED)),
+            }
+        }
+        Event::AcknowledgeExpired => match current {
+            Some(sub)
+                if sub.subscription_type == SubscriptionType::NonCharge
+                    && effective == Some(SubscriptionState::Expired)
+                    && !sub.acknowledged_non_charge_sub_expired =>
+            {
+                done(Subscription { acknowledged_non_charge_sub_expired: true, ..sub.clone() }, "acknowledgeExpired", None)
+            }
+            _ => Err(conflict(NOTHING_TO_ACKNOWLEDGE)),
+        },
+        Event::Approve { trial_days } => match current {
+            Some(sub) if effective == Some(SubscriptionState::Pending) => match sub.subscription_type {
+                SubscriptionType::Trial => {
+                    let next = Subscription {
+                        state: SubscriptionState::Active,
+                        cancel_at: Some(trial_end(now, *trial_days)),
+                        terms: Terms { trial_duration: Some(*trial_days), ..sub.terms.clone() },
+                        ..sub.clone()
+                    };
+                    done(next, "approveTrial", Some(EmailKind::TrialApproved))
+                }
+                SubscriptionType::Free => {
+                    done(Subscription { state: SubscriptionState::Active, ..sub.clone() }, "approveAccess", Some(EmailKind::AccessApproved))
+                }
+                _ => Err(conflict(NO_PENDING_REQUEST)),
+            },
+            _ => Err(conflict(NO_PENDING_REQUEST)),
+        },
+        Event::Reject => match current {
+            Some(sub) if effective == Some(SubscriptionState::Pending) => {
+                let (action, email) = match sub.subscription_type {
+                    SubscriptionType::Trial => ("rejectTrial", EmailKind::TrialRejected),
+                    SubscriptionType::Free => ("rejectAccess", EmailKind::AccessRejected),
+                    _ => return Err(conflict(NO_PENDING_REQUEST)),
+                };
+                done(Subscription { state: SubscriptionState::Rejected, subscribed: false, ..sub.clone() }, action, Some(email))
+            }
+            _ => Err(conflict(NO_PENDING_REQUEST)),
+        },
+        Event::Grant(grant) => {
+            if !offers(channel.channel_type, grant.subscription_type) {
+                return Err(Refusal::NotOffered(TYPE_NOT_OFFERED));
+            }
+            if current.is_some_and(|s| s.subscription_type == SubscriptionType::Stripe && s.is_live(now)) {
+                return Err(conflict(CARD_MANAGED));
+            }
+            let cancel_at = match grant.subscription_type {
+                SubscriptionType::Trial => grant.terms.trial_duration.map(|days| trial_end(now, days)).or(grant.cancel_at),
+                _ => grant.cancel_at,
+            };
+            let renewed = current.is_some_and(|s| s.is_live(now));
+            let next = Subscription {
+                subscription_type: grant.subscription_type,
+                state: SubscriptionState::Active,
+                cancel_at,
+                cancel_at_period_end: false,
+                cancel_requested_at: None,
+                subscribed: true,
+                acknowledged_non_charge_sub_expired: false,
+                next_payment: current.and_then(|s| s.next_payment),
+                terms: grant.terms.clone(),
+            };
+            if renewed { done(next, "change", None) } else { done(next, "grant", Some(EmailKind::Welcome)) }
+        }
+        Event::CancelImmediately => {
+            let sub = current.ok_or_else(|| conflict(NOT_SUBSCRIBED))?;
+            if sub.subscription_type == SubscriptionType::Stripe && sub.is_live(now) {
+                return Err(conflict(CARD_MANAGED));
+            }
+            match effective {
+                Some(SubscriptionState::Active | SubscriptionState::PaymentFailed | SubscriptionState::Pending) => {
+                    done(sub.ended(SubscriptionState::Canceled, now), "cancelImmediately", Some(EmailKind::SubscriptionCanceled))
+                }
+                _ => Err(conflict(ALREADY_ENDED)),
+            }
+        }
+        Event::Delete => {
+            let sub = current.ok_or_else(|| conflict(NOT_SUBSCRIBED))?;
+            if sub.subscription_type == SubscriptionType::Stripe && sub.is_live(now) {
+                return Err(conflict(CARD_MANAGED));
+            }
+            Ok(Transition { next: None, action: "delete", email: None })
+        }
+        Event::Expire => {
+            let sub = current.ok_or_else(|| conflict(NOT_SUBSCRIBED))?;
+            let state = match (sub.state, effective) {
+                (SubscriptionState::Active | SubscriptionState::PaymentFailed, Some(ended @ (SubscriptionState::Expired | SubscriptionState::Canceled))) => ended,
+                _ => return Err(conflict(NOT_DUE)),
+            };
+            let email = (sub.subscription_type == SubscriptionType::Trial).then_some(EmailKind::TrialEnded);
+            let next = Subscription { state, subscribed: false, ..sub.clone() };
+            done(next, "expire", email)
+        }
+    }
+}
+
+/// Refuses a reader's request while they hold a live subscription or a pending request.
+fn refuse_if_live_or_pending(current: Option<&Subscription>, now: DateTime<Utc>) -> Result<(), Refusal> {
+    let Some(sub) = current else { return Ok(()) };
+    match sub.effective_state(now) {
+        SubscriptionState::Active | SubscriptionState::PaymentFailed => Err(conflict(ALREADY_SUBSCRIBED)),
+        SubscriptionState::Pending if sub.subscription_type == SubscriptionType::Trial => Err(conflict(TRIAL_PENDING)),
+        SubscriptionState::Pending => Err(conflict(ACCESS_PENDING)),
+        _ => Ok(()),
+    }
+}
+
+/// The subscription types staff may give on a channel: premium channels are paid (card
+/// subscriptions come from checkout), free or trial; free channels are free.
+pub fn offers(channel_type: ChannelType, subscription_type: SubscriptionType) -> bool {
+    match channel_type {
+        ChannelType::Premium => matches!(
+            subscription_type,
+            SubscriptionType::Account | SubscriptionType::External | SubscriptionType::NonCharge | SubscriptionType::Trial
+        ),
+        ChannelType::FreeOpen | ChannelType::FreeClosed => subscription_type == SubscriptionType::Free,
+    }
+}
+
+/// When a trial-ending reminder is due: an active trial ending within 3 days.
+pub fn trial_reminder_due(subscription: &Subscription, now: DateTime<Utc>) -> bool {
+    subscription.subscription_type == SubscriptionType::Trial
+        && subscription.effective_state(now) == SubscriptionState::Active
+        && subscription.cancel_at.is_some_and(|end| end <= now + Duration::days(TRIAL_REMINDER_DAYS))
+}
+
+pub const TRIAL_REMINDER_DAYS: i64 = 3;
+
+// ---- what the web app shows (spec 3 §4 'Subscription state helper', 'Channel card for a reader') ----
+
+#[derive(async_graphql::Enum, Clone, Copy, Debug, PartialEq, Eq)]
+#[graphql(rename_items = "PascalCase")]
+pub enum TrialStatus {
+    Pending,
+    Active,
+    Expired,
+}
+
+#[derive(async_graphql::Enum, Clone, Copy, Debug, PartialEq, Eq)]
+#[graphql(rename_items = "PascalCase")]
+pub enum FreeClosedStatus {
+    Pending,
+    Active,
+    Rejected,
+    Canceled,
+}
+
+/// The admin form's payment categories (spec 3 §3).
+#[derive(async_graphql::Enum, Clone, Copy, Debug, PartialEq, Eq)]
+#[graphql(rename_items = "PascalCase")]
+pub enum PaymentCategory {
+    Paid,
+    Free,
+    FreeTrial,
+}
+
+/// The spec's subscription state helper, derived from the subscription at `now`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    pub effective_state: SubscriptionState,
+    /// Active, not ended, and paid (card, invoice or an account without rebate).
+    pub payable: bool,
+    /// 'There was an issue processing your payment…' (not when cancelling at period end).
+    pub payment_failed_alert: bool,
+    /// An expired subscription the reader is told about.
+    pub expired_alert: bool,
+    /// An expired non-charge subscription the reader may dismiss.
+    pub can_acknowledge_expired: bool,
+    pub can_cancel: bool,
+    pub trial: Option<TrialStatus>,
+    pub free_closed: Option<FreeClosedStatus>,
+    pub type_label: &'static str,
+    pub payment_category: Option<PaymentCategory>,
+}
+
+pub fn status(channel_type: ChannelType, sub: &Subscription, now: DateTime<Utc>) -> Status {
+    let effective = sub.effective_state(now);
+    let live = matches!(effective, SubscriptionState::Active | SubscriptionState::PaymentFailed);
+    let expired = effective == SubscriptionState::Expired;
+    let non_charge = sub.subscription_type == SubscriptionType::NonCharge;
+    Status {
+        effective_state: effective,
+        payable: effective == SubscriptionState::Active && sub.is_paid() && !sub.terms.rebate,
+        payment_failed_alert: effective == SubscriptionState::PaymentFailed && !sub.cancel_at_period_end,
+        expired_alert: expired && !(non_charge && sub.acknowledged_non_charge_sub_expired),
+        can_acknowledge_expired: expired && non_charge && !sub.acknowledged_non_charge_sub_expired,
+        can_cancel: (live && !sub.cancel_at_period_end) || effective == SubscriptionState::Pending,
+        trial: (sub.subscription_type == SubscriptionType::Trial)
+            .then_some(match effective {
+                SubscriptionState::Pending => Some(TrialStatus::Pending),
+                SubscriptionState::Active | SubscriptionState::PaymentFailed => Some(TrialStatus::Active),
+                SubscriptionState::Expired => Some(TrialStatus::Expired),
+                // A trial cancelled after it started has ended like an expired one.
+                SubscriptionState::Canceled if sub.terms.trial_duration.is_some() => Some(TrialStatus::Expired),
+                _ => None,
+            })
+            .flatten(),
+        free_closed: (channel_type == ChannelType::FreeClosed && sub.subscription_type == SubscriptionType::Free)
+            .then_some(match effective {
+                SubscriptionState::Pending => FreeClosedStatus::Pending,
+                SubscriptionState::Active | SubscriptionState::PaymentFailed => FreeClosedStatus::Active,
+                SubscriptionState::Rejected => FreeClosedStatus::Rejected,
+                _ => FreeClosedStatus::Canceled,
+            }),
+        type_label: type_label(sub.subscription_type, sub.terms.rebate),
+        payment_category: payment_category(sub.subscription_type, sub.terms.rebate),
+    }
+}
+
+/// The spec's type labels (spec 3 §3).
+pub fn type_label(subscription_type: SubscriptionType, rebate: bool) -> &'static str {
+    match subscription_type {
+        SubscriptionType::Account if rebate => "Rebated - Clearing",
+        SubscriptionType::Account => "Paid - Clearing",
+        SubscriptionType::Stripe => "Paid - Non-clearing",
+        SubscriptionType::External => "Billed externally",
+        SubscriptionType::NonCharge => "Non-charge",
+        SubscriptionType::Trial => "Trial",
+        SubscriptionType::Free => "Free",
+    }
+}
+
+pub fn payment_category(subscription_type: SubscriptionType, rebate: bool) -> Option<PaymentCategory> {
+    match subscription_type {
+        SubscriptionType::Account if rebate => Some(PaymentCategory::Free),
+        SubscriptionType::Stripe | SubscriptionType::Account | SubscriptionType::External => Some(PaymentCategory::Paid),
+        SubscriptionType::NonCharge => Some(PaymentCategory::Free),
+        SubscriptionType::Trial => Some(PaymentCategory::FreeTrial),
+        SubscriptionType::Free => None,
+    }
+}
+
+/// What a reader's channel card offers.
+#[derive(async_graphql::Enum, Clone, Copy, Debug, PartialEq, Eq)]
+#[graphql(rename_items = "PascalCase")]
+pub enum CardAction {
+    /// Premium, never tried: 'Request FREE trial' (and the pricing page).
+    RequestTrial,
+    /// Premium after a trial: 'Buy now'.
+    Buy,
+    /// Free open: 'Subscribe for free'.
+    SubscribeFree,
+    /// Free closed: 'Request access'.
+    RequestAccess,
+    /// A trial request waits for staff: the button is disabled.
+    TrialPending,
+    /// 'Access request pending', disabled.
+    AccessPending,
+    /// Any other subscription waiting to start (an invoice requested).
+    Pending,
+    /// 'Trial ends {date}' and 'Buy now'.
+    TrialActive,
+    /// Cancelled at period end: 'Access until {date}'.
+    AccessUntil,
+    /// Subscribed (with a warning when a payment failed).
+    Subscribed,
+}
+
+#[derive(async_graphql::Enum, Clone, Copy, Debug, PartialEq, Eq)]
+#[graphql(rename_items = "PascalCase")]
+pub enum EndedAs {
+    Expired,
+    Canceled,
+    Rejected,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReaderCard {
+    pub action: CardAction,
+    /// How the reader's last subscription ended, when the offer comes back after one.
+    pub ended: Option<EndedAs>,
+    /// The trial's end, or the last day of access.
+    pub ends_at: Option<DateTime<Utc>>,
+    pub payment_failed: bool,
+    pub summaries_only: bool,
+}
+
+pub fn reader_card(channel_type: ChannelType, sub: Option<&Subscription>, now: DateTime<Utc>) -> ReaderCard {
+    let card = |action, ended, ends_at| ReaderCard { action, ended, ends_at, payment_failed: false, summaries_only: false };
+    let offer = |ended: Option<EndedAs>| {
+        let action = match channel_type {
+            ChannelType::Premium => {
+                let trial_offered = sub.is_none_or(|s| {
+                    let event = transition(ChannelFacts { channel_type, archived: false }, Some(s), &Event::RequestTrial, now);
+                    event.is_ok()
+                });
+                if trial_offered { CardAction::RequestTrial } else { CardAction::Buy }
+            }
+            ChannelType::FreeOpen => CardAction::SubscribeFree,
+            ChannelType::FreeClosed => CardAction::RequestAccess,
+        };
+        card(action, ended, None)
+    };
+    let Some(sub) = sub else { return offer(None) };
+    match sub.effective_state(now) {
+        SubscriptionState::Pending => match sub.subscription_type {
+            SubscriptionType::Trial => card(CardAction::TrialPending, None, None),
+            SubscriptionType::Free => card(CardAction::AccessPending, None, None),
+            _ => card(CardAction::Pending, None, None),
+        },
+        SubscriptionState::Expired => offer(Some(EndedAs::Expired)),
+        SubscriptionState::Canceled => offer(Some(EndedAs::Canceled)),
+        SubscriptionState::Rejected => offer(Some(EndedAs::Rejected)),
+        state @ (SubscriptionState::Active | SubscriptionState::PaymentFailed) => {
+            if sub.subscription_type == SubscriptionType::Trial {
+                card(CardAction::TrialActive, None, sub.cancel_at)
+            } else if sub.cancel_at_period_end && sub.cancel_at.is_some() {
+                card(CardAction::AccessUntil, None, sub.cancel_at)
+            } else {
+                ReaderCard {
+                    action: CardAction::Subscribed,
+                    ended: None,
+                    ends_at: sub.cancel_at,
+                    payment_failed: state == SubscriptionState::PaymentFailed,
+                    summaries_only: !sub.terms.is_full_article_content,
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

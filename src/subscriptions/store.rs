@@ -1,0 +1,359 @@
+//! Where the state machine's changes are written: the subscription rows, their audit log and the
+//! emails they ask for, in the caller's transaction and in a few set-based statements whatever
+//! the number of rows (one reader's request or a 100,000-row import).
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use sqlx::PgConnection;
+
+use super::{
+    machine::{EmailKind, Subscription, Terms, Transition},
+    model::{SubscriptionState, SubscriptionType},
+};
+use crate::{
+    error::{Error, Result},
+    jobs::{JobQueue, JobRequest},
+};
+
+/// Which way a change came (the audit log's route).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, async_graphql::Enum)]
+#[graphql(name = "SubscriptionChangeRoute", rename_items = "PascalCase")]
+pub enum Route {
+    Reader,
+    Staff,
+    Csv,
+    Cli,
+    Worker,
+}
+
+impl Route {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Route::Reader => "reader",
+            Route::Staff => "staff",
+            Route::Csv => "csv",
+            Route::Cli => "cli",
+            Route::Worker => "worker",
+        }
+    }
+
+    pub fn parse(value: &str) -> Route {
+        match value {
+            "reader" => Route::Reader,
+            "staff" => Route::Staff,
+            "csv" => Route::Csv,
+            "cli" => Route::Cli,
+            _ => Route::Worker,
+        }
+    }
+}
+
+/// Who made a change and how.
+#[derive(Debug, Clone)]
+pub struct Actor {
+    /// None for the CLI and the workers.
+    pub user_id: Option<String>,
+    pub route: Route,
+}
+
+/// One allowed change of one reader's subscription to a channel.
+#[derive(Debug, Clone)]
+pub struct Change {
+    pub user_id: String,
+    pub before: Option<Subscription>,
+    pub transition: Transition,
+}
+
+/// A stored row, as the machine reads it.
+struct StoredRow {
+    user_id: String,
+    subscription_type: String,
+    subscription_state: String,
+    cancel_at: Option<DateTime<Utc>>,
+    cancel_at_period_end: bool,
+    cancel_requested_at: Option<DateTime<Utc>>,
+    subscribed: bool,
+    acknowledged_non_charge_sub_expired: bool,
+    next_payment: Option<DateTime<Utc>>,
+    account_number: Option<String>,
+    price_per_month: Option<String>,
+    rebate: bool,
+    billing_method: Option<String>,
+    trial_duration: Option<i32>,
+    notes: Option<String>,
+    is_full_article_content: bool,
+    added_by_admin: bool,
+}
+
+impl From<StoredRow> for Subscription {
+    fn from(row: StoredRow) -> Self {
+        Subscription {
+            subscription_type: SubscriptionType::parse(&row.subscription_type),
+            state: SubscriptionState::parse(&row.subscription_state),
+            cancel_at: row.cancel_at,
+            cancel_at_period_end: row.cancel_at_period_end,
+            cancel_requested_at: row.cancel_requested_at,
+            subscribed: row.subscribed,
+            acknowledged_non_charge_sub_expired: row.acknowledged_non_charge_sub_expired,
+            next_payment: row.next_payment,
+            terms: Terms {
+                account_number: row.account_number,
+                price_per_month: row.price_per_month,
+                rebate: row.rebate,
+                billing_method: row.billing_method,
+                trial_duration: row.trial_duration,
+                notes: row.notes,
+                is_full_article_content: row.is_full_article_content,
+                added_by_admin: row.added_by_admin,
+            },
+        }
+    }
+}
+
+/// Locks and reads the subscriptions of `user_ids` to a channel, so that no one else changes
+/// them before this transaction ends. Users without one are absent from the map.
+pub async fn lock(conn: &mut PgConnection, channel_id: &str, user_ids: &[String]) -> Result<HashMap<String, Subscription>> {
+    let rows = sqlx::query_as!(
+        StoredRow,
+        r#"select user_id, subscription_type, subscription_state, cancel_at, cancel_at_period_end, cancel_requested_at,
+                  subscribed, acknowledged_non_charge_sub_expired, next_payment, account_number,
+                  price_per_month::text as price_per_month, rebate, billing_method, trial_duration, notes,
+                  is_full_article_content, added_by_admin
+           from channel_subscription
+           where channel_id = $1 and user_id = any($2)
+           for update"#,
+        channel_id,
+        user_ids
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(rows.into_iter().map(|row| (row.user_id.clone(), Subscription::from(row))).collect())
+}
+
+/// Locks and reads one reader's subscription to a channel.
+pub async fn lock_one(conn: &mut PgConnection, channel_id: &str, user_id: &str) -> Result<Option<Subscription>> {
+    Ok(lock(conn, channel_id, &[user_id.to_owned()]).await?.remove(user_id))
+}
+
+/// Writes `changes` to a channel's subscriptions with their audit rows and email requests, and
+/// enqueues the email delivery when an email was asked for. A subscription another request
+/// created meanwhile (a change that expected none) refuses the whole write.
+pub async fn write(
+    conn: &mut PgConnection,
+    jobs: &dyn JobQueue,
+    channel_id: &str,
+    actor: &Actor,
+    changes: &[Change],
+    now: DateTime<Utc>,
+) -> Result<()> {
+    if changes.is_empty() {
+        return Ok(());
+    }
+    let (inserts, rest): (Vec<&Change>, Vec<&Change>) = changes.iter().partition(|c| c.before.is_none());
+    let (deletes, updates): (Vec<&Change>, Vec<&Change>) = rest.into_iter().partition(|c| c.transition.next.is_none());
+
+    let inserted = upsert(conn, channel_id, &inserts, false).await?;
+    if inserted != inserts.len() as u64 {
+        return Err(Error::Conflict("The subscriptions changed while saving. Please try again.".into()));
+    }
+    upsert(conn, channel_id, &updates, true).await?;
+    let deleted: Vec<String> = deletes.iter().map(|c| c.user_id.clone()).collect();
+    if !deleted.is_empty() {
+        sqlx::query!("delete from channel_subscription where channel_id = $1 and user_id = any($2)", channel_id, &deleted)
+            .execute(&mut *conn)
+            .await?;
+    }
+    audit(conn, channel_id, actor, changes).await?;
+    let emails: Vec<(EmailKind, &str, String)> =
+        changes.iter().filter_map(|c| c.transition.email.map(|kind| (kind, c.user_id.as_str(), occasion(kind, c, now)))).collect();
+    if request_emails(conn, channel_id, &emails).await? > 0 {
+        jobs.enqueue(conn, JobRequest::DeliverSubscriptionEmails).await?;
+    }
+    Ok(())
+}
+
+/// What makes an email unique besides its kind, channel and reader: the end it is about for
+/// reminders and endings (so a retried sweep asks once), the moment of the change otherwise.
+fn occasion(kind: EmailKind, change: &Change, now: DateTime<Utc>) -> String {
+    let end = change.transition.next.as_ref().and_then(|next| next.cancel_at);
+    match (kind, end) {
+        (EmailKind::TrialEnding | EmailKind::TrialEnded | EmailKind::SubscriptionCanceled, Some(end)) => occasion_at(end),
+        _ => occasion_at(now),
+    }
+}
+
+/// An occasion key for a moment, to the microsecond.
+pub fn occasion_at(at: DateTime<Utc>) -> String {
+    at.format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
+}
+
+/// Inserts (or, with `update`, overwrites) the rows of `changes` in one statement; returns how
+/// many rows were written.
+async fn upsert(conn: &mut PgConnection, channel_id: &str, changes: &[&Change], update: bool) -> Result<u64> {
+    if changes.is_empty() {
+        return Ok(0);
+    }
+    let mut c = Columns::default();
+    for change in changes {
+        let next = change.transition.next.as_ref().expect("a written change has a next state");
+        c.push(&change.user_id, next);
+    }
+    let result = sqlx::query!(
+        r#"insert into channel_subscription as s (
+               channel_id, user_id, subscription_type, subscription_state, cancel_at, cancel_at_period_end,
+               cancel_requested_at, subscribed, acknowledged_non_charge_sub_expired, next_payment, account_number,
+               price_per_month, rebate, billing_method, trial_duration, notes, is_full_article_content, added_by_admin)
+           select $1, v.user_id, v.subscription_type, v.subscription_state, v.cancel_at, v.cancel_at_period_end,
+                  v.cancel_requested_at, v.subscribed, v.acknowledged, v.next_payment, v.account_number,
+                  v.price_per_month::numeric, v.rebate, v.billing_method, v.trial_duration, v.notes,
+                  v.is_full_article_content, v.added_by_admin
+           from unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::bool[], $7::timestamptz[], $8::bool[],
+                       $9::bool[], $10::timestamptz[], $11::text[], $12::text[], $13::bool[], $14::text[], $15::int[],
+                       $16::text[], $17::bool[], $18::bool[])
+                as v(user_id, subscription_type, subscription_state, cancel_at, cancel_at_period_end, cancel_requested_at,
+                     subscribed, acknowledged, next_payment, account_number, price_per_month, rebate, billing_method,
+                     trial_duration, notes, is_full_article_content, added_by_admin)
+           on conflict (channel_id, user_id) do update set
+               subscription_type = excluded.subscription_type, subscription_state = excluded.subscription_state,
+               cancel_at = excluded.cancel_at, cancel_at_period_end = excluded.cancel_at_period_end,
+               cancel_requested_at = excluded.cancel_requested_at, subscribed = excluded.subscribed,
+               acknowledged_non_charge_sub_expired = excluded.acknowledged_non_charge_sub_expired,
+               next_payment = excluded.next_payment, account_number = excluded.account_number,
+               price_per_month = excluded.price_per_month, rebate = excluded.rebate, billing_method = excluded.billing_method,
+               trial_duration = excluded.trial_duration, notes = excluded.notes,
+               is_full_article_content = excluded.is_full_article_content, added_by_admin = excluded.added_by_admin
+           where $19"#,
+        channel_id,
+        &c.user_id,
+        &c.subscription_type,
+        &c.subscription_state,
+        &c.cancel_at as &[Option<DateTime<Utc>>],
+        &c.cancel_at_period_end,
+        &c.cancel_requested_at as &[Option<DateTime<Utc>>],
+        &c.subscribed,
+        &c.acknowledged,
+        &c.next_payment as &[Option<DateTime<Utc>>],
+        &c.account_number as &[Option<String>],
+        &c.price_per_month as &[Option<String>],
+        &c.rebate,
+        &c.billing_method as &[Option<String>],
+        &c.trial_duration as &[Option<i32>],
+        &c.notes as &[Option<String>],
+        &c.is_full_article_content,
+        &c.added_by_admin,
+        update,
+    )
+    .execute(&mut *conn)
+    .await?;
+    Ok(result.rows_affected())
+}
+
+/// The rows of a write, column by column (for `unnest`).
+#[derive(Default)]
+struct Columns {
+    user_id: Vec<String>,
+    subscription_type: Vec<String>,
+    subscription_state: Vec<String>,
+    cancel_at: Vec<Option<DateTime<Utc>>>,
+    cancel_at_period_end: Vec<bool>,
+    cancel_requested_at: Vec<Option<DateTime<Utc>>>,
+    subscribed: Vec<bool>,
+    acknowledged: Vec<bool>,
+    next_payment: Vec<Option<DateTime<Utc>>>,
+    account_number: Vec<Option<String>>,
+    price_per_month: Vec<Option<String>>,
+    rebate: Vec<bool>,
+    billing_method: Vec<Option<String>>,
+    trial_duration: Vec<Option<i32>>,
+    notes: Vec<Option<String>>,
+    is_full_article_content: Vec<bool>,
+    added_by_admin: Vec<bool>,
+}
+
+impl Columns {
+    fn push(&mut self, user_id: &str, s: &Subscription) {
+        self.user_id.push(user_id.to_owned());
+        self.subscription_type.push(s.subscription_type.as_str().to_owned());
+        self.subscription_state.push(s.state.as_str().to_owned());
+        self.cancel_at.push(s.cancel_at);
+        self.cancel_at_period_end.push(s.cancel_at_period_end);
+        self.cancel_requested_at.push(s.cancel_requested_at);
+        self.subscribed.push(s.subscribed);
+        self.acknowledged.push(s.acknowledged_non_charge_sub_expired);
+        self.next_payment.push(s.next_payment);
+        self.account_number.push(s.terms.account_number.clone());
+        self.price_per_month.push(s.terms.price_per_month.clone());
+        self.rebate.push(s.terms.rebate);
+        self.billing_method.push(s.terms.billing_method.clone());
+        self.trial_duration.push(s.terms.trial_duration);
+        self.notes.push(s.terms.notes.clone());
+        self.is_full_article_content.push(s.terms.is_full_article_content);
+        self.added_by_admin.push(s.terms.added_by_admin);
+    }
+}
+
+async fn audit(conn: &mut PgConnection, channel_id: &str, actor: &Actor, changes: &[Change]) -> Result<()> {
+    let mut user_id = Vec::with_capacity(changes.len());
+    let mut action = Vec::with_capacity(changes.len());
+    let mut from_type = Vec::with_capacity(changes.len());
+    let mut from_state = Vec::with_capacity(changes.len());
+    let mut to_type = Vec::with_capacity(changes.len());
+    let mut to_state = Vec::with_capacity(changes.len());
+    let mut to_cancel_at = Vec::with_capacity(changes.len());
+    let mut notes = Vec::with_capacity(changes.len());
+    for change in changes {
+        let next = change.transition.next.as_ref();
+        user_id.push(change.user_id.clone());
+        action.push(change.transition.action.to_owned());
+        from_type.push(change.before.as_ref().map(|b| b.subscription_type.as_str().to_owned()));
+        from_state.push(change.before.as_ref().map(|b| b.state.as_str().to_owned()));
+        to_type.push(next.map(|n| n.subscription_type.as_str().to_owned()));
+        to_state.push(next.map(|n| n.state.as_str().to_owned()));
+        to_cancel_at.push(next.and_then(|n| n.cancel_at));
+        notes.push(next.and_then(|n| n.terms.notes.clone()).filter(|_| actor.route != Route::Reader));
+    }
+    sqlx::query!(
+        r#"insert into subscription_audit (channel_id, user_id, actor_id, route, action, from_type, from_state, to_type,
+                                          to_state, to_cancel_at, notes)
+           select $1, v.user_id, $2, $3, v.action, v.from_type, v.from_state, v.to_type, v.to_state, v.to_cancel_at, v.notes
+           from unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::text[])
+                as v(user_id, action, from_type, from_state, to_type, to_state, to_cancel_at, notes)"#,
+        channel_id,
+        actor.user_id,
+        actor.route.as_str(),
+        &user_id,
+        &action,
+        &from_type as &[Option<String>],
+        &from_state as &[Option<String>],
+        &to_type as &[Option<String>],
+        &to_state as &[Option<String>],
+        &to_cancel_at as &[Option<DateTime<Utc>>],
+        &notes as &[Option<String>],
+    )
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Records email requests, once per key; returns how many are new.
+pub async fn request_emails(conn: &mut PgConnection, channel_id: &str, emails: &[(EmailKind, &str, String)]) -> Result<u64> {
+    if emails.is_empty() {
+        return Ok(0);
+    }
+    let kinds: Vec<&str> = emails.iter().map(|(kind, _, _)| kind.as_str()).collect();
+    let users: Vec<&str> = emails.iter().map(|(_, user, _)| *user).collect();
+    let occasions: Vec<&str> = emails.iter().map(|(_, _, occasion)| occasion.as_str()).collect();
+    let result = sqlx::query!(
+        "insert into subscription_email_request (kind, channel_id, user_id, occasion)
+         select v.kind, $1, v.user_id, v.occasion from unnest($2::text[], $3::text[], $4::text[]) as v(kind, user_id, occasion)
+         on conflict on constraint subscription_email_request_key do nothing",
+        channel_id,
+        &kinds as &[&str],
+        &users as &[&str],
+        &occasions as &[&str],
+    )
+    .execute(&mut *conn)
+    .await?;
+    Ok(result.rows_affected())
+}
