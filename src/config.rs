@@ -207,8 +207,8 @@ pub struct JobSchedules {
 
 #[derive(Debug, Clone, Args)]
 pub struct ApiLimits {
-    /// Maximum request body size, in bytes.
-    #[arg(long, env = "INSIGHTS_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
+    /// Maximum request body size, in bytes (a bulk subscriber upload of 100,000 addresses is about 3 MB).
+    #[arg(long, env = "INSIGHTS_MAX_BODY_BYTES", default_value_t = 8 * 1024 * 1024)]
     pub max_body_bytes: usize,
 
     /// Maximum depth of a GraphQL query.

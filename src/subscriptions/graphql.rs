@@ -18,7 +18,7 @@ use super::{
     subscribers::{self, CandidateRow, SubscriberQuery, SubscriberRow, SubscriberSortField, SubscriberView},
 };
 use crate::{
-    auth::Role,
+    auth::{ALL_ROLES, Role},
     channels::{ChannelObject, ChannelType, channels_by_ids},
     error::{Error, Result},
     graphql::{SortDirection, app_state, checked_limit_offset, contains_pattern, total_from_page, viewer},
@@ -212,6 +212,7 @@ impl ChannelSubscriptionObject {
             expired_alert: status.expired_alert,
             can_acknowledge_expired: status.can_acknowledge_expired,
             can_cancel: status.can_cancel,
+            cancel_keeps_access_to_period_end: status.cancel_keeps_access_to_period_end,
             trial: status.trial,
             free_closed: status.free_closed,
             type_label: status.type_label,
@@ -242,6 +243,9 @@ pub struct SubscriptionStatus {
     can_acknowledge_expired: bool,
     /// The reader may cancel it (or withdraw the request).
     can_cancel: bool,
+    /// Cancelling keeps access to the end of the billing period (paid subscriptions) instead of
+    /// ending it now.
+    cancel_keeps_access_to_period_end: bool,
     /// Trials: pending, active or expired.
     trial: Option<TrialStatus>,
     /// Free closed channels: pending, active, rejected or canceled.
@@ -302,11 +306,11 @@ async fn subscription_of(ctx: &Context<'_>, channel_id: &str, user_id: &str) -> 
 /// A reader's request about their own subscription.
 async fn reader_change(ctx: &Context<'_>, channel_id: &ID, event: Event) -> Result<ChannelSubscriptionObject> {
     let viewer = viewer(ctx)?;
-    viewer.role()?;
+    viewer.require(ALL_ROLES)?;
     let state = app_state(ctx);
     let user_id = &viewer.user.user_id;
     let channel =
-        service::apply(&state.pool, state.jobs.as_ref(), channel_id, user_id, Caller::Reader(user_id), &|_| Ok(event.clone())).await?;
+        service::apply(&state.pool, state.jobs.as_ref(), channel_id, user_id, Caller::Reader(user_id), &|_, _| Ok(event.clone())).await?;
     subscription_of(ctx, &channel.id, user_id).await
 }
 
@@ -388,11 +392,14 @@ async fn add_subscriber(
     subscription_type: Option<SubscriptionType>,
 ) -> Result<ChannelSubscriptionObject> {
     let state = app_state(ctx);
+    // Who may add comes before whom: a caller without rights learns nothing about users.
+    staff_channel(ctx, &item.channel_id).await?;
     let user_id = service::subscribable_user(&state.pool, item.user_id.as_ref().map(|id| id.as_str())).await?;
     let input = item.grant_input(subscription_type);
     let configured = state.config.constants.trial_channel_days;
-    let event =
-        move |channel: &SubscriptionChannel| Ok(Event::Grant(service::validate_grant(channel, &input, true, configured, Utc::now())?));
+    let event = move |channel: &SubscriptionChannel, _: Option<&machine::Subscription>| {
+        Ok(Event::Grant(service::validate_grant(channel, &input, true, configured, Utc::now())?))
+    };
     let (_, subscription) = staff_change(ctx, &item.channel_id, &user_id, &event).await?;
     subscription.ok_or(Error::NotFound("Subscription"))
 }
@@ -458,7 +465,7 @@ impl SubscriptionsMutation {
     /// A reader registers interest in a channel: its admins are told by email (once a day).
     async fn notify_registered_channel_interest(&self, ctx: &Context<'_>, channel_id: ID) -> Result<bool> {
         let viewer = viewer(ctx)?;
-        viewer.role()?;
+        viewer.require(ALL_ROLES)?;
         let state = app_state(ctx);
         service::register_channel_interest(&state.pool, state.jobs.as_ref(), &channel_id, &viewer.user.user_id).await?;
         Ok(true)
@@ -482,7 +489,7 @@ impl SubscriptionsMutation {
         channel_id: ID,
         user_id: ID,
     ) -> Result<ChannelSubscriptionObject> {
-        let (_, subscription) = staff_change(ctx, &channel_id, &user_id, &|_| Ok(Event::CancelImmediately)).await?;
+        let (_, subscription) = staff_change(ctx, &channel_id, &user_id, &|_, _| Ok(Event::CancelImmediately)).await?;
         subscription.ok_or(Error::NotFound("Subscription"))
     }
 
@@ -492,8 +499,11 @@ impl SubscriptionsMutation {
         let user_id = item.user_id.clone().ok_or_else(|| Error::field("userId", crate::error::REQUIRED_MESSAGE))?;
         let input = item.grant_input(None);
         let configured = state.config.constants.trial_channel_days;
-        let event =
-            move |channel: &SubscriptionChannel| Ok(Event::Grant(service::validate_grant(channel, &input, false, configured, Utc::now())?));
+        // An edit changes a subscription that exists; it never creates one.
+        let event = move |channel: &SubscriptionChannel, current: Option<&machine::Subscription>| {
+            current.ok_or(Error::NotFound("Subscription"))?;
+            Ok(Event::Grant(service::validate_grant(channel, &input, false, configured, Utc::now())?))
+        };
         let (_, subscription) = staff_change(ctx, &item.channel_id, &user_id, &event).await?;
         subscription.ok_or(Error::NotFound("Subscription"))
     }
@@ -545,7 +555,7 @@ impl SubscriptionsMutation {
 
     /// Staff remove a subscriber (not one paying by card).
     async fn delete_channel_subscriber(&self, ctx: &Context<'_>, channel_id: ID, user_id: ID) -> Result<bool> {
-        staff_change(ctx, &channel_id, &user_id, &|_| Ok(Event::Delete)).await?;
+        staff_change(ctx, &channel_id, &user_id, &|_, _| Ok(Event::Delete)).await?;
         Ok(true)
     }
 
@@ -561,7 +571,8 @@ impl SubscriptionsMutation {
         let viewer = viewer(ctx)?;
         let role = viewer.require(&[Role::Administrator, Role::Editor])?;
         let state = app_state(ctx);
-        let ids = |list: Vec<ID>| list.into_iter().map(|id| id.0).filter(|id| crate::ids::is_valid_id(id)).collect::<Vec<_>>();
+        // A malformed id is refused by `bulk::create` like an unknown one (counted, not dropped).
+        let ids = |list: Vec<ID>| list.into_iter().map(|id| id.0).collect::<Vec<_>>();
         let (add, overwrite) = (ids(users), ids(existing));
         let mut tx = state.pool.begin().await?;
         let channel = service::lock_channel(&mut tx, &item.channel_id).await?;
@@ -597,16 +608,11 @@ impl SubscriptionsMutation {
 async fn process_request(ctx: &Context<'_>, item: RequestDecisionInput, kind: SubscriptionType) -> Result<ProcessedRequest> {
     let configured = app_state(ctx).config.constants.trial_channel_days;
     let approved = item.approved;
-    // The request must be of the kind the mutation names.
-    let pending_kind = queries::of_channel_user(&app_state(ctx).pool, &item.channel_id, &item.user_id)
-        .await
-        .ok()
-        .flatten()
-        .map(|row| SubscriptionType::parse(&row.subscription_type));
-    if pending_kind.is_some_and(|t| t != kind) {
-        return Err(Error::Conflict(machine::NO_PENDING_REQUEST.into()));
-    }
-    let event = move |channel: &SubscriptionChannel| {
+    let event = move |channel: &SubscriptionChannel, current: Option<&machine::Subscription>| {
+        // The request must be of the kind the mutation names (checked once the caller may see it).
+        if current.is_some_and(|s| s.subscription_type != kind) {
+            return Err(Error::Conflict(machine::NO_PENDING_REQUEST.into()));
+        }
         Ok(if approved { Event::Approve { trial_days: service::trial_days(channel, configured) } } else { Event::Reject })
     };
     let (_, subscription) = staff_change(ctx, &item.channel_id, &item.user_id, &event).await?;

@@ -139,6 +139,7 @@ pub const ACCESS_PENDING: &str = "Your access request is already pending.";
 pub const TRIAL_USED: &str = "You have already had a free trial of this channel.";
 pub const TRIAL_DECLINED: &str = "Your free trial request was declined.";
 pub const NOT_SUBSCRIBED: &str = "You are not subscribed to this channel.";
+pub const NO_SUBSCRIPTION: &str = "This reader has no subscription to this channel.";
 pub const NO_PENDING_REQUEST: &str = "There is no pending request to process.";
 pub const NOTHING_TO_ACKNOWLEDGE: &str = "There is no expired non-charge subscription to dismiss.";
 pub const CARD_MANAGED: &str = "This subscriber pays by card: the subscription is changed by the reader or the card provider.";
@@ -222,12 +223,7 @@ pub fn end_of_day(at: DateTime<Utc>) -> DateTime<Utc> {
 }
 
 /// Applies `event` to the subscription `current` (none: the reader has none) of a channel.
-pub fn transition(
-    channel: ChannelFacts,
-    current: Option<&Subscription>,
-    event: &Event,
-    now: DateTime<Utc>,
-) -> Result<Transition, Refusal> {
+pub fn transition(channel: ChannelFacts, current: Option<&Subscription>, event: &Event, now: DateTime<Utc>) -> Result<Transition, Refusal> {
     // An archived channel has no live subscribers (archiving needs that); what remains may still
     // end, nothing else changes.
     if channel.archived && !matches!(event, Event::Expire) {
@@ -273,7 +269,10 @@ pub fn transition(
                 }
                 Some(SubscriptionState::Active) if sub.is_paid() => {
                     if sub.cancel_at_period_end {
-                        return Err(conflict(format!("Your subscription already ends on {}.", sub.cancel_at.unwrap_or(now).format("%d %b %Y"))));
+                        return Err(conflict(format!(
+                            "Your subscription already ends on {}.",
+                            sub.cancel_at.unwrap_or(now).format("%d %b %Y")
+                        )));
                     }
                     // Premium access stays to the end of the period that was paid for.
                     let end = sub.cancel_at.map_or(period_end(sub, now), |at| at.min(period_end(sub, now)));
@@ -338,8 +337,19 @@ pub fn transition(
             if current.is_some_and(|s| s.subscription_type == SubscriptionType::Stripe && s.is_live(now)) {
                 return Err(conflict(CARD_MANAGED));
             }
-            let cancel_at = match grant.subscription_type {
-                SubscriptionType::Trial => grant.terms.trial_duration.map(|days| trial_end(now, days)).or(grant.cancel_at),
+            let running_trial = current.filter(|s| s.subscription_type == SubscriptionType::Trial && s.is_live(now));
+            let cancel_at = match (grant.subscription_type, running_trial) {
+                // Editing a running trial keeps its start: a new length moves the end by the
+                // difference, the same length keeps it.
+                (SubscriptionType::Trial, Some(running)) => {
+                    match (running.cancel_at, running.terms.trial_duration, grant.terms.trial_duration) {
+                        (Some(end), Some(old), Some(new)) => Some(end + Duration::days(i64::from(new - old))),
+                        (Some(end), _, _) => Some(end),
+                        (None, _, days) => days.map(|days| trial_end(now, days)),
+                    }
+                }
+                // A new (or restarted) trial runs from today.
+                (SubscriptionType::Trial, None) => grant.terms.trial_duration.map(|days| trial_end(now, days)).or(grant.cancel_at),
                 _ => grant.cancel_at,
             };
             let renewed = current.is_some_and(|s| s.is_live(now));
@@ -357,7 +367,7 @@ pub fn transition(
             if renewed { done(next, "change", None) } else { done(next, "grant", Some(EmailKind::Welcome)) }
         }
         Event::CancelImmediately => {
-            let sub = current.ok_or_else(|| conflict(NOT_SUBSCRIBED))?;
+            let sub = current.ok_or_else(|| conflict(NO_SUBSCRIPTION))?;
             if sub.subscription_type == SubscriptionType::Stripe && sub.is_live(now) {
                 return Err(conflict(CARD_MANAGED));
             }
@@ -369,7 +379,7 @@ pub fn transition(
             }
         }
         Event::Delete => {
-            let sub = current.ok_or_else(|| conflict(NOT_SUBSCRIBED))?;
+            let sub = current.ok_or_else(|| conflict(NO_SUBSCRIPTION))?;
             if sub.subscription_type == SubscriptionType::Stripe && sub.is_live(now) {
                 return Err(conflict(CARD_MANAGED));
             }
@@ -378,7 +388,10 @@ pub fn transition(
         Event::Expire => {
             let sub = current.ok_or_else(|| conflict(NOT_SUBSCRIBED))?;
             let state = match (sub.state, effective) {
-                (SubscriptionState::Active | SubscriptionState::PaymentFailed, Some(ended @ (SubscriptionState::Expired | SubscriptionState::Canceled))) => ended,
+                (
+                    SubscriptionState::Active | SubscriptionState::PaymentFailed,
+                    Some(ended @ (SubscriptionState::Expired | SubscriptionState::Canceled)),
+                ) => ended,
                 _ => return Err(conflict(NOT_DUE)),
             };
             let email = (sub.subscription_type == SubscriptionType::Trial).then_some(EmailKind::TrialEnded);
@@ -461,6 +474,8 @@ pub struct Status {
     /// An expired non-charge subscription the reader may dismiss.
     pub can_acknowledge_expired: bool,
     pub can_cancel: bool,
+    /// Cancelling keeps access to the end of the billing period (paid), instead of ending it now.
+    pub cancel_keeps_access_to_period_end: bool,
     pub trial: Option<TrialStatus>,
     pub free_closed: Option<FreeClosedStatus>,
     pub type_label: &'static str,
@@ -479,6 +494,7 @@ pub fn status(channel_type: ChannelType, sub: &Subscription, now: DateTime<Utc>)
         expired_alert: expired && !(non_charge && sub.acknowledged_non_charge_sub_expired),
         can_acknowledge_expired: expired && non_charge && !sub.acknowledged_non_charge_sub_expired,
         can_cancel: (live && !sub.cancel_at_period_end) || effective == SubscriptionState::Pending,
+        cancel_keeps_access_to_period_end: effective == SubscriptionState::Active && sub.is_paid() && !sub.cancel_at_period_end,
         trial: (sub.subscription_type == SubscriptionType::Trial)
             .then_some(match effective {
                 SubscriptionState::Pending => Some(TrialStatus::Pending),
@@ -489,13 +505,14 @@ pub fn status(channel_type: ChannelType, sub: &Subscription, now: DateTime<Utc>)
                 _ => None,
             })
             .flatten(),
-        free_closed: (channel_type == ChannelType::FreeClosed && sub.subscription_type == SubscriptionType::Free)
-            .then_some(match effective {
+        free_closed: (channel_type == ChannelType::FreeClosed && sub.subscription_type == SubscriptionType::Free).then_some(
+            match effective {
                 SubscriptionState::Pending => FreeClosedStatus::Pending,
                 SubscriptionState::Active | SubscriptionState::PaymentFailed => FreeClosedStatus::Active,
                 SubscriptionState::Rejected => FreeClosedStatus::Rejected,
                 _ => FreeClosedStatus::Canceled,
-            }),
+            },
+        ),
         type_label: type_label(sub.subscription_type, sub.terms.rebate),
         payment_category: payment_category(sub.subscription_type, sub.terms.rebate),
     }

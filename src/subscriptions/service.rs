@@ -98,8 +98,9 @@ pub fn refused(refusal: Refusal) -> Error {
     }
 }
 
-/// The event a caller asks for, built once the channel is known (approval needs its trial days).
-pub type EventFor<'a> = dyn Fn(&SubscriptionChannel) -> Result<Event> + Send + Sync + 'a;
+/// The event a caller asks for, built once the channel (approval needs its trial days) and the
+/// locked subscription (an edit needs one to exist) are known.
+pub type EventFor<'a> = dyn Fn(&SubscriptionChannel, Option<&machine::Subscription>) -> Result<Event> + Send + Sync + 'a;
 
 /// Applies one event to `user_id`'s subscription to a channel in one transaction. Returns the
 /// channel (for messages that name it).
@@ -116,9 +117,9 @@ pub async fn apply(
     if let Caller::Staff { user_id: staff_id, role } = caller {
         check_staff(&mut tx, &channel.id, staff_id, role).await?;
     }
-    let event = event(&channel)?;
     let now = Utc::now();
     let before = store::lock_one(&mut tx, &channel.id, user_id).await?;
+    let event = event(&channel, before.as_ref())?;
     let transition = machine::transition(channel.facts(), before.as_ref(), &event, now).map_err(refused)?;
     let change = Change { user_id: user_id.to_owned(), before, transition };
     store::write(&mut tx, jobs, &channel.id, &caller.actor(), &[change], now).await?;
@@ -156,7 +157,8 @@ pub fn validate_grant(
 ) -> Result<Grant> {
     let mut fields = FieldErrors::new();
     let premium = channel.channel_type == ChannelType::Premium;
-    let subscription_type = if premium { input.subscription_type } else { Some(SubscriptionType::Free) };
+    // The simple form of a free channel sends no type (or free); any other type is refused below.
+    let subscription_type = if premium { input.subscription_type } else { Some(input.subscription_type.unwrap_or(SubscriptionType::Free)) };
     let Some(subscription_type) = subscription_type else {
         fields.insert("subscriptionType".into(), REQUIRED_MESSAGE.into());
         return Err(Error::invalid(fields));

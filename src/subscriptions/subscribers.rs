@@ -166,12 +166,13 @@ pub async fn view_counts(db: impl PgExecutor<'_>, channel_id: &str) -> sqlx::Res
     ])
 }
 
-/// Views of the channel's articles by each of `user_ids` (one statement for a page).
+/// Full reads of the channel's articles by each of `user_ids` (one statement for a page), as the
+/// article stats count them.
 pub async fn article_views_by_channel(db: impl PgExecutor<'_>, channel_id: &str, user_ids: &[String]) -> sqlx::Result<Vec<(String, i64)>> {
     let rows = sqlx::query!(
         r#"select e.user_id, count(*) as "views!"
            from article_view_event e join article a on a.article_id = e.article_id
-           where e.user_id = any($2) and a.premium_channel_id = $1
+           where e.user_id = any($2) and a.premium_channel_id = $1 and e.kind = 'full'
            group by e.user_id"#,
         channel_id,
         user_ids

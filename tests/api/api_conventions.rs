@@ -25,7 +25,7 @@ async fn invalid_json_is_a_400_with_a_code(pool: PgPool) {
 #[sqlx::test(migrations = "./migrations")]
 async fn a_body_over_the_limit_is_a_413(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
-    let big = format!(r#"{{"query": "{{ config {{ version }} }}", "variables": {{"pad": "{}"}}}}"#, "x".repeat(2 * 1024 * 1024));
+    let big = format!(r#"{{"query": "{{ config {{ version }} }}", "variables": {{"pad": "{}"}}}}"#, "x".repeat(9 * 1024 * 1024));
     let response = app.client.post(app.url("/graphql")).header("content-type", "application/json").body(big.clone()).send().await.unwrap();
     assert_eq!(response.status(), 413);
     let response = app.client.post(app.url("/log")).header("content-type", "application/json").body(big).send().await.unwrap();

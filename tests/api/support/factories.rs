@@ -242,3 +242,26 @@ impl TestApp {
         self.add_channel(admin, item).await
     }
 }
+
+impl TestApp {
+    /// A user who has signed in at least once (last_login set), written directly; returns the id.
+    pub async fn insert_signed_in_user(&self, email: &str, name: &str, company: Option<&str>) -> String {
+        let id = self.insert_user(email).await;
+        sqlx::query("update users set name = $2, company = $3, last_login = now() where user_id = $1")
+            .bind(&id)
+            .bind(name)
+            .bind(company)
+            .execute(&self.pool)
+            .await
+            .unwrap();
+        id
+    }
+
+    /// A reader's token and id, signed in (last_login set) as `updateUserFromToken` would record it.
+    pub async fn signed_in_reader(&self, email: &str) -> (String, String) {
+        let token = super::tokens::for_user(&self.state, email, super::TestRole::Subscriber.scopes()).await;
+        let id = self.user_id(&token).await;
+        sqlx::query("update users set last_login = now() where user_id = $1").bind(&id).execute(&self.pool).await.unwrap();
+        (token, id)
+    }
+}

@@ -21,6 +21,10 @@ const TagList = lazy(() => import('../features/taxonomy/TagList'));
 const TagForm = lazy(() => import('../features/taxonomy/TagForm'));
 const ChannelList = lazy(() => import('../features/channels/ChannelList'));
 const ChannelForm = lazy(() => import('../features/channels/ChannelForm'));
+const SubscriberStatsMain = lazy(() => import('../features/subscribers/SubscriberStatsMain'));
+const SubscriberStats = lazy(() => import('../features/subscribers/SubscriberStats'));
+const SubscriberForm = lazy(() => import('../features/subscribers/SubscriberForm'));
+const BulkAddSubscribers = lazy(() => import('../features/subscribers/BulkAdd'));
 const DeskList = lazy(() => import('../features/desks/DeskList'));
 const DeskForm = lazy(() => import('../features/desks/DeskForm'));
 const UserList = lazy(() => import('../features/users/UserList'));
@@ -37,6 +41,11 @@ const Subscriptions = lazy(() => import('../features/reader/Subscriptions'));
 const Search = lazy(() => import('../features/reader/Search'));
 const EmailNotifications = lazy(() => import('../features/reader/EmailNotifications'));
 const ChannelPage = lazy(() => import('../features/reader/ChannelPage'));
+const SubscribePage = lazy(() => import('../features/reader/subscribe/SubscribePage'));
+const ConfirmTrialPage = lazy(() => import('../features/reader/subscribe/ConfirmTrialPage'));
+const ConfirmInterestPage = lazy(() => import('../features/reader/subscribe/ConfirmInterestPage'));
+const CheckoutPlaceholder = lazy(() => import('../features/reader/subscribe/CheckoutPlaceholder'));
+const SubscriptionResultPage = lazy(() => import('../features/reader/subscribe/SubscriptionResultPage'));
 const ArticlePage = lazy(() => import('../features/reader/article/ArticlePage'));
 const MarketingArticlePage = lazy(() => import('../features/reader/article/MarketingArticlePage'));
 const CategoryPage = lazy(() => import('../features/reader/browse/CategoryPage'));
@@ -143,12 +152,13 @@ const publisherRoutes: RouteObject[] = [
       { index: true, element: guarded(ACCESS.channelList, <ChannelList />) },
       { path: 'add', element: guarded(ACCESS.channelEdit, <ChannelForm />) },
       { path: 'edit/:id', element: guarded(ACCESS.channelEdit, <ChannelForm />) },
-      section('subscriber-stats', 'Subscriber stats', ACCESS.channelSubscribers),
-      section('subscriber-stats/:id', 'Subscriber stats', ACCESS.channelSubscribers),
-      section('subscribers', 'Subscribers', ACCESS.channelSubscribers),
-      section('subscribers/:id/add', 'Add subscriber', ACCESS.channelSubscribers),
-      section('subscribers/:id/edit/:productUserId', 'Edit subscriber', ACCESS.channelSubscribers),
-      section('subscribers/:id/add-bulk', 'Add subscribers in bulk', ACCESS.channelSubscribers),
+      { path: 'subscriber-stats', element: guarded(ACCESS.channelSubscribers, <SubscriberStatsMain />) },
+      { path: 'subscriber-stats/:id', element: guarded(ACCESS.channelSubscribers, <SubscriberStats />) },
+      // Subscribers main: the channels with their subscribers are the stats main.
+      { path: 'subscribers', element: <Navigate to="/publisher/premium-channels/subscriber-stats" replace /> },
+      { path: 'subscribers/:id/add', element: guarded(ACCESS.channelSubscribers, <SubscriberForm />) },
+      { path: 'subscribers/:id/edit/:productUserId', element: guarded(ACCESS.channelSubscribers, <SubscriberForm />) },
+      { path: 'subscribers/:id/add-bulk', element: guarded(ACCESS.channelSubscribers, <BulkAddSubscribers />) },
     ],
   },
   taxonomy('topics'),
@@ -193,6 +203,13 @@ export const routes: RouteObject[] = [
       // The channels directory again, and a channel's page (static 'channel' outranks 'browse/:categoryId').
       { path: 'browse/channel', element: reader(<Channels />) },
       { path: 'browse/channel/:channelId', element: reader(<ChannelPage />) },
+      // Where the checkout sends the reader: subscribed, paying-invoice-requested, else unsubscribed.
+      { path: 'browse/channel/:channelId/:status', element: reader(<SubscriptionResultPage />) },
+      // Subscribing: the subscription page, then the checkout, the free trial request and the interest page.
+      { path: 'subscribe/channel/:channelId', element: reader(<SubscribePage />) },
+      { path: 'subscribe/channel/confirm/:channelId', element: reader(<CheckoutPlaceholder />) },
+      { path: 'subscribe/channel/confirm-trial/:channelId', element: reader(<ConfirmTrialPage />) },
+      { path: 'subscribe/channel/confirm-interest/:channelId', element: reader(<ConfirmInterestPage />) },
       // The browse root goes to the channels page.
       { path: 'browse', children: [{ index: true, element: <Navigate to="/channels" replace /> }] },
       // Static segments outrank ':categoryId', so /browse/channel/… and /browse/article/… keep their pages.

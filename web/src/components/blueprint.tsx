@@ -65,6 +65,7 @@ const bundledIcons = import.meta.glob<IconPaths>(
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/tick.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/tick-circle.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/time.js',
+    '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/trash.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/unlink.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/user.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/warning-sign.js',

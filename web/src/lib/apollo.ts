@@ -24,6 +24,10 @@ export function createCache(): InMemoryCache {
       Follower: { keyFields: false },
       // A viewer is a user, but their views differ per article.
       ArticleViewer: { keyFields: false },
+      // A subscriber is a user as one channel sees them (their subscription to that channel).
+      SubscribedUser: { keyFields: ['channelId', '_id'] },
+      // A bulk check's user carries their subscription to the channel checked.
+      CsvCheckUser: { keyFields: false },
     },
   });
 }

@@ -71,6 +71,11 @@ export function fieldErrors(error: unknown): Record<string, string> {
   return result;
 }
 
+/** Whether any GraphQL error of `error` carries `code` (a screen leaving on FORBIDDEN). */
+export function hasErrorCode(error: unknown, code: ErrorCode): boolean {
+  return CombinedGraphQLErrors.is(error) && error.errors.some((e) => errorCode(e) === code);
+}
+
 /** True for failures below GraphQL: the request did not reach the server or no GraphQL answer came back. */
 export function isNetworkError(error: unknown): boolean {
   if (ServerError.is(error) || ServerParseError.is(error)) return true;

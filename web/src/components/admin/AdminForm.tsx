@@ -25,6 +25,8 @@ export interface AdminFormProps<V extends FormValues, R> {
   readOnly?: boolean;
   /** Shown beside the form (a record's sidebar). */
   aside?: ReactNode;
+  /** Shown under the form (a record's history). */
+  after?: ReactNode;
   children: ReactNode;
 }
 
@@ -38,6 +40,7 @@ export function AdminForm<V extends FormValues, R>({
   deleteIcon,
   readOnly = false,
   aside,
+  after,
   children,
 }: AdminFormProps<V, R>) {
   const body = (
@@ -84,6 +87,7 @@ export function AdminForm<V extends FormValues, R>({
           {deleteText}
         </ConfirmDialog>
       )}
+      {after}
     </>
   );
   return (

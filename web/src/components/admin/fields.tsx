@@ -194,6 +194,8 @@ export function SelectField({ label, name, value, onChange, onBlur, error, optio
 export interface RadioOption<T extends string> {
   value: T;
   label: string;
+  /** Shown but not choosable (the subscriber form's card option). */
+  disabled?: boolean;
 }
 
 export interface RadioFieldProps<T extends string> extends FieldBinding<T | null> {
@@ -231,7 +233,7 @@ export function RadioField<T extends string>({
         onBlur={onBlur}
       >
         {options.map((o) => (
-          <Radio key={o.value} value={o.value} label={o.label} />
+          <Radio key={o.value} value={o.value} label={o.label} disabled={o.disabled} />
         ))}
       </RadioGroup>
     </FormGroup>

@@ -7,12 +7,14 @@
 //! - Forms: `useAdminForm` (behaviour) + `AdminForm` (frame) + the fields in `fields.tsx`.
 //! - `UserPicker` / `UserPickerField`: a multi-select of staff users (desk contributors, channel admins).
 //! - `SearchSelect` / `SearchSelectField`: one record chosen by searching for it (a channel's owner).
+//! - `FileChooser`: one file chosen to be read in the browser (the bulk subscriber CSV).
 //! - `AdminSettingsProvider`: page sizes, debounce and busy delay from the server's config.
 export * from './AdminForm';
 export * from './AdminList';
 export * from './Breadcrumbs';
 export * from './ConfirmDialog';
 export * from './fields';
+export * from './FileChooser';
 export * from './listState';
 export * from './SearchSelect';
 export * from './settings';

@@ -105,6 +105,7 @@ describe('ChannelList', () => {
     expect(within(table()).queryByRole('link', { name: 'Chris Contributor' })).not.toBeInTheDocument();
     expect(screen.getByText('Showing 1-2 of 2')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'New channel' })).toHaveAttribute('href', '/publisher/premium-channels/add');
+    expect(screen.getByRole('link', { name: 'Subscriber stats' })).toHaveAttribute('href', '/publisher/premium-channels/subscriber-stats');
     expect(filters().getByRole('button', { name: 'All' })).toHaveAttribute('aria-pressed', 'true');
     expect(types().getByRole('button', { name: 'All types' })).toHaveAttribute('aria-pressed', 'true');
     expect(calls[0]).toEqual({
@@ -131,6 +132,7 @@ describe('ChannelList', () => {
     await screen.findByRole('link', { name: 'Oil Weekly' });
     expect(screen.getByRole('heading', { level: 1, name: 'Channels' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'New channel' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Subscriber stats' })).not.toBeInTheDocument();
   });
 
   it('filters My Channels, Archived and by type, searches and sorts on the server', async () => {

@@ -119,9 +119,15 @@ export default function ChannelList() {
           },
         ]}
         actions={
-          hasAccess(user.role, ACCESS.channelEdit) && (
-            <LinkButton to={`${CHANNELS_PATH}/add`} text="New channel" icon="add" intent="primary" />
-          )
+          <span className="insights-channel-actions">
+            {/* The subscriber screens start from here (spec 3 §2 'Subscriber stats'). */}
+            {hasAccess(user.role, ACCESS.channelSubscribers) && (
+              <LinkButton to={`${CHANNELS_PATH}/subscriber-stats`} text="Subscriber stats" icon="people" />
+            )}
+            {hasAccess(user.role, ACCESS.channelEdit) && (
+              <LinkButton to={`${CHANNELS_PATH}/add`} text="New channel" icon="add" intent="primary" />
+            )}
+          </span>
         }
       />
     </Page>

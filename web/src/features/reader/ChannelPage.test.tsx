@@ -5,28 +5,37 @@ import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { testUser } from '../../testing/fixtures';
 import { renderApp } from '../../testing/renderApp';
-import { PAYMENT_FAILED_TEXT } from './ChannelPage';
-import { articleId, card, cards, channel, READER_IDS, subscription } from './testData';
+import { PAYMENT_FAILED_TEXT } from './common/subscriptionText';
+import { articleId, card, cards, channel, READER_IDS, readerCard } from './testData';
 import type { ChannelCardChannel } from './common/ChannelCard';
 import { ChannelArticlesDocument, type ChannelArticlesQueryVariables } from './__generated__/ChannelArticles.generated';
 import { ChannelPageScreenDocument } from './__generated__/ChannelPage.generated';
 import { ChannelSidebarDocument } from './__generated__/ChannelSidebar.generated';
 import { ChannelsScreenDocument } from './__generated__/Channels.generated';
+import { SubscriptionResultPageDocument } from './subscribe/__generated__/SubscriptionResultPage.generated';
 
 const ID = READER_IDS.oilChannel;
 const PATH = `/browse/channel/${ID}`;
 
-type Sub = NonNullable<ChannelCardChannel['userChannelSubscription']>;
+interface Status {
+  expiredAlert?: boolean;
+  paymentFailedAlert?: boolean;
+  trial?: 'Pending' | 'Active' | 'Expired' | null;
+}
 
-function pageChannel(
-  overrides: Partial<ChannelCardChannel> & { state?: string } = {},
-  sub?: Partial<Sub> & { acknowledgedNonChargeSubExpired?: boolean },
-) {
+/** The channel as the page's query answers it; `status` is the server's view of the reader's subscription. */
+function pageChannel(overrides: Partial<ChannelCardChannel> & { state?: string } = {}, status?: Status) {
   return {
     ...channel({ coverImage: 'cover.png' }),
     state: 'active',
     ...overrides,
-    userChannelSubscription: sub ? { ...subscription(), acknowledgedNonChargeSubExpired: false, ...sub } : null,
+    userChannelSubscription: status
+      ? {
+          __typename: 'ChannelSubscription',
+          channelId: ID,
+          status: { __typename: 'SubscriptionStatus', expiredAlert: false, paymentFailedAlert: false, trial: null, ...status },
+        }
+      : null,
   };
 }
 
@@ -158,31 +167,42 @@ describe('Channel page', () => {
     await waitFor(() => expect(calls.at(-1)).toMatchObject({ params: { premiumOnly: false, freeOnly: true } }));
   });
 
-  it('shows the payment failure alert', async () => {
-    open([pageMock(screenData(pageChannel({}, { subscriptionState: 'paymentFailed', isActive: false }))), defaultArticles(), sidebarMock]);
-    expect(await screen.findByText(PAYMENT_FAILED_TEXT)).toBeInTheDocument();
+  it('shows the payment failure alert when the server says so', async () => {
+    const c = pageChannel({ readerCard: readerCard({ action: 'Subscribed', paymentFailed: true }) }, { paymentFailedAlert: true });
+    open([pageMock(screenData(c)), defaultArticles(), sidebarMock]);
+    const alert = (await screen.findByText(PAYMENT_FAILED_TEXT)).closest('[role="alert"]') as HTMLElement;
+    expect(within(alert).getByRole('link', { name: 'Update payment details' })).toHaveAttribute('href', '/subscriptions');
   });
 
-  it('shows no payment failure alert when the subscription ends at period end', async () => {
-    const sub = {
-      subscriptionState: 'paymentFailed' as const,
-      isActive: false,
-      cancelAtPeriodEnd: true,
-      cancelAt: new Date(2099, 0, 1).toISOString(),
-    };
-    open([pageMock(screenData(pageChannel({}, sub))), defaultArticles(), sidebarMock]);
+  it('shows no payment failure alert when the server says none (cancelled at period end)', async () => {
+    const c = pageChannel({ readerCard: readerCard({ action: 'AccessUntil', endsAt: new Date(2099, 0, 1).toISOString() }) }, {});
+    open([pageMock(screenData(c)), defaultArticles(), sidebarMock]);
     expect(await screen.findByText('Access until 01 Jan 2099')).toBeInTheDocument();
     expect(screen.queryByText(PAYMENT_FAILED_TEXT)).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
-  it('shows the expired subscription alert', async () => {
-    open([
-      pageMock(screenData(pageChannel({}, { subscriptionType: 'trial', subscriptionState: 'expired', isActive: false }))),
-      defaultArticles(),
-      sidebarMock,
-    ]);
+  it('shows the expired trial alert and the buy offer', async () => {
+    const c = pageChannel({ readerCard: readerCard({ action: 'Buy', ended: 'Expired' }) }, { expiredAlert: true, trial: 'Expired' });
+    open([pageMock(screenData(c)), defaultArticles(), sidebarMock]);
     expect(await screen.findByText(/Your free trial of this channel has expired\./)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Subscribe again' })).toHaveAttribute('href', `/subscribe/channel/${ID}`);
+    expect(screen.getByRole('link', { name: 'Buy now' })).toHaveAttribute('href', `/subscribe/channel/${ID}`);
+  });
+
+  it('keeps /browse/channel/:id/subscribed for the result page', async () => {
+    open(
+      [
+        {
+          request: { query: SubscriptionResultPageDocument, variables: { id: ID } },
+          result: {
+            data: { channel: { __typename: 'Channel', _id: ID, name: 'Oil Weekly', readerCard: readerCard({ action: 'Subscribed' }) } },
+          },
+        },
+      ],
+      `${PATH}/subscribed`,
+    );
+    expect(await screen.findByRole('heading', { name: 'Subscription confirmed', level: 1 })).toBeInTheDocument();
   });
 
   it('shows an empty article list at phone width', async () => {

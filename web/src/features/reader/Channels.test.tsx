@@ -1,11 +1,12 @@
 import type { MockLink } from '@apollo/client/testing';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { testUser } from '../../testing/fixtures';
 import { renderApp } from '../../testing/renderApp';
 import { channelFilterSearch, readChannelFilter } from './Channels';
-import { channel, READER_IDS } from './testData';
+import { changedChannel, channel, READER_IDS, readerCard } from './testData';
+import { RequestChannelAccessDocument } from './common/__generated__/ChannelCardActions.generated';
 import { ChannelsScreenDocument } from './__generated__/Channels.generated';
 
 const CHANNELS = [
@@ -41,7 +42,31 @@ describe('Channels directory', () => {
     expect(names()).toEqual(['Oil Weekly', 'Gas Daily', 'Energy News', 'Analyst Club']);
     expect(chip('All channels')).toHaveAttribute('aria-pressed', 'true');
     const club = within(screen.getByRole('article', { name: 'Analyst Club' }));
-    expect(club.getByRole('link', { name: 'Request access' })).toHaveAttribute('href', `/subscribe/channel/${READER_IDS.clubChannel}`);
+    expect(club.getByRole('button', { name: 'Request access' })).toBeEnabled();
+    const news = within(screen.getByRole('article', { name: 'Energy News' }));
+    expect(news.getByRole('button', { name: 'Subscribe for free' })).toBeEnabled();
+  });
+
+  it('changes a card at once when the reader asks for access', async () => {
+    const club = CHANNELS[3];
+    const answer = {
+      requestFreeClosedSubscription: {
+        __typename: 'ChannelSubscription',
+        channelId: club._id,
+        channel: changedChannel(club, readerCard({ action: 'AccessPending' })),
+      },
+    };
+    open('/channels', [
+      channelsMock(),
+      { request: { query: RequestChannelAccessDocument, variables: { channelId: club._id } }, result: { data: answer } },
+    ]);
+    await screen.findByRole('list', { name: 'Channels' });
+    const card = within(screen.getByRole('article', { name: 'Analyst Club' }));
+    await userEvent.click(card.getByRole('button', { name: 'Request access' }));
+    await waitFor(() => expect(card.getByRole('button', { name: 'Access request pending' })).toBeDisabled());
+    expect(await screen.findByText(/Your request to access Analyst Club has been sent\./)).toBeInTheDocument();
+    // The other cards keep their offers.
+    expect(within(screen.getByRole('article', { name: 'Energy News' })).getByRole('button', { name: 'Subscribe for free' })).toBeEnabled();
   });
 
   it('presets Premium from ?premium', async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { testUser } from '../../testing/fixtures';
 import { renderApp } from '../../testing/renderApp';
 import { heldSubscriptions, pickRandom } from './ForYou';
-import { card, cards, channel, READER_IDS, subscription } from './testData';
+import { card, cards, channel, READER_IDS, readerCard } from './testData';
 import { ForYouRecommendedPageDocument, ForYouScreenDocument } from './__generated__/ForYou.generated';
 
 const USER = testUser('Subscriber');
@@ -24,7 +24,7 @@ const FREE = [
 const page = (articles: ReturnType<typeof card>[], hasMore = false) => ({ __typename: 'ReaderArticlePage', articles, hasMore });
 
 function screenMock({ subscribed, follows = false }: { subscribed: boolean; follows?: boolean }): MockLink.MockedResponse {
-  const oil = { ...PREMIUM[0], isCurrentUserSubscribed: subscribed, userChannelSubscription: subscribed ? subscription() : null };
+  const oil = subscribed ? { ...PREMIUM[0], readerCard: readerCard({ action: 'Subscribed' }) } : PREMIUM[0];
   const subs = subscribed
     ? [
         { __typename: 'ChannelSubscription', channelId: READER_IDS.oilChannel, subscriptionState: 'active', isActive: true, channel: oil },

@@ -56,37 +56,55 @@ export function cards(n: number, start = 1, overrides: Partial<ArticleCardArticl
   return Array.from({ length: n }, (_, i) => card({ _id: articleId(start + i), title: `Article ${start + i}`, ...overrides }));
 }
 
-type Subscription = NonNullable<ChannelCardChannel['userChannelSubscription']>;
+type ReaderCard = ChannelCardChannel['readerCard'];
 
-export function subscription(overrides: Partial<Subscription> = {}): Subscription {
+/** The server's card for a channel (`Channel.readerCard`): by default a premium channel's trial offer. */
+export function readerCard(overrides: Partial<ReaderCard> = {}): ReaderCard {
   return {
-    __typename: 'ChannelSubscription',
-    channelId: READER_IDS.oilChannel,
-    subscriptionType: 'stripe',
-    subscriptionState: 'active',
-    cancelAt: null,
-    cancelAtPeriodEnd: false,
-    isActive: true,
-    isFullArticleContent: true,
+    __typename: 'ReaderChannelCard',
+    action: 'RequestTrial',
+    ended: null,
+    endsAt: null,
+    paymentFailed: false,
+    summariesOnly: false,
     ...overrides,
-  } as Subscription;
+  } as ReaderCard;
+}
+
+/** The card a channel of `type` offers a reader who never subscribed. */
+export function offerCard(type: ChannelCardChannel['type']): ReaderCard {
+  return readerCard({ action: type === 'premium' ? 'RequestTrial' : type === 'freeOpen' ? 'SubscribeFree' : 'RequestAccess' });
 }
 
 export function channel(overrides: Partial<ChannelCardChannel> = {}): ChannelCardChannel {
+  const type = overrides.type ?? 'premium';
   return {
     __typename: 'Channel',
     _id: READER_IDS.oilChannel,
     name: 'Oil Weekly',
     description: 'Crude and products, every week.',
-    type: 'premium',
+    type,
     price: '49.00',
     profileImage: null,
     coverImage: null,
     defaultTrialDurationDays: 14,
-    isCurrentUserSubscribed: false,
-    userChannelSubscription: null,
+    readerCard: offerCard(type),
     ...overrides,
   } as ChannelCardChannel;
+}
+
+/**
+ * A channel as a subscription change answers it (`ChannelAfterChange_channel`): its new card, and
+ * the server's status of the reader's subscription for the alerts (none by default).
+ */
+export function changedChannel(c: Pick<ChannelCardChannel, '_id' | 'name'>, card: ReaderCard) {
+  return {
+    __typename: 'Channel',
+    _id: c._id,
+    name: c.name,
+    readerCard: card,
+    userChannelSubscription: null,
+  };
 }
 
 /** Renders `ui` at `/` inside a memory router with Blueprint and an Apollo mock link. */

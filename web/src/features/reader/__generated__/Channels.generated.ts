@@ -5,31 +5,43 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** What a reader's channel card offers. */
+export type CardAction =
+  /** 'Access request pending', disabled. */
+  | 'AccessPending'
+  /** Cancelled at period end: 'Access until {date}'. */
+  | 'AccessUntil'
+  /** Premium after a trial: 'Buy now'. */
+  | 'Buy'
+  /** Any other subscription waiting to start (an invoice requested). */
+  | 'Pending'
+  /** Free closed: 'Request access'. */
+  | 'RequestAccess'
+  /** Premium, never tried: 'Request FREE trial' (and the pricing page). */
+  | 'RequestTrial'
+  /** Free open: 'Subscribe for free'. */
+  | 'SubscribeFree'
+  /** Subscribed (with a warning when a payment failed). */
+  | 'Subscribed'
+  /** 'Trial ends {date}' and 'Buy now'. */
+  | 'TrialActive'
+  /** A trial request waits for staff: the button is disabled. */
+  | 'TrialPending';
+
 export type ChannelType =
   | 'freeClosed'
   | 'freeOpen'
   | 'premium';
 
-export type SubscriptionState =
-  | 'active'
-  | 'canceled'
-  | 'expired'
-  | 'paymentFailed'
-  | 'pending'
-  | 'rejected';
-
-export type SubscriptionType =
-  | 'account'
-  | 'external'
-  | 'free'
-  | 'nonCharge'
-  | 'stripe'
-  | 'trial';
+export type EndedAs =
+  | 'Canceled'
+  | 'Expired'
+  | 'Rejected';
 
 export type ChannelsScreenQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ChannelsScreenQuery = { allChannels: Array<{ _id: string, name: string, description: string | null, type: ChannelType, price: string | null, profileImage: string | null, coverImage: string | null, defaultTrialDurationDays: number | null, isCurrentUserSubscribed: boolean, userChannelSubscription: { channelId: string, subscriptionType: SubscriptionType, subscriptionState: SubscriptionState, cancelAt: string | null, cancelAtPeriodEnd: boolean, isActive: boolean, isFullArticleContent: boolean } | null }> };
+export type ChannelsScreenQuery = { allChannels: Array<{ _id: string, name: string, description: string | null, type: ChannelType, price: string | null, profileImage: string | null, coverImage: string | null, defaultTrialDurationDays: number | null, readerCard: { action: CardAction, ended: EndedAs | null, endsAt: string | null, paymentFailed: boolean, summariesOnly: boolean } }> };
 
 
-export const ChannelsScreenDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ChannelsScreen"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"allChannels"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"_id"}},{"kind":"FragmentSpread","name":{"kind":"Name","value":"ChannelCard_channel"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ChannelCard_channel"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Channel"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"_id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"price"}},{"kind":"Field","name":{"kind":"Name","value":"profileImage"}},{"kind":"Field","name":{"kind":"Name","value":"coverImage"}},{"kind":"Field","name":{"kind":"Name","value":"defaultTrialDurationDays"}},{"kind":"Field","name":{"kind":"Name","value":"isCurrentUserSubscribed"}},{"kind":"Field","name":{"kind":"Name","value":"userChannelSubscription"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"channelId"}},{"kind":"Field","name":{"kind":"Name","value":"subscriptionType"}},{"kind":"Field","name":{"kind":"Name","value":"subscriptionState"}},{"kind":"Field","name":{"kind":"Name","value":"cancelAt"}},{"kind":"Field","name":{"kind":"Name","value":"cancelAtPeriodEnd"}},{"kind":"Field","name":{"kind":"Name","value":"isActive"}},{"kind":"Field","name":{"kind":"Name","value":"isFullArticleContent"}}]}}]}}]} as unknown as DocumentNode<ChannelsScreenQuery, ChannelsScreenQueryVariables>;
+export const ChannelsScreenDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ChannelsScreen"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"allChannels"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"_id"}},{"kind":"FragmentSpread","name":{"kind":"Name","value":"ChannelCard_channel"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ChannelCardActions_channel"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Channel"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"_id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"readerCard"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"action"}},{"kind":"Field","name":{"kind":"Name","value":"ended"}},{"kind":"Field","name":{"kind":"Name","value":"endsAt"}},{"kind":"Field","name":{"kind":"Name","value":"paymentFailed"}},{"kind":"Field","name":{"kind":"Name","value":"summariesOnly"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ChannelCard_channel"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Channel"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"_id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"price"}},{"kind":"Field","name":{"kind":"Name","value":"profileImage"}},{"kind":"Field","name":{"kind":"Name","value":"coverImage"}},{"kind":"Field","name":{"kind":"Name","value":"defaultTrialDurationDays"}},{"kind":"FragmentSpread","name":{"kind":"Name","value":"ChannelCardActions_channel"}}]}}]} as unknown as DocumentNode<ChannelsScreenQuery, ChannelsScreenQueryVariables>;

@@ -1,14 +1,17 @@
+import type { MockLink } from '@apollo/client/testing';
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { channel, READER_IDS, renderInRouter, subscription } from '../testData';
+import { changedChannel, channel, READER_IDS, readerCard, renderInRouter } from '../testData';
 import { ChannelCard, type ChannelCardChannel } from './ChannelCard';
+import { RequestChannelAccessDocument, SubscribeToFreeChannelDocument } from './__generated__/ChannelCardActions.generated';
 
 const ID = READER_IDS.oilChannel;
-const NOW = new Date(2026, 2, 5, 12, 0);
 const LATER = new Date(2026, 3, 1, 23, 59).toISOString();
 
-function renderCard(c: ChannelCardChannel) {
-  renderInRouter(<ChannelCard channel={c} now={NOW} />);
+function renderCard(c: ChannelCardChannel, mocks: MockLink.MockedResponse[] = []) {
+  renderInRouter(<ChannelCard channel={c} />, mocks);
   return within(screen.getByRole('article', { name: c.name }));
 }
 
@@ -20,79 +23,95 @@ describe('ChannelCard', () => {
     expect(card.getByText('Premium')).toBeInTheDocument();
   });
 
-  it('offers a free trial and the pricing on a premium channel without a subscription', () => {
-    const card = renderCard(channel());
+  it('RequestTrial: offers a free trial through the confirm page, and the pricing', () => {
+    const card = renderCard(channel({ readerCard: readerCard({ action: 'RequestTrial' }) }));
     expect(card.getByRole('link', { name: 'Request FREE trial' })).toHaveAttribute('href', `/subscribe/channel/confirm-trial/${ID}`);
     expect(card.getByRole('link', { name: 'View pricing for Oil Weekly' })).toHaveAttribute('href', `/subscribe/channel/${ID}`);
+    expect(card.queryByText(/expired|not approved/)).not.toBeInTheDocument();
   });
 
-  it('offers a free subscription on a free open channel', () => {
-    const card = renderCard(channel({ type: 'freeOpen', price: null }));
-    expect(card.getByRole('link', { name: 'Subscribe for free' })).toHaveAttribute('href', `/subscribe/channel/${ID}`);
-    expect(card.getByText('Free')).toBeInTheDocument();
-    expect(card.queryByText(/per month/)).not.toBeInTheDocument();
-  });
-
-  it('offers an access request on a free closed channel', () => {
-    const card = renderCard(channel({ type: 'freeClosed', price: null }));
-    expect(card.getByRole('link', { name: 'Request access' })).toHaveAttribute('href', `/subscribe/channel/${ID}`);
-  });
-
-  it('disables the button while a free closed request is pending', () => {
-    const sub = subscription({ subscriptionType: 'free', subscriptionState: 'pending', isActive: false });
-    const card = renderCard(channel({ type: 'freeClosed', userChannelSubscription: sub }));
-    expect(card.getByRole('button', { name: 'Access request pending' })).toBeDisabled();
-  });
-
-  it('disables the button while a trial request is pending', () => {
-    const sub = subscription({ subscriptionType: 'trial', subscriptionState: 'pending', isActive: false });
-    const card = renderCard(channel({ userChannelSubscription: sub }));
-    expect(card.getByRole('button', { name: 'Free trial requested' })).toBeDisabled();
+  it('Buy: offers buying after a trial, saying the trial expired', () => {
+    const card = renderCard(channel({ readerCard: readerCard({ action: 'Buy', ended: 'Expired' }) }));
+    expect(card.getByText('Your subscription has expired.')).toBeInTheDocument();
+    expect(card.getByRole('link', { name: 'Buy now' })).toHaveAttribute('href', `/subscribe/channel/${ID}`);
     expect(card.queryByRole('link', { name: 'Request FREE trial' })).not.toBeInTheDocument();
   });
 
-  it('shows the end of an active trial and Buy now', () => {
-    const sub = subscription({ subscriptionType: 'trial', cancelAt: LATER });
-    const card = renderCard(channel({ isCurrentUserSubscribed: true, userChannelSubscription: sub }));
+  it('SubscribeFree: subscribes at once and says so', async () => {
+    const free = channel({ type: 'freeOpen', price: null, readerCard: readerCard({ action: 'SubscribeFree' }) });
+    let calls = 0;
+    const mock: MockLink.MockedResponse = {
+      request: { query: SubscribeToFreeChannelDocument, variables: { channelId: ID } },
+      result: () => {
+        calls += 1;
+        const answer = changedChannel(free, readerCard({ action: 'Subscribed' }));
+        return { data: { createOpenFreeChannelSubscription: { __typename: 'ChannelSubscription', channelId: ID, channel: answer } } };
+      },
+    };
+    const card = renderCard(free, [mock]);
+    expect(card.getByText('Free')).toBeInTheDocument();
+    expect(card.queryByText(/per month/)).not.toBeInTheDocument();
+    await userEvent.click(card.getByRole('button', { name: 'Subscribe for free' }));
+    expect(
+      await screen.findByText('You are now subscribed to Oil Weekly. Change your subscriptions and email preferences at any time.'),
+    ).toBeInTheDocument();
+    expect(calls).toBe(1);
+  });
+
+  it('RequestAccess: asks for access and shows the server message when refused', async () => {
+    const closed = channel({ type: 'freeClosed', price: null, readerCard: readerCard({ action: 'RequestAccess', ended: 'Rejected' }) });
+    const mock: MockLink.MockedResponse = {
+      request: { query: RequestChannelAccessDocument, variables: { channelId: ID } },
+      result: {
+        errors: [new GraphQLError('This channel is archived and can no longer be changed.', { extensions: { code: 'CONFLICT' } })],
+      },
+    };
+    const card = renderCard(closed, [mock]);
+    expect(card.getByText('Your last request was not approved.')).toBeInTheDocument();
+    await userEvent.click(card.getByRole('button', { name: 'Request access' }));
+    expect(await screen.findByText('CONFLICT::This channel is archived and can no longer be changed.')).toBeInTheDocument();
+  });
+
+  it('shows no note after a cancelled subscription', () => {
+    const card = renderCard(channel({ type: 'freeOpen', readerCard: readerCard({ action: 'SubscribeFree', ended: 'Canceled' }) }));
+    expect(card.getByRole('button', { name: 'Subscribe for free' })).toBeEnabled();
+    expect(card.queryByText(/expired|not approved/)).not.toBeInTheDocument();
+  });
+
+  it.each([
+    ['TrialPending', 'Free trial requested'],
+    ['AccessPending', 'Access request pending'],
+    ['Pending', 'Subscription pending'],
+  ] as const)('%s: disables the button', (action, text) => {
+    const card = renderCard(channel({ readerCard: readerCard({ action }) }));
+    expect(card.getByRole('button', { name: text })).toBeDisabled();
+    expect(card.queryByRole('link', { name: /trial|buy/i })).not.toBeInTheDocument();
+  });
+
+  it('TrialActive: shows the end of the trial and Buy now', () => {
+    const card = renderCard(channel({ readerCard: readerCard({ action: 'TrialActive', endsAt: LATER }) }));
     expect(card.getByText('Trial ends 01 Apr 2026')).toBeInTheDocument();
     expect(card.getByRole('link', { name: 'Buy now' })).toHaveAttribute('href', `/subscribe/channel/${ID}`);
   });
 
-  it('shows an active paid subscription as subscribed', () => {
-    const card = renderCard(channel({ isCurrentUserSubscribed: true, userChannelSubscription: subscription() }));
-    expect(card.getByText('Subscribed')).toBeInTheDocument();
-    expect(card.queryByRole('link', { name: /trial|subscribe|buy/i })).not.toBeInTheDocument();
-  });
-
-  it('shows an active free subscription as subscribed', () => {
-    const sub = subscription({ subscriptionType: 'free' });
-    const card = renderCard(channel({ type: 'freeOpen', price: null, isCurrentUserSubscribed: true, userChannelSubscription: sub }));
-    expect(card.getByText('Subscribed')).toBeInTheDocument();
-  });
-
-  it('shows access until the end of the period after cancelling', () => {
-    const sub = subscription({ cancelAtPeriodEnd: true, cancelAt: LATER });
-    const card = renderCard(channel({ isCurrentUserSubscribed: true, userChannelSubscription: sub }));
+  it('AccessUntil: shows the last day of access', () => {
+    const card = renderCard(channel({ readerCard: readerCard({ action: 'AccessUntil', endsAt: LATER }) }));
     expect(card.getByText('Access until 01 Apr 2026')).toBeInTheDocument();
+    expect(card.queryByRole('button')).not.toBeInTheDocument();
+    expect(card.queryByRole('link', { name: /trial|buy/i })).not.toBeInTheDocument();
   });
 
-  it('warns about a failed payment', () => {
-    const sub = subscription({ subscriptionState: 'paymentFailed', isActive: false });
-    const card = renderCard(channel({ userChannelSubscription: sub }));
+  it('Subscribed: shows the badge and no subscribe action', () => {
+    const card = renderCard(channel({ readerCard: readerCard({ action: 'Subscribed' }) }));
     expect(card.getByText('Subscribed')).toBeInTheDocument();
+    expect(card.queryByText('Summaries only')).not.toBeInTheDocument();
+    expect(card.queryByRole('link', { name: /trial|subscribe|buy|payment/i })).not.toBeInTheDocument();
+  });
+
+  it('Subscribed: warns about a failed payment and marks summaries only', () => {
+    const card = renderCard(channel({ readerCard: readerCard({ action: 'Subscribed', paymentFailed: true, summariesOnly: true }) }));
+    expect(card.getByText('Subscribed')).toBeInTheDocument();
+    expect(card.getByText('Summaries only')).toBeInTheDocument();
     expect(card.getByRole('link', { name: 'Update payment details' })).toHaveAttribute('href', '/subscriptions');
-  });
-
-  it.each(['expired', 'canceled', 'rejected'] as const)('offers subscribing again after a %s subscription', (state) => {
-    const sub = subscription({ subscriptionType: 'free', subscriptionState: state, isActive: false });
-    const card = renderCard(channel({ type: 'freeOpen', price: null, userChannelSubscription: sub }));
-    expect(card.getByRole('link', { name: 'Subscribe for free' })).toBeInTheDocument();
-  });
-
-  it('offers the trial again after an expired premium subscription, saying it expired', () => {
-    const sub = subscription({ subscriptionState: 'expired', isActive: false });
-    const card = renderCard(channel({ userChannelSubscription: sub }));
-    expect(card.getByText('Your subscription has expired.')).toBeInTheDocument();
-    expect(card.getByRole('link', { name: 'Request FREE trial' })).toBeInTheDocument();
   });
 });

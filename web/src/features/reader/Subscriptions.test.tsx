@@ -1,0 +1,287 @@
+import type { MockLink } from '@apollo/client/testing';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { GraphQLError } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { testUser } from '../../testing/fixtures';
+import { renderApp } from '../../testing/renderApp';
+import { PAYMENT_FAILED_TEXT } from './common/subscriptionText';
+import { cancelWarning, isCurrent, stateText, subscriptionDates, type ReaderSubscription } from './Subscriptions';
+import { changedChannel, cards, READER_IDS, readerCard } from './testData';
+import {
+  AcknowledgeExpiredSubscriptionDocument,
+  CancelSubscriptionDocument,
+  SubscriptionArticlesDocument,
+  SubscriptionsScreenDocument,
+} from './__generated__/Subscriptions.generated';
+
+const USER = testUser('Subscriber');
+const LATER = new Date(2026, 3, 30, 23, 59).toISOString();
+const EARLIER = new Date(2026, 1, 28, 23, 59).toISOString();
+const CREATED = new Date(2026, 0, 10, 9, 0).toISOString();
+
+type Status = ReaderSubscription['status'];
+
+function sub(channelId: string, name: string, status: Partial<Status> = {}, fields: Partial<ReaderSubscription> = {}): ReaderSubscription {
+  return {
+    __typename: 'ChannelSubscription',
+    channelId,
+    cancelAt: null,
+    cancelAtPeriodEnd: false,
+    nextPayment: null,
+    createdAt: CREATED,
+    rebate: false,
+    channel: { __typename: 'Channel', _id: channelId, name },
+    status: {
+      __typename: 'SubscriptionStatus',
+      effectiveState: 'active',
+      payable: false,
+      paymentFailedAlert: false,
+      expiredAlert: false,
+      canAcknowledgeExpired: false,
+      canCancel: true,
+      cancelKeepsAccessToPeriodEnd: false,
+      trial: null,
+      freeClosed: null,
+      typeLabel: 'Free',
+      ...status,
+    },
+    ...fields,
+  } as ReaderSubscription;
+}
+
+const PAID = sub(
+  READER_IDS.oilChannel,
+  'Oil Weekly',
+  { payable: true, cancelKeepsAccessToPeriodEnd: true, typeLabel: 'Paid - Non-clearing' },
+  { nextPayment: new Date(2026, 3, 1).toISOString() },
+);
+const TRIAL = sub(READER_IDS.gasChannel, 'Gas Daily', { trial: 'Active', typeLabel: 'Trial' }, { cancelAt: LATER });
+const FAILED = sub(READER_IDS.metalsChannel, 'Metals Monthly', {
+  effectiveState: 'paymentFailed',
+  paymentFailedAlert: true,
+  typeLabel: 'Paid - Non-clearing',
+});
+const PENDING = sub(READER_IDS.clubChannel, 'Analyst Club', { effectiveState: 'pending', freeClosed: 'Pending' });
+const EXPIRED_NON_CHARGE = sub(
+  READER_IDS.powerChannel,
+  'Power Weekly',
+  { effectiveState: 'expired', expiredAlert: true, canAcknowledgeExpired: true, canCancel: false, typeLabel: 'Non-charge' },
+  { cancelAt: EARLIER },
+);
+const REJECTED = sub(READER_IDS.coalChannel, 'Coal Notes', { effectiveState: 'rejected', canCancel: false, freeClosed: 'Rejected' });
+
+/** A small server: the list as it stands, changed by the mutations; counts the list's reads. */
+function server(initial: ReaderSubscription[]) {
+  const state = { subs: initial, reads: 0 };
+  const list: MockLink.MockedResponse = {
+    request: { query: SubscriptionsScreenDocument },
+    maxUsageCount: Number.POSITIVE_INFINITY,
+    result: () => {
+      state.reads += 1;
+      return { data: { me: { __typename: 'User', _id: USER._id, channelSubscriptions: state.subs } } };
+    },
+  };
+  const articles: MockLink.MockedResponse = {
+    request: { query: SubscriptionArticlesDocument, variables: () => true },
+    maxUsageCount: Number.POSITIVE_INFINITY,
+    result: (v: { page: number }) => ({
+      data: {
+        getArticles: { __typename: 'ReaderArticlePage', articles: v.page === 1 ? cards(9) : cards(2, 10), hasMore: v.page === 1 },
+      },
+    }),
+  };
+  /** A mutation on `channelId` that replaces its row with `next` (or fails with `errors`). */
+  const mutation = (
+    query: typeof CancelSubscriptionDocument | typeof AcknowledgeExpiredSubscriptionDocument,
+    field: string,
+    channelId: string,
+    next: ReaderSubscription,
+    errors?: GraphQLError[],
+  ): MockLink.MockedResponse => ({
+    request: { query, variables: { channelId } },
+    result: () => {
+      if (errors) return { errors };
+      state.subs = state.subs.map((s) => (s.channelId === channelId ? next : s));
+      const channel = changedChannel(next.channel, readerCard({ action: 'Subscribed' }));
+      return { data: { [field]: { __typename: 'ChannelSubscription', channelId, channel } } };
+    },
+  });
+  return { state, list, articles, mutation };
+}
+
+function open(mocks: MockLink.MockedResponse[], width?: number) {
+  return renderApp({ path: '/subscriptions', user: USER, mocks, width });
+}
+
+const card = (name: string) => within(screen.getByRole('article', { name }));
+
+describe('Subscriptions page', () => {
+  it('lists the subscriptions with their type, state and dates, past ones apart, and the articles', async () => {
+    const { list, articles } = server([PAID, TRIAL, PENDING, REJECTED]);
+    open([list, articles]);
+    expect(await screen.findByRole('heading', { name: 'Your subscriptions', level: 1 })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Manage email notifications' })).toHaveAttribute('href', '/email-notifications');
+
+    const current = await screen.findByRole('list', { name: 'Your subscriptions' });
+    expect(within(current).getAllByRole('article')).toHaveLength(3);
+    expect(card('Oil Weekly').getByRole('link', { name: 'Oil Weekly' })).toHaveAttribute(
+      'href',
+      `/browse/channel/${READER_IDS.oilChannel}`,
+    );
+    expect(card('Oil Weekly').getByText('Paid - Non-clearing')).toBeInTheDocument();
+    expect(card('Oil Weekly').getByText('Active')).toBeInTheDocument();
+    expect(card('Oil Weekly').getByText('Next payment')).toBeInTheDocument();
+    expect(card('Oil Weekly').getByRole('button', { name: 'Cancel subscription' })).toBeInTheDocument();
+
+    expect(card('Gas Daily').getByText('Free trial')).toBeInTheDocument();
+    expect(card('Gas Daily').getByText('Trial ends').nextElementSibling).toHaveTextContent('30 Apr 2026');
+
+    expect(card('Analyst Club').getByText('Access request pending')).toBeInTheDocument();
+    expect(card('Analyst Club').getByRole('button', { name: 'Withdraw request' })).toBeInTheDocument();
+
+    const past = within(screen.getByRole('list', { name: 'Past subscriptions' }));
+    expect(past.getByText('Request not approved')).toBeInTheDocument();
+    expect(past.queryByRole('button')).not.toBeInTheDocument();
+
+    const feed = within(await screen.findByRole('list', { name: 'Articles from your subscriptions' }));
+    expect(feed.getAllByRole('article')).toHaveLength(9);
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(feed.getAllByRole('article')).toHaveLength(11));
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it('shows the alerts the server asks for', async () => {
+    const { list, articles } = server([FAILED, EXPIRED_NON_CHARGE, TRIAL]);
+    open([list, articles], 360);
+    await screen.findByRole('list', { name: 'Your subscriptions' });
+    expect(card('Metals Monthly').getByRole('alert')).toHaveTextContent(PAYMENT_FAILED_TEXT);
+    expect(card('Metals Monthly').getByText('Payment failed')).toBeInTheDocument();
+    expect(card('Power Weekly').getByRole('alert')).toHaveTextContent('Your subscription to this channel has expired.');
+    expect(card('Gas Daily').queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getAllByRole('alert')).toHaveLength(2);
+  });
+
+  it('dismisses an expired non-charge subscription', async () => {
+    const { list, articles, mutation, state } = server([PAID, EXPIRED_NON_CHARGE]);
+    const acknowledged = sub(
+      READER_IDS.powerChannel,
+      'Power Weekly',
+      { effectiveState: 'expired', canCancel: false, typeLabel: 'Non-charge' },
+      { cancelAt: EARLIER },
+    );
+    const dismiss = mutation(
+      AcknowledgeExpiredSubscriptionDocument,
+      'nonChargeChannelSubscriptionExpiredAcknowledged',
+      READER_IDS.powerChannel,
+      acknowledged,
+    );
+    open([list, articles, dismiss]);
+    await screen.findByRole('list', { name: 'Your subscriptions' });
+    await userEvent.click(card('Power Weekly').getByRole('button', { name: 'Dismiss the expired subscription to Power Weekly' }));
+    // Read again at once: the subscription moves to the past ones, without its alert.
+    await waitFor(() => expect(within(screen.getByRole('list', { name: 'Past subscriptions' })).getByText('Expired')).toBeInTheDocument());
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(state.reads).toBeGreaterThanOrEqual(2);
+  });
+
+  it('cancels a paid subscription after a confirmation saying access lasts to the end of the period, then polls for 2 seconds', async () => {
+    const { list, articles, mutation, state } = server([PAID]);
+    const cancelled = sub(
+      READER_IDS.oilChannel,
+      'Oil Weekly',
+      { payable: true, canCancel: false, typeLabel: 'Paid - Non-clearing' },
+      { cancelAtPeriodEnd: true, cancelAt: LATER },
+    );
+    open([list, articles, mutation(CancelSubscriptionDocument, 'cancelSubscription', READER_IDS.oilChannel, cancelled)]);
+    await screen.findByRole('list', { name: 'Your subscriptions' });
+    await userEvent.click(card('Oil Weekly').getByRole('button', { name: 'Cancel subscription' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    expect(dialog.getByText(/You keep Premium access to Oil Weekly until the end of the current billing period\./)).toBeInTheDocument();
+
+    // Keeping it changes nothing.
+    await userEvent.click(dialog.getByRole('button', { name: 'Keep subscription' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(state.reads).toBe(1);
+
+    await userEvent.click(card('Oil Weekly').getByRole('button', { name: 'Cancel subscription' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel subscription' }));
+    await waitFor(() => expect(card('Oil Weekly').getByText('Access until').nextElementSibling).toHaveTextContent('30 Apr 2026'));
+    expect(card('Oil Weekly').getByText('Cancelled')).toBeInTheDocument();
+    expect(card('Oil Weekly').queryByRole('button', { name: 'Cancel subscription' })).not.toBeInTheDocument();
+    expect(await screen.findByText(/Your subscription to Oil Weekly has been cancelled\./)).toBeInTheDocument();
+
+    // Read again at once, then each second for 2 seconds, then no more.
+    const afterUpdate = state.reads;
+    await waitFor(() => expect(state.reads).toBeGreaterThan(afterUpdate), { timeout: 1800 });
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    const settled = state.reads;
+    expect(settled).toBeLessThanOrEqual(afterUpdate + 2);
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(state.reads).toBe(settled);
+  }, 15000);
+
+  it('withdraws a pending request', async () => {
+    const { list, articles, mutation } = server([PENDING]);
+    const withdrawn = sub(READER_IDS.clubChannel, 'Analyst Club', { effectiveState: 'canceled', canCancel: false, freeClosed: 'Canceled' });
+    open([list, articles, mutation(CancelSubscriptionDocument, 'cancelSubscription', READER_IDS.clubChannel, withdrawn)]);
+    await screen.findByRole('list', { name: 'Your subscriptions' });
+    await userEvent.click(card('Analyst Club').getByRole('button', { name: 'Withdraw request' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    expect(dialog.getByText('Your request for Analyst Club will be withdrawn. You can ask again later.')).toBeInTheDocument();
+    await userEvent.click(dialog.getByRole('button', { name: 'Withdraw request' }));
+    expect(await screen.findByText('You have no channel subscriptions yet')).toBeInTheDocument();
+    expect(within(screen.getByRole('list', { name: 'Past subscriptions' })).getByText('Cancelled')).toBeInTheDocument();
+  });
+
+  it('shows the server message when a cancel is refused', async () => {
+    const { list, articles, mutation } = server([PAID]);
+    const refused = [new GraphQLError('Your subscription already ends on 30 Apr 2026.', { extensions: { code: 'CONFLICT' } })];
+    open([list, articles, mutation(CancelSubscriptionDocument, 'cancelSubscription', READER_IDS.oilChannel, PAID, refused)]);
+    await screen.findByRole('list', { name: 'Your subscriptions' });
+    await userEvent.click(card('Oil Weekly').getByRole('button', { name: 'Cancel subscription' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel subscription' }));
+    expect(await screen.findByText('CONFLICT::Your subscription already ends on 30 Apr 2026.')).toBeInTheDocument();
+  });
+
+  it('shows the empty state with a way to the channels', async () => {
+    const { list, articles } = server([]);
+    open([list, articles], 360);
+    expect(await screen.findByText('You have no channel subscriptions yet')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Find channels and subscribe' })).toHaveAttribute('href', '/channels');
+    expect(screen.queryByRole('region', { name: 'Articles from your subscriptions' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('list', { name: 'Past subscriptions' })).not.toBeInTheDocument();
+  });
+});
+
+describe('Subscription card wording', () => {
+  it('words the state from the server status', () => {
+    expect(stateText(PENDING)).toBe('Access request pending');
+    expect(stateText(sub('x', 'X', { effectiveState: 'pending', trial: 'Pending' }))).toBe('Free trial requested');
+    expect(stateText(TRIAL)).toBe('Free trial');
+    expect(stateText(FAILED)).toBe('Payment failed');
+    expect(stateText(REJECTED)).toBe('Request not approved');
+    expect(stateText({ ...PAID, cancelAtPeriodEnd: true })).toBe('Cancelled');
+  });
+
+  it('lists the dates that apply', () => {
+    expect(subscriptionDates(TRIAL).map((d) => d.label)).toEqual(['Trial ends']);
+    expect(subscriptionDates({ ...PAID, cancelAt: LATER }).map((d) => d.label)).toEqual(['Expires', 'Next payment']);
+    expect(subscriptionDates({ ...PAID, cancelAt: LATER, cancelAtPeriodEnd: true }).map((d) => d.label)).toEqual(['Access until']);
+    expect(subscriptionDates(EXPIRED_NON_CHARGE).map((d) => d.label)).toEqual(['Ended']);
+    expect(subscriptionDates(PENDING).map((d) => d.label)).toEqual(['Requested']);
+  });
+
+  it('groups by the server state and alerts', () => {
+    expect([PAID, TRIAL, FAILED, PENDING, EXPIRED_NON_CHARGE].every((s) => isCurrent(s.status))).toBe(true);
+    expect(isCurrent(REJECTED.status)).toBe(false);
+    expect(isCurrent({ ...EXPIRED_NON_CHARGE.status, expiredAlert: false, canAcknowledgeExpired: false })).toBe(false);
+  });
+
+  it('says when cancelling ends access', () => {
+    expect(cancelWarning(PAID)).toMatch(/until the end of the current billing period\. You will not be charged again\./);
+    const rebated = sub('x', 'Rebated', { typeLabel: 'Rebated - Clearing', cancelKeepsAccessToPeriodEnd: true }, { rebate: true });
+    expect(cancelWarning(rebated)).toBe('You keep Premium access to Rebated until the end of the current billing period.');
+    expect(cancelWarning(TRIAL)).toBe('Your access to Gas Daily ends now. You can subscribe again later.');
+  });
+});

@@ -1,0 +1,77 @@
+//! Paths, words and formats the subscriber screens share (spec 3 §2, §3, §8, §9).
+import { formatDate } from '../../lib/dates';
+
+export const CHANNELS_PATH = '/publisher/premium-channels';
+export const STATS_PATH = `${CHANNELS_PATH}/subscriber-stats`;
+
+/** A channel's subscriber stats: where every save, delete and bulk confirmation returns. */
+export function statsPath(channelId: string): string {
+  return `${STATS_PATH}/${channelId}`;
+}
+
+export function addSubscriberPath(channelId: string): string {
+  return `${CHANNELS_PATH}/subscribers/${channelId}/add`;
+}
+
+export function addBulkPath(channelId: string): string {
+  return `${CHANNELS_PATH}/subscribers/${channelId}/add-bulk`;
+}
+
+/** The edit screen: the identity provider's subject may hold characters a path must escape. */
+export function editSubscriberPath(channelId: string, insightsUserId: string): string {
+  return `${CHANNELS_PATH}/subscribers/${channelId}/edit/${encodeURIComponent(insightsUserId)}`;
+}
+
+/** Contract `SubscriptionState`. */
+export type SubscriptionState = 'active' | 'canceled' | 'rejected' | 'expired' | 'pending' | 'paymentFailed';
+
+/** Contract `SubscriptionType`. */
+export type SubscriptionType = 'stripe' | 'account' | 'external' | 'nonCharge' | 'trial' | 'free';
+
+export const STATE_LABELS: Record<SubscriptionState, string> = {
+  active: 'Active',
+  canceled: 'Canceled',
+  rejected: 'Rejected',
+  expired: 'Expired',
+  pending: 'Pending',
+  paymentFailed: 'Payment failed',
+};
+
+/** Type names where the server's `status.typeLabel` is not at hand (the bulk check, the history). */
+export const TYPE_LABELS: Record<SubscriptionType, string> = {
+  stripe: 'Card',
+  account: 'Clearing account',
+  external: 'Billed externally',
+  nonCharge: 'Non-charge',
+  trial: 'Trial',
+  free: 'Free',
+};
+
+/** 'N view(s)', as the spec words article views. */
+export function viewsText(count: number): string {
+  return `${count} view(s)`;
+}
+
+/**
+ * A day-precision date (an expiry, a trial's end) as 'DD MMM YYYY'. The server stores them at
+ * 23:59:59 UTC of the chosen day, so the UTC day is shown: a local clock east of UTC would show
+ * the next day.
+ */
+export function formatDay(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return formatDate(new Date(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+}
+
+export const MESSAGES = {
+  required: 'This field is required',
+  choose: 'This field should be chosen',
+  invalidPrice: 'Invalid price format',
+  invalidExpiry: 'Invalid Expiry Date',
+  minDate: (day: string) => `Date should not be before ${day}`,
+  maxLength: (n: number) => `Maximum ${n} characters`,
+  trialDays: (min: number, max: number) => `Enter a whole number of days from ${min} to ${max}`,
+  fileFormat: 'File format not supported',
+  uploadComplete: 'Upload complete',
+} as const;
