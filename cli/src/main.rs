@@ -41,6 +41,84 @@ enum Command {
     /// Archive a channel for good, with the same rules as the web app: refused while it has active
     /// subscribers; its articles are archived and its templates unlinked.
     ArchiveChannel(ArchiveChannelArgs),
+    /// Add the users of a CSV file to a channel, with the same check and rules as the web app's bulk
+    /// add: the first value of each line is the email address; users who never signed in, unknown
+    /// addresses and refused lines are listed in FILE.errors.csv beside the file. All or nothing; a
+    /// second run of the same file adds nothing.
+    ImportSubscribers(ImportSubscribersArgs),
+    /// Subscription upkeep.
+    #[command(subcommand)]
+    Subscriptions(SubscriptionsCommand),
+}
+
+#[derive(Args)]
+struct ImportSubscribersArgs {
+    #[command(flatten)]
+    config: Config,
+    /// The channel's id, or its name.
+    #[arg(long)]
+    channel: String,
+    /// The CSV file (one address per line in the first column; a header row is reported and skipped).
+    file: PathBuf,
+    /// The subscription to give [default: free on free channels, nonCharge on premium ones].
+    #[arg(long = "type", value_enum)]
+    subscription_type: Option<ImportType>,
+    /// The audit notes (at most 250 characters) [default: "Imported from FILE by insights-cli"].
+    #[arg(long)]
+    notes: Option<String>,
+    /// Also give the subscription to users who are already subscribed (else they are left as they are).
+    #[arg(long)]
+    overwrite: bool,
+    /// Check the file and write the error report, but change nothing in the database.
+    #[arg(long)]
+    dry_run: bool,
+    /// The clearing account number (required with --type account).
+    #[arg(long)]
+    account_number: Option<String>,
+    /// How the subscription is billed (required with --type external).
+    #[arg(long)]
+    billing_method: Option<String>,
+    /// The trial's length in days (--type trial) [default: the channel's trial days].
+    #[arg(long)]
+    trial_duration: Option<i32>,
+    /// The last day of the subscriptions, dd/MM/yyyy (they end at 23:59:59 UTC that day).
+    #[arg(long, value_parser = parse_day)]
+    expires: Option<chrono::NaiveDate>,
+}
+
+/// The subscription types an import may give (card subscriptions come from checkout only).
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ImportType {
+    Free,
+    Trial,
+    #[value(name = "nonCharge")]
+    NonCharge,
+    Account,
+    External,
+}
+
+impl From<ImportType> for insights::subscriptions::model::SubscriptionType {
+    fn from(kind: ImportType) -> Self {
+        use insights::subscriptions::model::SubscriptionType;
+        match kind {
+            ImportType::Free => SubscriptionType::Free,
+            ImportType::Trial => SubscriptionType::Trial,
+            ImportType::NonCharge => SubscriptionType::NonCharge,
+            ImportType::Account => SubscriptionType::Account,
+            ImportType::External => SubscriptionType::External,
+        }
+    }
+}
+
+fn parse_day(value: &str) -> Result<chrono::NaiveDate, String> {
+    chrono::NaiveDate::parse_from_str(value.trim(), "%d/%m/%Y").map_err(|_| format!("{value:?} is not a date in the form dd/MM/yyyy"))
+}
+
+#[derive(Subcommand)]
+enum SubscriptionsCommand {
+    /// Run the expiry sweep once now (what the scheduled job does): end the subscriptions whose end
+    /// has come and ask for the trial reminders that are due; prints what it did.
+    Expire(WithConfig),
 }
 
 #[derive(Args)]
@@ -168,6 +246,8 @@ async fn main() -> anyhow::Result<()> {
         Command::Seed(SeedCommand::Taxonomy(args)) => seed_taxonomy(args).await,
         Command::Seed(SeedCommand::Demo(args)) => seed_demo(args).await,
         Command::ArchiveChannel(args) => archive_channel(args).await,
+        Command::ImportSubscribers(args) => import_subscribers(args).await,
+        Command::Subscriptions(SubscriptionsCommand::Expire(args)) => expire_subscriptions(args.config).await,
     }
 }
 
@@ -298,6 +378,93 @@ async fn archive_channel(args: ArchiveChannelArgs) -> anyhow::Result<()> {
             anyhow::bail!("channel {:?} was not archived: {}", args.channel, error.message())
         }
     }
+}
+
+async fn import_subscribers(args: ImportSubscribersArgs) -> anyhow::Result<()> {
+    use insights::subscriptions::import::{self, ImportRequest};
+    let pool = connect(&args.config).await?;
+    apply_migrations(&pool).await?;
+    let request = ImportRequest {
+        subscription_type: args.subscription_type.map(Into::into),
+        notes: args.notes,
+        account_number: args.account_number,
+        billing_method: args.billing_method,
+        trial_duration: args.trial_duration,
+        expires: args.expires,
+        overwrite: args.overwrite,
+        dry_run: args.dry_run,
+        configured_trial_days: args.config.constants.trial_channel_days,
+        ..ImportRequest::new(&args.channel, &args.file)
+    };
+    // Drawn on stderr only when it is a terminal (indicatif hides it otherwise); the summary below is
+    // plain text on stdout either way.
+    let bar = indicatif::ProgressBar::new(0).with_style(
+        indicatif::ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} lines ({elapsed})")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    bar.set_message(format!("Importing {}", args.file.display()));
+    let progress = |done: u64, total: u64| {
+        bar.set_length(total);
+        bar.set_position(done);
+    };
+    let jobs = insights_jobs::queue();
+    let started = std::time::Instant::now();
+    let outcome = import::import_subscribers(&pool, jobs.as_ref(), &request, &progress).await;
+    let seconds = started.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let report = outcome.map_err(|error| anyhow::anyhow!("nothing was imported into {:?}: {error}", args.channel))?;
+    let s = &report.summary;
+    let verb = if report.dry_run { "Dry run, nothing was written" } else { "Imported" };
+    println!(
+        "{verb}: {} into {} ({}) as {}: {} lines, {} distinct addresses, in {seconds:.2} s ({:.0} lines/s).",
+        args.file.display(),
+        report.channel_name,
+        report.channel_id,
+        report.subscription_type.as_str(),
+        s.lines,
+        s.identified,
+        s.lines as f64 / seconds.max(1e-9),
+    );
+    let mut counts = vec![
+        ("added", s.added),
+        ("already subscribed", s.already_subscribed),
+        ("updated", s.updated),
+        ("without an Insights account", s.no_account),
+        ("unmatched", s.unmatched),
+        ("refused lines", s.refused_lines),
+    ];
+    if s.refused > 0 {
+        counts.push(("refused by the rules", s.refused));
+    }
+    for (label, count) in counts {
+        println!("  {:<29}{count}", format!("{label}:"));
+    }
+    match &report.error_report {
+        Some(path) => {
+            let n = report.refused.len();
+            println!("{n} {} added no subscriber: see {}", if n == 1 { "line" } else { "lines" }, path.display())
+        }
+        None => println!("Every line added a subscriber."),
+    }
+    Ok(())
+}
+
+async fn expire_subscriptions(config: Config) -> anyhow::Result<()> {
+    let pool = connect(&config).await?;
+    apply_migrations(&pool).await?;
+    let jobs = insights_jobs::queue();
+    let started = std::time::Instant::now();
+    let report = insights::subscriptions::expiry::sweep(&pool, jobs.as_ref(), chrono::Utc::now())
+        .await
+        .map_err(|error| anyhow::anyhow!("the expiry sweep failed: {}", insights::subscriptions::import::operator_message(&error)))?;
+    println!(
+        "Expiry sweep: {} subscriptions ended, {} trial-ending reminders requested ({:.2} s).",
+        report.ended,
+        report.reminders,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 async fn seed_taxonomy(args: SeedArgs) -> anyhow::Result<()> {

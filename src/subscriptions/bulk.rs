@@ -9,6 +9,7 @@ use sqlx::PgConnection;
 
 use super::{
     machine::{self, Event, Grant},
+    model::SubscriptionState,
     service::SubscriptionChannel,
     store::{self, Actor, Change},
     subscribers::{self, CandidateRow},
@@ -65,6 +66,7 @@ pub struct Outcome {
 /// Gives `grant` to the users in `add` who are not subscribed, and to the subscribers in
 /// `overwrite`, in the caller's transaction (all or nothing). Every user id is checked again
 /// here: the lists come from a client or a file and the data may have changed since the check.
+#[allow(clippy::too_many_arguments)]
 pub async fn create(
     conn: &mut PgConnection,
     jobs: &dyn JobQueue,
@@ -77,30 +79,55 @@ pub async fn create(
 ) -> Result<Outcome> {
     let mut seen = HashSet::new();
     let ids: Vec<String> = add.iter().chain(overwrite).filter(|id| seen.insert(id.as_str())).cloned().collect();
-    let overwrite: HashSet<&str> = overwrite.iter().map(String::as_str).collect();
     let users: HashMap<String, CandidateRow> =
         subscribers::candidates_by_id(&mut *conn, &channel.id, &ids).await?.into_iter().map(|c| (c.user_id.clone(), c)).collect();
-    let mut current = store::lock(conn, &channel.id, &ids).await?;
     let mut outcome = Outcome::default();
+    let mut known = HashSet::with_capacity(ids.len());
+    for id in ids {
+        match users.get(&id) {
+            None => outcome.refused.push((id, "no such user".into())),
+            Some(user) if !user.signed_in => outcome.refused.push((id, "has never signed in to Insights".into())),
+            Some(_) => {
+                known.insert(id);
+            }
+        }
+    }
+    let add: Vec<String> = add.iter().filter(|id| known.contains(*id)).cloned().collect();
+    let overwrite: Vec<String> = overwrite.iter().filter(|id| known.contains(*id)).cloned().collect();
+    create_checked(conn, jobs, channel, &add, &overwrite, grant, actor, now, outcome).await
+}
+
+/// `create` for users `check` found signed in, in the same transaction (the CLI import, which checks
+/// the whole file first and then writes it in chunks): one lookup of the users fewer per chunk. Whether
+/// each is subscribed is read again from their locked subscription; `outcome` is added to.
+#[allow(clippy::too_many_arguments)]
+pub async fn create_checked(
+    conn: &mut PgConnection,
+    jobs: &dyn JobQueue,
+    channel: &SubscriptionChannel,
+    add: &[String],
+    overwrite: &[String],
+    grant: &Grant,
+    actor: &Actor,
+    now: DateTime<Utc>,
+    mut outcome: Outcome,
+) -> Result<Outcome> {
+    let mut seen = HashSet::new();
+    let ids: Vec<String> = add.iter().chain(overwrite).filter(|id| seen.insert(id.as_str())).cloned().collect();
+    let overwrite: HashSet<&str> = overwrite.iter().map(String::as_str).collect();
+    let mut current = store::lock(conn, &channel.id, &ids).await?;
     let mut changes = Vec::with_capacity(ids.len());
     let event = Event::Grant(grant.clone());
     for id in ids {
-        match users.get(&id) {
-            None => {
-                outcome.refused.push((id, "no such user".into()));
-                continue;
-            }
-            Some(user) if !user.signed_in => {
-                outcome.refused.push((id, "has never signed in to Insights".into()));
-                continue;
-            }
-            Some(user) if user.subscribed && !overwrite.contains(id.as_str()) => {
-                outcome.already_subscribed.push(id);
-                continue;
-            }
-            Some(_) => {}
-        }
         let before = current.remove(&id);
+        // Live or waiting for staff, as `subscription_live_or_pending` (SQL) says.
+        let subscribed = before.as_ref().is_some_and(|s| {
+            matches!(s.effective_state(now), SubscriptionState::Active | SubscriptionState::PaymentFailed | SubscriptionState::Pending)
+        });
+        if subscribed && !overwrite.contains(id.as_str()) {
+            outcome.already_subscribed.push(id);
+            continue;
+        }
         match machine::transition(channel.facts(), before.as_ref(), &event, now) {
             Ok(transition) => {
                 if transition.action == "change" {

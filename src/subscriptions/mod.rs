@@ -6,6 +6,7 @@ pub mod bulk;
 pub mod csv_emails;
 pub mod expiry;
 mod graphql;
+pub mod import;
 pub mod machine;
 pub mod model;
 pub mod queries;
