@@ -751,14 +751,7 @@ pub struct CsvCheckResult {
 async fn staff_channel(ctx: &Context<'_>, channel_id: &str) -> Result<String> {
     let viewer = viewer(ctx)?;
     let role = viewer.require(&[Role::Administrator, Role::Editor])?;
-    let mut conn = app_state(ctx).pool.acquire().await?;
-    let id = crate::validation::optional_id(Some(channel_id), "Channel")?.ok_or(Error::NotFound("Channel"))?;
-    let exists = sqlx::query_scalar!("select true from channel where channel_id = $1", id).fetch_optional(&mut *conn).await?;
-    if exists.is_none() {
-        return Err(Error::NotFound("Channel"));
-    }
-    service::check_staff(&mut conn, &id, &viewer.user.user_id, role).await?;
-    Ok(id)
+    Ok(service::staff_channel(&app_state(ctx).pool, channel_id, &viewer.user.user_id, role).await?.id)
 }
 
 /// Subscribers of a page with their subscriptions and article views: two statements for the page.
@@ -832,17 +825,7 @@ impl SubscriptionsQuery {
     async fn channel_subscriber(&self, ctx: &Context<'_>, channel_id: ID, insights_user_id: String) -> Result<SubscribedUser> {
         let channel_id = staff_channel(ctx, &channel_id).await?;
         let pool = &app_state(ctx).pool;
-        let row = sqlx::query_as!(
-            SubscriberRow,
-            r#"select u.user_id, u.subject, u.name, u.email as "email: String", u.company, u.last_login
-               from users u join channel_subscription s on s.user_id = u.user_id and s.channel_id = $1
-               where u.subject = $2"#,
-            channel_id,
-            insights_user_id
-        )
-        .fetch_optional(pool)
-        .await?
-        .ok_or(Error::NotFound("Subscriber"))?;
+        let row = subscribers::by_subject(pool, &channel_id, &insights_user_id).await?.ok_or(Error::NotFound("Subscriber"))?;
         Ok(subscribed_users(ctx, &channel_id, vec![row]).await?.remove(0))
     }
 

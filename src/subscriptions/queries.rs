@@ -1,7 +1,7 @@
 //! SQL of the subscriptions area.
 
 use chrono::{DateTime, Utc};
-use sqlx::PgExecutor;
+use sqlx::{PgConnection, PgExecutor};
 
 use super::{
     machine::{Subscription, Terms},
@@ -122,4 +122,54 @@ pub async fn of_channel_users(db: impl PgExecutor<'_>, channel_id: &str, user_id
     )
     .fetch_all(db)
     .await
+}
+
+/// Locks the subscriptions of `user_ids` to a channel (their rows, not the channel's) for the
+/// caller's transaction.
+pub async fn lock_of_channel_users(conn: &mut PgConnection, channel_id: &str, user_ids: &[String]) -> sqlx::Result<Vec<SubscriptionRow>> {
+    select_subscriptions!(
+        "from channel_subscription s join channel c on c.channel_id = s.channel_id
+         where s.channel_id = $1 and s.user_id = any($2)
+         for update of s",
+        channel_id,
+        user_ids
+    )
+    .fetch_all(conn)
+    .await
+}
+
+/// A channel as subscription changes read it.
+pub struct ChannelRow {
+    pub channel_id: String,
+    pub name: String,
+    pub channel_type: String,
+    pub state: String,
+    pub price: Option<String>,
+    pub default_trial_duration_days: Option<i32>,
+}
+
+/// Reads a channel under a share lock: archiving (which locks it for update) waits for the change.
+pub async fn share_lock_channel(conn: &mut PgConnection, channel_id: &str) -> sqlx::Result<Option<ChannelRow>> {
+    sqlx::query_as!(
+        ChannelRow,
+        r#"select channel_id, name as "name: String", type as channel_type, state, price::text as price, default_trial_duration_days
+           from channel where channel_id = $1 for share"#,
+        channel_id
+    )
+    .fetch_optional(conn)
+    .await
+}
+
+/// Whether a user has signed in at least once; none for an unknown user.
+pub async fn user_signed_in(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Result<Option<bool>> {
+    Ok(sqlx::query_scalar!("select last_login is not null from users where user_id = $1", user_id).fetch_optional(db).await?.flatten())
+}
+
+/// Records a reader's interest in a channel for today; whether it is new.
+pub async fn insert_channel_interest(db: impl PgExecutor<'_>, channel_id: &str, user_id: &str) -> sqlx::Result<bool> {
+    let result =
+        sqlx::query!("insert into channel_interest (channel_id, user_id) values ($1, $2) on conflict do nothing", channel_id, user_id)
+            .execute(db)
+            .await?;
+    Ok(result.rows_affected() > 0)
 }

@@ -8,6 +8,7 @@ use sqlx::{PgConnection, PgPool};
 use super::{
     machine::{self, ChannelFacts, Event, Grant, Refusal, Terms},
     model::SubscriptionType,
+    queries,
     store::{self, Actor, Change, Route},
 };
 use crate::{
@@ -45,14 +46,7 @@ impl SubscriptionChannel {
 /// Reads and share-locks a channel; NOT_FOUND for a malformed or unknown id.
 pub async fn lock_channel(conn: &mut PgConnection, channel_id: &str) -> Result<SubscriptionChannel> {
     let id = optional_id(Some(channel_id), "Channel")?.ok_or(Error::NotFound("Channel"))?;
-    let row = sqlx::query!(
-        r#"select channel_id, name as "name: String", type as channel_type, state, price::text as price, default_trial_duration_days
-           from channel where channel_id = $1 for share"#,
-        id
-    )
-    .fetch_optional(&mut *conn)
-    .await?
-    .ok_or(Error::NotFound("Channel"))?;
+    let row = queries::share_lock_channel(conn, &id).await?.ok_or(Error::NotFound("Channel"))?;
     Ok(SubscriptionChannel {
         id: row.channel_id,
         name: row.name,
@@ -77,6 +71,15 @@ impl Caller<'_> {
             Caller::Staff { user_id, .. } => Actor { user_id: Some(user_id.to_owned()), route: Route::Staff },
         }
     }
+}
+
+/// The channel staff ask about, once they are found allowed to manage its subscribers: NOT_FOUND
+/// for an unknown channel, FORBIDDEN for a caller who may not manage it.
+pub async fn staff_channel(pool: &PgPool, channel_id: &str, user_id: &str, role: Role) -> Result<SubscriptionChannel> {
+    let mut conn = pool.acquire().await?;
+    let channel = lock_channel(&mut conn, channel_id).await?;
+    check_staff(&mut conn, &channel.id, user_id, role).await?;
+    Ok(channel)
 }
 
 /// Whether staff may manage a channel's subscribers: an Administrator, or an Editor among the
@@ -226,11 +229,10 @@ pub async fn subscribable_user(pool: &PgPool, user_id: Option<&str>) -> Result<S
     let Some(id) = optional_id(user_id, "User").ok().flatten() else {
         return Err(Error::field("userId", REQUIRED_MESSAGE));
     };
-    let signed_in = sqlx::query_scalar!("select last_login is not null from users where user_id = $1", id).fetch_optional(pool).await?;
-    match signed_in {
+    match queries::user_signed_in(pool, &id).await? {
         None => Err(Error::NotFound("User")),
-        Some(Some(true)) => Ok(id),
-        Some(_) => Err(Error::field("userId", "This user has not signed in to Insights yet.")),
+        Some(true) => Ok(id),
+        Some(false) => Err(Error::field("userId", "This user has not signed in to Insights yet.")),
     }
 }
 
@@ -238,12 +240,7 @@ pub async fn subscribable_user(pool: &PgPool, user_id: Option<&str>) -> Result<S
 pub async fn register_channel_interest(pool: &PgPool, jobs: &dyn JobQueue, channel_id: &str, user_id: &str) -> Result<SubscriptionChannel> {
     let mut tx = pool.begin().await?;
     let channel = lock_channel(&mut tx, channel_id).await?;
-    let recorded =
-        sqlx::query!("insert into channel_interest (channel_id, user_id) values ($1, $2) on conflict do nothing", channel.id, user_id)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-    if recorded > 0 {
+    if queries::insert_channel_interest(&mut *tx, &channel.id, user_id).await? {
         let today = Utc::now().date_naive().to_string();
         let emails = [(machine::EmailKind::ChannelInterest, user_id, today)];
         if store::request_emails(&mut tx, &channel.id, &emails).await? > 0 {

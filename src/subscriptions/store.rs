@@ -8,8 +8,8 @@ use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 
 use super::{
-    machine::{EmailKind, Subscription, Terms, Transition},
-    model::{SubscriptionState, SubscriptionType},
+    machine::{EmailKind, Subscription, Transition},
+    queries,
 };
 use crate::{
     error::{Error, Result, ResultExt},
@@ -65,70 +65,11 @@ pub struct Change {
     pub transition: Transition,
 }
 
-/// A stored row, as the machine reads it.
-struct StoredRow {
-    user_id: String,
-    subscription_type: String,
-    subscription_state: String,
-    cancel_at: Option<DateTime<Utc>>,
-    cancel_at_period_end: bool,
-    cancel_requested_at: Option<DateTime<Utc>>,
-    subscribed: bool,
-    acknowledged_non_charge_sub_expired: bool,
-    next_payment: Option<DateTime<Utc>>,
-    account_number: Option<String>,
-    price_per_month: Option<String>,
-    rebate: bool,
-    billing_method: Option<String>,
-    trial_duration: Option<i32>,
-    notes: Option<String>,
-    is_full_article_content: bool,
-    added_by_admin: bool,
-}
-
-impl From<StoredRow> for Subscription {
-    fn from(row: StoredRow) -> Self {
-        Subscription {
-            subscription_type: SubscriptionType::parse(&row.subscription_type),
-            state: SubscriptionState::parse(&row.subscription_state),
-            cancel_at: row.cancel_at,
-            cancel_at_period_end: row.cancel_at_period_end,
-            cancel_requested_at: row.cancel_requested_at,
-            subscribed: row.subscribed,
-            acknowledged_non_charge_sub_expired: row.acknowledged_non_charge_sub_expired,
-            next_payment: row.next_payment,
-            terms: Terms {
-                account_number: row.account_number,
-                price_per_month: row.price_per_month,
-                rebate: row.rebate,
-                billing_method: row.billing_method,
-                trial_duration: row.trial_duration,
-                notes: row.notes,
-                is_full_article_content: row.is_full_article_content,
-                added_by_admin: row.added_by_admin,
-            },
-        }
-    }
-}
-
 /// Locks and reads the subscriptions of `user_ids` to a channel, so that no one else changes
 /// them before this transaction ends. Users without one are absent from the map.
 pub async fn lock(conn: &mut PgConnection, channel_id: &str, user_ids: &[String]) -> Result<HashMap<String, Subscription>> {
-    let rows = sqlx::query_as!(
-        StoredRow,
-        r#"select user_id, subscription_type, subscription_state, cancel_at, cancel_at_period_end, cancel_requested_at,
-                  subscribed, acknowledged_non_charge_sub_expired, next_payment, account_number,
-                  price_per_month::text as price_per_month, rebate, billing_method, trial_duration, notes,
-                  is_full_article_content, added_by_admin
-           from channel_subscription
-           where channel_id = $1 and user_id = any($2)
-           for update"#,
-        channel_id,
-        user_ids
-    )
-    .fetch_all(&mut *conn)
-    .await?;
-    Ok(rows.into_iter().map(|row| (row.user_id.clone(), Subscription::from(row))).collect())
+    let rows = queries::lock_of_channel_users(conn, channel_id, user_ids).await?;
+    Ok(rows.into_iter().map(|row| (row.user_id.clone(), row.machine())).collect())
 }
 
 /// Locks and reads one reader's subscription to a channel.

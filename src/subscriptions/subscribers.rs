@@ -123,6 +123,20 @@ pub async fn page(db: impl PgExecutor<'_>, q: &SubscriberQuery<'_>) -> sqlx::Res
         .await
 }
 
+/// A channel's subscriber by the identity provider's subject (the edit screen's address).
+pub async fn by_subject(db: impl PgExecutor<'_>, channel_id: &str, subject: &str) -> sqlx::Result<Option<SubscriberRow>> {
+    sqlx::query_as!(
+        SubscriberRow,
+        r#"select u.user_id, u.subject, u.name, u.email as "email: String", u.company, u.last_login
+           from users u join channel_subscription s on s.user_id = u.user_id and s.channel_id = $1
+           where u.subject = $2"#,
+        channel_id,
+        subject
+    )
+    .fetch_optional(db)
+    .await
+}
+
 /// How many subscribers a view holds; the users are read only for a search.
 pub async fn count(db: impl PgExecutor<'_>, channel_id: &str, view: SubscriberView, pattern: Option<&str>) -> sqlx::Result<i64> {
     sqlx::query_scalar!(
