@@ -70,6 +70,9 @@ pub struct Config {
     #[command(flatten)]
     pub uploads: Uploads,
 
+    #[command(flatten)]
+    pub email: EmailConfig,
+
     /// Log format: `json` (structured, for production) or `pretty` (for a terminal).
     #[arg(long, env = "INSIGHTS_LOG_FORMAT", default_value = "json", value_parser = ["json", "pretty"])]
     pub log_format: String,
@@ -203,6 +206,95 @@ pub struct JobSchedules {
     /// When subscriptions past their end are ended and trial reminders asked for (cron with seconds).
     #[arg(long, env = "INSIGHTS_EXPIRY_SCHEDULE", default_value = "0 */5 * * * *")]
     pub expiry_schedule: String,
+
+    /// When emails whose retry is due (or whose worker died while sending) are delivered (cron with
+    /// seconds); new emails go at once.
+    #[arg(long, env = "INSIGHTS_OUTBOX_SCHEDULE", default_value = "*/15 * * * * *")]
+    pub outbox_schedule: String,
+
+    /// When daily and weekly digests whose hour has come in the reader's time zone are written
+    /// (cron with seconds).
+    #[arg(long, env = "INSIGHTS_DIGEST_SCHEDULE", default_value = "0 */15 * * * *")]
+    pub digest_schedule: String,
+
+    /// Seconds between a worker process's heartbeats; one silent for three is taken for dead (its
+    /// jobs and the emails it was sending are taken up by the others).
+    #[arg(long, env = "INSIGHTS_WORKER_HEARTBEAT_SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub worker_heartbeat_secs: u64,
+
+    /// Days finished jobs are kept (the purge schedule deletes older ones).
+    #[arg(long, env = "INSIGHTS_JOB_RETENTION_DAYS", default_value_t = 7)]
+    pub job_retention_days: u32,
+
+    /// Days sent and failed emails are kept in the outbox (the purge schedule deletes older ones).
+    #[arg(long, env = "INSIGHTS_OUTBOX_RETENTION_DAYS", default_value_t = 90)]
+    pub outbox_retention_days: u32,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EmailConfig {
+    /// SMTP server: `smtp://host:port` (plain, STARTTLS when offered), `smtp://host:port?tls=required`,
+    /// or `smtps://user:password@host` (TLS). Unset: emails stay in the outbox as sent nowhere
+    /// (`insights-cli outbox` shows them).
+    #[arg(long = "smtp-url", env = "INSIGHTS_SMTP_URL", hide_env_values = true)]
+    pub smtp_url: Option<Secret>,
+
+    /// The From of every email.
+    #[arg(long = "email-from", env = "INSIGHTS_EMAIL_FROM", default_value = "Insights <insights@insights.example>")]
+    pub from: String,
+
+    /// The Reply-To of every email (none when unset).
+    #[arg(long = "email-reply-to", env = "INSIGHTS_EMAIL_REPLY_TO")]
+    pub reply_to: Option<String>,
+
+    /// The firm's name at the top of every email.
+    #[arg(long = "firm-name", env = "INSIGHTS_FIRM_NAME", default_value = "Insights")]
+    pub firm_name: String,
+
+    /// Key that signs unsubscribe links (at least 32 characters). Unset: a random key kept in the
+    /// database, shared by every process.
+    #[arg(long = "unsubscribe-secret", env = "INSIGHTS_UNSUBSCRIBE_SECRET", hide_env_values = true)]
+    pub unsubscribe_secret: Option<Secret>,
+
+    /// Emails sent at once by one worker process (SMTP connections in its pool).
+    #[arg(long = "smtp-concurrency", env = "INSIGHTS_SMTP_CONCURRENCY", default_value_t = 8,
+          value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub smtp_concurrency: u32,
+
+    /// Attempts at an email before it is marked failed; temporary failures wait 30 s, 1 min, 2 min… (at most 1 h) between them.
+    #[arg(long = "email-max-attempts", env = "INSIGHTS_EMAIL_MAX_ATTEMPTS", default_value_t = 8,
+          value_parser = clap::value_parser!(u32).range(1..=50))]
+    pub max_attempts: u32,
+
+    /// Local hour (0–23, in the reader's time zone) at which daily and weekly (Monday) digests go.
+    #[arg(long = "digest-hour", env = "INSIGHTS_DIGEST_HOUR", default_value_t = 8,
+          value_parser = clap::value_parser!(u32).range(0..=23))]
+    pub digest_hour: u32,
+}
+
+/// A setting that must never be printed: its `Debug` says only whether it is set.
+#[derive(Clone)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::str::FromStr for Secret {
+    type Err = std::convert::Infallible;
+
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Ok(Secret(value.to_owned()))
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(..)")
+    }
 }
 
 #[derive(Debug, Clone, Args)]

@@ -14,11 +14,15 @@ pub enum JobRequest {
     /// `article_notification_request`).
     NotifyArticleSubscribers { request_id: i64, article_id: String },
     /// Tell an article's desk that a reader registered interest in it (recorded in
-    /// `article_interest`).
+    /// `article_interest`). Interest is now written to the outbox when it is registered; jobs of
+    /// this kind enqueued before that write it if it is still waiting.
     NotifyArticleInterest { article_id: String, user_id: String },
-    /// Deliver the pending `subscription_email_request` rows (approvals, rejections, welcomes,
-    /// reminders, endings, channel interest).
-    DeliverSubscriptionEmails,
+    /// Deliver the emails waiting in the outbox (`email::delivery`). Any job of the older name
+    /// delivers the outbox too.
+    #[serde(alias = "deliver_subscription_emails")]
+    DeliverEmails,
+    /// Write the daily and weekly digests whose hour has come (`email::digest`).
+    ComposeDigests,
     /// End the subscriptions whose end has come and ask for the trial reminders that are due.
     ExpireSubscriptions,
 }

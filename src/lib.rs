@@ -8,6 +8,7 @@ pub mod config;
 pub mod db;
 pub mod demo;
 pub mod desks;
+pub mod email;
 pub mod error;
 pub mod graphql;
 pub mod http;
@@ -23,6 +24,7 @@ pub mod templates;
 pub mod uploads;
 pub mod users;
 pub mod validation;
+pub mod workers;
 
 pub use config::Config;
 pub use state::AppState;

@@ -29,6 +29,8 @@ pub struct AppState {
     pub search_ranking: Arc<tokio::sync::OnceCell<crate::search::Ranking>>,
     /// Poppler's `pdftoppm` for `POST /upload-file`, and whether it can be run.
     pub pdf_renderer: Arc<PdfRenderer>,
+    /// The key unsubscribe links are signed with, loaded on first use (`email::unsubscribe::key`).
+    pub unsubscribe_key: Arc<tokio::sync::OnceCell<Vec<u8>>>,
 }
 
 impl AppState {
@@ -54,6 +56,7 @@ impl AppState {
             sanitizer,
             search_ranking: Arc::default(),
             pdf_renderer,
+            unsubscribe_key: Arc::default(),
         }
     }
 }

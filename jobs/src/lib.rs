@@ -4,7 +4,9 @@
 //! Every job travels as a `JobRequest` on one queue, so a job enqueued inside a transaction exists
 //! exactly when that transaction commits. Handlers are idempotent: apalis retries failures.
 
-mod deliver_subscription_emails;
+pub mod admin;
+mod compose_digests;
+mod deliver_emails;
 mod expire_subscriptions;
 mod notify_article_interest;
 mod notify_article_subscribers;
@@ -18,7 +20,9 @@ use apalis_cron::{CronScheduler, Tick};
 use apalis_postgres::{Config, PostgresStorage};
 use insights::{
     AppState,
+    email::delivery::Mailer,
     jobs::{JobQueue, JobRequest},
+    workers,
 };
 use sqlx::{PgConnection, PgPool};
 use tokio_util::sync::CancellationToken;
@@ -54,15 +58,24 @@ impl JobQueue for ApalisQueue {
     }
 }
 
+/// This worker process: its id in the registry of worker processes, its mailer, and the signal
+/// that it is stopping (a delivery run gives back what it has not sent).
+pub struct Process {
+    pub worker_id: uuid::Uuid,
+    pub mailer: Mailer,
+    pub stop: CancellationToken,
+}
+
 /// Runs one job. Each arm calls the module that owns the job.
-async fn run_job(job: JobRequest, state: Data<AppState>) -> Result<(), BoxDynError> {
+async fn run_job(job: JobRequest, state: Data<AppState>, process: Data<Arc<Process>>) -> Result<(), BoxDynError> {
     let result = match job {
         JobRequest::PurgeExpiredGrants => purge_expired_grants::handle(&state).await,
         JobRequest::NotifyArticleSubscribers { request_id, article_id } => {
             notify_article_subscribers::handle(&state, request_id, &article_id).await
         }
         JobRequest::NotifyArticleInterest { article_id, user_id } => notify_article_interest::handle(&state, &article_id, &user_id).await,
-        JobRequest::DeliverSubscriptionEmails => deliver_subscription_emails::handle(&state).await,
+        JobRequest::DeliverEmails => deliver_emails::handle(&state, &process).await,
+        JobRequest::ComposeDigests => compose_digests::handle(&state).await,
         JobRequest::ExpireSubscriptions => expire_subscriptions::handle(&state).await,
     };
     result.map_err(|error| {
@@ -77,51 +90,107 @@ async fn enqueue_scheduled(_tick: Tick, job: Data<JobRequest>, state: Data<AppSt
     state.jobs.enqueue(&mut conn, (*job).clone()).await.map_err(|e| e.into())
 }
 
+/// The outbox schedule runs the delivery itself (no job row per tick): retries whose time has come
+/// and emails a dead worker was sending.
+async fn deliver_scheduled(_tick: Tick, state: Data<AppState>, process: Data<Arc<Process>>) -> Result<(), BoxDynError> {
+    deliver_emails::handle(&state, &process).await.map_err(|error| {
+        tracing::error!(error = format!("{error:#}"), "outbox delivery failed");
+        error.into()
+    })
+}
+
+fn schedule(value: &str, setting: &str) -> anyhow::Result<cron::Schedule> {
+    cron::Schedule::from_str(value).with_context(|| format!("parse {setting} {value:?}"))
+}
+
 /// Runs the workers and the schedules until `shutdown` is cancelled; a running job gets
-/// `SHUTDOWN_GRACE` to finish.
+/// `SHUTDOWN_GRACE` to finish. The process registers itself and beats while it runs, so that
+/// several worker processes on one database share the work and see each other.
 pub async fn run(state: AppState, shutdown: CancellationToken) -> anyhow::Result<()> {
     setup(&state.pool).await?;
-    let purge_schedule =
-        cron::Schedule::from_str(&state.config.jobs.purge_grants_schedule).context("parse INSIGHTS_PURGE_GRANTS_SCHEDULE")?;
-    let expiry_schedule = cron::Schedule::from_str(&state.config.jobs.expiry_schedule).context("parse INSIGHTS_EXPIRY_SCHEDULE")?;
-    let storage_state = state.clone();
-    let cron_state = state.clone();
-    let expiry_state = state.clone();
-    let monitor = Monitor::new()
-        .register(move |index| {
-            // LISTEN/NOTIFY picks a new job up at once; the poll catches what a lost
-            // notification (or a retry's delay) would leave behind.
-            let storage = PostgresStorage::<JobRequest>::new(&storage_state.pool)
-                .with_config(Config::default().queue(QUEUE))
-                .with_pubsub()
-                .poll_with_strategy(Strategy::new().interval(POLL_INTERVAL));
-            WorkerBuilder::new(format!("insights-jobs-{index}")).backend(storage).data(storage_state.clone()).concurrency(4).build(run_job)
-        })
-        .register(move |index| {
-            WorkerBuilder::new(format!("schedule-purge-expired-grants-{index}"))
-                .backend(CronScheduler::new(purge_schedule.clone()))
+    let settings = &state.config.jobs;
+    let purge_schedule = schedule(&settings.purge_grants_schedule, "INSIGHTS_PURGE_GRANTS_SCHEDULE")?;
+    let expiry_schedule = schedule(&settings.expiry_schedule, "INSIGHTS_EXPIRY_SCHEDULE")?;
+    let outbox_schedule = schedule(&settings.outbox_schedule, "INSIGHTS_OUTBOX_SCHEDULE")?;
+    let digest_schedule = schedule(&settings.digest_schedule, "INSIGHTS_DIGEST_SCHEDULE")?;
+    let heartbeat = Duration::from_secs(settings.worker_heartbeat_secs);
+    let mailer = Mailer::from_config(&state.config.email)?;
+    mailer.check_at_startup(&state.config.email).await;
+    let worker_id = workers::register(&state.pool, heartbeat).await.context("register this worker process")?;
+    let stop = shutdown.child_token();
+    let process = Arc::new(Process { worker_id, mailer, stop: stop.clone() });
+    let beats = tokio::spawn(beat(state.pool.clone(), worker_id, heartbeat, stop.clone()));
+    // Worker names are unique per process: apalis keeps one row (and lock) per name.
+    let name = worker_id.simple().to_string()[..8].to_owned();
+
+    let (jobs_state, jobs_process) = (state.clone(), process.clone());
+    let mut monitor = Monitor::new().register(move |index| {
+        // LISTEN/NOTIFY picks a new job up at once; the poll catches what a lost notification
+        // (or a retry's delay) would leave behind. Jobs of a process silent for three beats are
+        // taken up by the others.
+        let storage = PostgresStorage::<JobRequest>::new(&jobs_state.pool)
+            .with_config(Config::default().queue(QUEUE).heartbeat_interval(heartbeat).missed_heartbeats(3))
+            .with_pubsub()
+            .poll_with_strategy(Strategy::new().interval(POLL_INTERVAL));
+        WorkerBuilder::new(format!("insights-jobs-{name}-{index}"))
+            .backend(storage)
+            .data(jobs_state.clone())
+            .data(jobs_process.clone())
+            .concurrency(4)
+            .build(run_job)
+    });
+    for (label, when, job) in [
+        ("purge-expired-grants", purge_schedule, JobRequest::PurgeExpiredGrants),
+        ("expire-subscriptions", expiry_schedule, JobRequest::ExpireSubscriptions),
+        ("compose-digests", digest_schedule, JobRequest::ComposeDigests),
+    ] {
+        let cron_state = state.clone();
+        monitor = monitor.register(move |index| {
+            WorkerBuilder::new(format!("schedule-{label}-{index}"))
+                .backend(CronScheduler::new(when.clone()))
                 .data(cron_state.clone())
-                .data(JobRequest::PurgeExpiredGrants)
+                .data(job.clone())
                 .build(enqueue_scheduled)
-        })
-        .register(move |index| {
-            WorkerBuilder::new(format!("schedule-expire-subscriptions-{index}"))
-                .backend(CronScheduler::new(expiry_schedule.clone()))
-                .data(expiry_state.clone())
-                .data(JobRequest::ExpireSubscriptions)
-                .build(enqueue_scheduled)
-        })
-        .should_restart(|_, _| true)
-        .shutdown_timeout(SHUTDOWN_GRACE);
-    tracing::info!("workers started");
-    monitor
+        });
+    }
+    let (outbox_state, outbox_process) = (state.clone(), process.clone());
+    monitor = monitor.register(move |index| {
+        WorkerBuilder::new(format!("schedule-deliver-emails-{index}"))
+            .backend(CronScheduler::new(outbox_schedule.clone()))
+            .data(outbox_state.clone())
+            .data(outbox_process.clone())
+            .build(deliver_scheduled)
+    });
+    let monitor = monitor.should_restart(|_, _| true).shutdown_timeout(SHUTDOWN_GRACE);
+    tracing::info!(worker = %worker_id, version = insights::config::build_version(), "workers started");
+    let result = monitor
         .run_with_signal(async move {
             shutdown.cancelled().await;
             tracing::info!("workers stopping");
             Ok(())
         })
         .await
-        .context("run the workers")?;
+        .context("run the workers");
+    stop.cancel();
+    beats.abort();
+    workers::stopped(&state.pool, worker_id).await.context("record this worker process stopped")?;
+    result?;
     tracing::info!("workers stopped");
     Ok(())
+}
+
+/// Records this process's heartbeat until it stops. A missed beat (the database briefly away) is
+/// logged; three in a row and the others take this process for dead.
+async fn beat(pool: sqlx::PgPool, worker_id: uuid::Uuid, every: Duration, stop: CancellationToken) {
+    let mut ticks = tokio::time::interval(every);
+    loop {
+        tokio::select! {
+            _ = stop.cancelled() => return,
+            _ = ticks.tick() => {
+                if let Err(error) = workers::beat(&pool, worker_id).await {
+                    tracing::warn!(error = %error, "worker heartbeat not recorded");
+                }
+            }
+        }
+    }
 }

@@ -1,16 +1,15 @@
-//! The notification request of a publish with "notify subscribers". The request row
-//! (`article_notification_request`) is written in the publishing transaction together with this
-//! job, so it cannot be lost; the email notifications deliver it and set `processed_at`. Until
-//! they exist, the job checks the request is recorded and leaves it pending for them.
+//! The fan-out of a publish with "notify subscribers" (`insights::email::notifications`): one email
+//! per subscriber, or a digest entry, written with the request marked processed. A retried job
+//! finds the request processed and does nothing.
 
-use insights::{AppState, articles::queries};
+use chrono::Utc;
+use insights::{AppState, email::notifications};
 
 #[tracing::instrument(skip(state))]
 pub async fn handle(state: &AppState, request_id: i64, article_id: &str) -> anyhow::Result<()> {
-    match queries::notification_pending(&state.pool, request_id).await? {
-        Some(true) => tracing::info!(article = article_id, "notification request kept for email delivery"),
-        Some(false) => tracing::info!(article = article_id, "notification request already delivered"),
-        None => tracing::warn!(article = article_id, "notification request not found (article deleted?)"),
+    let done = notifications::fan_out(&state.pool, state.jobs.as_ref(), request_id, Utc::now()).await?;
+    if done.skipped {
+        tracing::info!(article = article_id, "notification request already processed (or its article is gone)");
     }
     Ok(())
 }

@@ -1,10 +1,15 @@
-//! Purges the built-in identity provider's expired authorization codes and refresh tokens.
+//! The purge schedule: the built-in identity provider's expired authorization codes and refresh
+//! tokens, finished jobs, old delivered emails and long-gone worker processes.
 
-use insights::{AppState, auth::provider::queries};
+use insights::{AppState, auth::provider::queries, email::outbox, workers};
 
 #[tracing::instrument(skip_all)]
 pub async fn handle(state: &AppState) -> anyhow::Result<()> {
     let purged = queries::purge_expired(&state.pool, chrono::Utc::now()).await?;
-    tracing::info!(codes = purged.codes, refresh_tokens = purged.refresh_tokens, "purged expired grants");
+    let schedules = &state.config.jobs;
+    let jobs = crate::admin::purge_finished(&state.pool, schedules.job_retention_days).await?;
+    let emails = outbox::purge(&state.pool, schedules.outbox_retention_days).await?;
+    let processes = workers::purge(&state.pool, schedules.job_retention_days).await?;
+    tracing::info!(codes = purged.codes, refresh_tokens = purged.refresh_tokens, jobs, emails, processes, "purged");
     Ok(())
 }

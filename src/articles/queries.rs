@@ -502,22 +502,17 @@ pub async fn set_relations(
     Ok(())
 }
 
-/// Records that subscribers are to be notified of a publish (delivered by the notification jobs).
-pub async fn request_notification(conn: &mut PgConnection, article_id: &str, requested_by: &str) -> sqlx::Result<i64> {
+/// Records that subscribers are to be notified of a publish, or of an update of an article
+/// published before (`is_update`); the notification job writes the emails.
+pub async fn request_notification(conn: &mut PgConnection, article_id: &str, requested_by: &str, is_update: bool) -> sqlx::Result<i64> {
     sqlx::query_scalar!(
-        "insert into article_notification_request (article_id, requested_by) values ($1, $2) returning request_id",
+        "insert into article_notification_request (article_id, requested_by, is_update) values ($1, $2, $3) returning request_id",
         article_id,
-        requested_by
+        requested_by,
+        is_update
     )
     .fetch_one(conn)
     .await
-}
-
-/// Whether a notification request is still waiting for delivery (none: it is gone with its article).
-pub async fn notification_pending(db: impl PgExecutor<'_>, request_id: i64) -> sqlx::Result<Option<bool>> {
-    sqlx::query_scalar!(r#"select processed_at is null as "pending!" from article_notification_request where request_id = $1"#, request_id)
-        .fetch_optional(db)
-        .await
 }
 
 pub struct Viewer {

@@ -306,7 +306,7 @@ pub async fn write_article(state: &AppState, author: Author<'_>, change: &Articl
         })
         .on_constraint("article_contributor_user_id_fkey", || Error::field("contributors", "Choose contributors among the staff users"))?;
     if send_emails {
-        let request_id = queries::request_notification(&mut tx, &id, author.user_id).await?;
+        let request_id = queries::request_notification(&mut tx, &id, author.user_id, was_published).await?;
         state.jobs.enqueue(&mut tx, JobRequest::NotifyArticleSubscribers { request_id, article_id: id.clone() }).await?;
     }
     tx.commit().await?;

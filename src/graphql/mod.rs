@@ -12,6 +12,7 @@ use crate::{
     auth::{Auth, Viewer},
     channels::{ChannelCountsLoader, ChannelsMutation, ChannelsQuery},
     desks::{DesksMutation, DesksQuery},
+    email::graphql::EmailMutation,
     error::Result,
     reading::{ReadingMutation, ReadingQuery},
     subscriptions::{SubscriptionsMutation, SubscriptionsQuery},
@@ -54,6 +55,7 @@ pub struct MutationRoot(
     TemplatesMutation,
     ReadingMutation,
     SubscriptionsMutation,
+    EmailMutation,
 );
 
 pub type AppSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;

@@ -53,6 +53,7 @@ pub fn build_app(state: AppState) -> Router {
         .route("/graphql", post(graphql))
         .route("/version", post(version))
         .route("/log", post(client_log::receive))
+        .route("/unsubscribe", post(crate::email::unsubscribe::handle))
         .layer(DefaultBodyLimit::max(limits.max_body_bytes))
         .layer(RequestBodyLimitLayer::new(limits.max_body_bytes));
     let mut router = Router::new()

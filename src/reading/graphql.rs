@@ -20,7 +20,6 @@ use crate::{
     error::{Error, Result},
     graphql::{app_state, viewer},
     ids,
-    jobs::JobRequest,
     subscriptions::{ViewerSubscriptions, viewer_subscriptions},
     validation::optional_id,
 };
@@ -749,15 +748,14 @@ impl ReadingMutation {
         Ok(Campaign { id, article_link, article_id: row.article_id, campaign_type })
     }
 
-    /// Records the caller's interest in a premium article for the desk (delivered by email).
+    /// Records the caller's interest in a premium article and emails it to the desk.
     async fn notify_registered_interest_in_article(&self, ctx: &Context<'_>, item: ArticleInterestInput) -> Result<bool> {
         let reader = Reader::of(ctx).await?;
         let (row, _) = published(ctx, &reader, &item.article_id).await?;
         let state = app_state(ctx);
         let mut tx = state.pool.begin().await?;
         if queries::register_interest(&mut tx, &row.article_id, &reader.user_id).await? {
-            let job = JobRequest::NotifyArticleInterest { article_id: row.article_id.clone(), user_id: reader.user_id.clone() };
-            state.jobs.enqueue(&mut tx, job).await?;
+            crate::email::compose::article_interest(&mut tx, state.jobs.as_ref(), &row.article_id, &reader.user_id).await?;
         }
         tx.commit().await?;
         Ok(true)

@@ -548,17 +548,6 @@ pub async fn contributors(db: impl PgExecutor<'_>, only: Option<&str>) -> sqlx::
     .await
 }
 
-/// Whether a registered interest still waits for delivery (none: it is gone).
-pub async fn interest_pending(db: impl PgExecutor<'_>, article_id: &str, user_id: &str) -> sqlx::Result<Option<bool>> {
-    sqlx::query_scalar!(
-        r#"select notified_at is null as "pending!" from article_interest where article_id = $1 and user_id = $2"#,
-        article_id,
-        user_id
-    )
-    .fetch_optional(db)
-    .await
-}
-
 /// The topics a user follows (id, name), by name.
 pub async fn followed_topics(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Result<Vec<(String, String)>> {
     let rows = sqlx::query!(

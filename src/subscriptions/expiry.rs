@@ -16,7 +16,7 @@ use super::{
 };
 use crate::{
     error::Result,
-    jobs::{JobQueue, JobRequest},
+    jobs::JobQueue,
 };
 
 /// Subscriptions claimed per transaction.
@@ -106,10 +106,7 @@ async fn remind(pool: &PgPool, jobs: &dyn JobQueue, now: DateTime<Utc>) -> Resul
     let mut requested = 0;
     for (channel_id, emails) in by_channel {
         let emails: Vec<(EmailKind, &str, String)> = emails.iter().map(|(k, u, o)| (*k, u.as_str(), o.clone())).collect();
-        requested += store::request_emails(&mut tx, &channel_id, &emails).await?;
-    }
-    if requested > 0 {
-        jobs.enqueue(&mut tx, JobRequest::DeliverSubscriptionEmails).await?;
+        requested += crate::email::compose::subscription_emails(&mut tx, jobs, &channel_id, &emails).await?;
     }
     tx.commit().await?;
     Ok(requested)

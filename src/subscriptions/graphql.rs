@@ -142,6 +142,11 @@ impl ChannelSubscriptionObject {
         self.row.email_notifications
     }
 
+    /// How new articles of the channel are emailed: at once, or in a daily or weekly digest.
+    async fn email_frequency(&self) -> crate::email::graphql::EmailFrequency {
+        crate::email::graphql::EmailFrequency::parse(&self.row.email_frequency)
+    }
+
     async fn next_payment(&self) -> Option<DateTime<Utc>> {
         self.row.next_payment
     }

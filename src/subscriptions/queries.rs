@@ -29,6 +29,8 @@ pub struct SubscriptionRow {
     pub is_full_article_content: bool,
     pub trial_duration: Option<i32>,
     pub email_notifications: bool,
+    /// immediate, daily or weekly (how new articles are emailed).
+    pub email_frequency: String,
     pub next_payment: Option<DateTime<Utc>>,
     pub price_per_month: Option<String>,
     pub acknowledged_non_charge_sub_expired: bool,
@@ -82,7 +84,7 @@ macro_rules! select_subscriptions {
     ($rest:literal, $($arg:expr),* $(,)?) => {
         sqlx::query_as!(SubscriptionRow, r#"select s.channel_id, s.user_id, c.name as "channel_name: String", c.type as channel_type, s.subscription_type,
            s.subscription_state, s.subscribed, s.created_at, s.updated_at, s.cancel_at, s.cancel_requested_at,
-           s.cancel_at_period_end, s.is_full_article_content, s.trial_duration, s.email_notifications, s.next_payment,
+           s.cancel_at_period_end, s.is_full_article_content, s.trial_duration, s.email_notifications, s.email_frequency, s.next_payment,
            s.price_per_month::text as price_per_month, s.acknowledged_non_charge_sub_expired, s.added_by_admin, s.notes,
            s.account_number, s.rebate, s.billing_method, s.payment_method_type, s.payment_method_details, s.subscription_id "# + $rest, $($arg),*)
     };

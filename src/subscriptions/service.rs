@@ -243,9 +243,7 @@ pub async fn register_channel_interest(pool: &PgPool, jobs: &dyn JobQueue, chann
     if queries::insert_channel_interest(&mut *tx, &channel.id, user_id).await? {
         let today = Utc::now().date_naive().to_string();
         let emails = [(machine::EmailKind::ChannelInterest, user_id, today)];
-        if store::request_emails(&mut tx, &channel.id, &emails).await? > 0 {
-            jobs.enqueue(&mut tx, crate::jobs::JobRequest::DeliverSubscriptionEmails).await?;
-        }
+        crate::email::compose::subscription_emails(&mut tx, jobs, &channel.id, &emails).await?;
     }
     tx.commit().await?;
     Ok(channel)

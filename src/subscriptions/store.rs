@@ -13,7 +13,7 @@ use super::{
 };
 use crate::{
     error::{Error, Result, ResultExt},
-    jobs::{JobQueue, JobRequest},
+    jobs::JobQueue,
 };
 
 /// Which way a change came (the audit log's route).
@@ -77,8 +77,8 @@ pub async fn lock_one(conn: &mut PgConnection, channel_id: &str, user_id: &str) 
     Ok(lock(conn, channel_id, &[user_id.to_owned()]).await?.remove(user_id))
 }
 
-/// Writes `changes` to a channel's subscriptions with their audit rows and email requests, and
-/// enqueues the email delivery when an email was asked for. A subscription another request
+/// Writes `changes` to a channel's subscriptions with their audit rows and the emails they ask
+/// for (written to the outbox, whose delivery is enqueued). A subscription another request
 /// created meanwhile (a change that expected none) refuses the whole write.
 pub async fn write(
     conn: &mut PgConnection,
@@ -111,9 +111,7 @@ pub async fn write(
     let at_now = occasion_at(now);
     let emails: Vec<(EmailKind, &str, String)> =
         changes.iter().filter_map(|c| c.transition.email.map(|kind| (kind, c.user_id.as_str(), occasion(kind, c, &at_now)))).collect();
-    if request_emails(conn, channel_id, &emails).await? > 0 {
-        jobs.enqueue(conn, JobRequest::DeliverSubscriptionEmails).await?;
-    }
+    crate::email::compose::subscription_emails(conn, jobs, channel_id, &emails).await?;
     Ok(())
 }
 
@@ -345,28 +343,6 @@ async fn audit(conn: &mut PgConnection, channel_id: &str, actor: &Actor, changes
     .execute(&mut *conn)
     .await?;
     Ok(())
-}
-
-/// Records email requests, once per key; returns how many are new.
-pub async fn request_emails(conn: &mut PgConnection, channel_id: &str, emails: &[(EmailKind, &str, String)]) -> Result<u64> {
-    if emails.is_empty() {
-        return Ok(0);
-    }
-    let kinds: Vec<&str> = emails.iter().map(|(kind, _, _)| kind.as_str()).collect();
-    let users: Vec<&str> = emails.iter().map(|(_, user, _)| *user).collect();
-    let occasions: Vec<&str> = emails.iter().map(|(_, _, occasion)| occasion.as_str()).collect();
-    let result = sqlx::query!(
-        "insert into subscription_email_request (kind, channel_id, user_id, occasion)
-         select v.kind, $1, v.user_id, v.occasion from unnest($2::text[], $3::text[], $4::text[]) as v(kind, user_id, occasion)
-         on conflict on constraint subscription_email_request_key do nothing",
-        channel_id,
-        &kinds as &[&str],
-        &users as &[&str],
-        &occasions as &[&str],
-    )
-    .execute(&mut *conn)
-    .await?;
-    Ok(result.rows_affected())
 }
 
 #[cfg(test)]

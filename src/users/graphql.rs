@@ -169,6 +169,12 @@ impl User {
         reading::recommended(ctx, take, skip).await
     }
 
+    /// The global email settings (the user themself only).
+    async fn email_notification_settings(&self, ctx: &Context<'_>) -> Result<crate::email::graphql::EmailNotificationSettings> {
+        self.require_self(ctx)?;
+        crate::email::graphql::of_viewer(ctx).await
+    }
+
     /// Topics the user follows, by name (the user themself only).
     async fn followed_categories(&self, ctx: &Context<'_>) -> Result<Vec<ArticleTopic>> {
         self.require_self(ctx)?;

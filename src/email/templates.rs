@@ -1,0 +1,211 @@
+//! Renders an email from its kind's one template and the layout every email shares.
+//!
+//! A kind's template (`templates/{kind}.j2`) fills the blocks `subject`, `heading`, `reason`,
+//! `body_html` and `body_text`. It is loaded twice, HTML-escaped for the HTML part and not for the
+//! subject and the text part, and the blocks go into `layout.html` and `layout.txt`: the firm's
+//! name and the channel at the top, the footer with why the reader gets it and the unsubscribe
+//! link. Rendering is a pure function of the stored data, so a retried email says the same.
+
+use std::sync::LazyLock;
+
+use chrono::{DateTime, Utc};
+use minijinja::{AutoEscape, Environment, State, Value, context};
+
+use super::Kind;
+
+/// What an email says, ready to send.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    pub subject: String,
+    pub html: String,
+    pub text: String,
+}
+
+/// What every email's layout shows besides its kind's data.
+pub struct Frame<'a> {
+    pub firm: &'a str,
+    pub public_url: &'a str,
+    pub recipient_name: Option<&'a str>,
+    pub unsubscribe_url: Option<&'a str>,
+}
+
+macro_rules! kind_templates {
+    ($($name:literal),* $(,)?) => {
+        &[$(($name, include_str!(concat!("templates/", $name, ".j2")))),*]
+    };
+}
+
+/// Every kind's template, by the kind's stored name.
+const KIND_TEMPLATES: &[(&str, &str)] = kind_templates![
+    "articlePublished",
+    "digest",
+    "welcome",
+    "trialApproved",
+    "trialRejected",
+    "accessApproved",
+    "accessRejected",
+    "trialEnding",
+    "trialEnded",
+    "subscriptionCanceled",
+    "channelInterest",
+    "articleInterest",
+];
+
+static ENVIRONMENT: LazyLock<Environment<'static>> = LazyLock::new(|| {
+    let mut env = Environment::new();
+    env.set_auto_escape_callback(|name| if name.ends_with(".html") { AutoEscape::Html } else { AutoEscape::None });
+    env.set_trim_blocks(true);
+    env.set_lstrip_blocks(true);
+    env.add_filter("day", day);
+    env.add_function("button", button);
+    for (name, source) in KIND_TEMPLATES {
+        env.add_template_owned(format!("{name}.html"), *source).expect("email template parses");
+        env.add_template_owned(format!("{name}.txt"), *source).expect("email template parses");
+    }
+    env.add_template("layout.html", include_str!("templates/layout.html")).expect("email layout parses");
+    env.add_template("layout.txt", include_str!("templates/layout.txt")).expect("email layout parses");
+    env
+});
+
+/// Renders an email of `kind` from its data (an object; merged over the frame's values).
+pub fn render(kind: Kind, data: &serde_json::Value, frame: &Frame<'_>) -> Result<Rendered, minijinja::Error> {
+    let base = context! {
+        firm => frame.firm,
+        publicUrl => frame.public_url,
+        recipientName => frame.recipient_name,
+        unsubscribeUrl => frame.unsubscribe_url,
+    };
+    let ctx = context! { ..Value::from_serialize(data), ..base };
+    let [subject, heading, reason, text_body] = blocks(&format!("{}.txt", kind.as_str()), &ctx, ["subject", "heading", "reason", "body_text"])?;
+    let [html_heading, html_reason, html_body] = blocks(&format!("{}.html", kind.as_str()), &ctx, ["heading", "reason", "body_html"])?;
+    let subject = one_line(&subject);
+
+    let html = ENVIRONMENT.get_template("layout.html")?.render(context! {
+        subject => &subject,
+        heading => Value::from_safe_string(html_heading.trim().to_owned()),
+        reason => Value::from_safe_string(html_reason.trim().to_owned()),
+        body => Value::from_safe_string(html_body),
+        ..ctx.clone()
+    })?;
+    let text = ENVIRONMENT.get_template("layout.txt")?.render(context! {
+        heading => heading.trim(),
+        reason => reason.trim(),
+        body => text_body.trim(),
+        ..ctx
+    })?;
+    Ok(Rendered { subject, html, text: text.trim().to_owned() + "\n" })
+}
+
+/// Renders the named blocks of one template.
+fn blocks<const N: usize>(template: &str, ctx: &Value, names: [&str; N]) -> Result<[String; N], minijinja::Error> {
+    let mut captured = ENVIRONMENT.get_template(template)?.render_captured(ctx)?;
+    captured.with_state_mut(|state| {
+        let mut rendered: [String; N] = std::array::from_fn(|_| String::new());
+        for (slot, name) in rendered.iter_mut().zip(names) {
+            *slot = state.render_block(name)?;
+        }
+        Ok(rendered)
+    })
+}
+
+/// A subject is one line, whatever the data holds.
+fn one_line(value: &str) -> String {
+    value.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `{{ endsAt | day }}`: an RFC 3339 moment as "24 November 2026" (UTC).
+fn day(value: String) -> Result<String, minijinja::Error> {
+    let at = DateTime::parse_from_rfc3339(&value)
+        .map_err(|e| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, format!("not a moment: {value}: {e}")))?;
+    Ok(at.with_timezone(&Utc).format("%-d %B %Y").to_string())
+}
+
+/// `{{ button(path, label) }}`: the call to action, a link to `path` under the public URL.
+fn button(state: &State, path: String, label: String) -> Value {
+    let public_url = state.lookup("publicUrl").map(|v| v.to_string()).unwrap_or_default();
+    let href = html_escape::encode_double_quoted_attribute(&format!("{public_url}{path}")).into_owned();
+    let label = html_escape::encode_text(&label).into_owned();
+    Value::from_safe_string(format!(
+        r#"<table role="presentation" cellpadding="0" cellspacing="0" style="margin:24px 0"><tr><td style="background:#2d72d2;border-radius:4px"><a href="{href}" style="display:inline-block;padding:12px 20px;color:#ffffff;font-weight:600;text-decoration:none">{label}</a></td></tr></table>"#
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    const FRAME: Frame<'static> = Frame {
+        firm: "Acme Research",
+        public_url: "https://insights.example",
+        recipient_name: Some("Ann <Lee>"),
+        unsubscribe_url: Some("https://insights.example/insights/unsubscribe?data=t0k"),
+    };
+
+    fn sample(_kind: Kind) -> serde_json::Value {
+        let item = json!({ "articleId": "a1", "title": "Oil & gas", "summary": "Prices <rise>", "channelId": "c1",
+                           "channelName": "Energy", "fullVersion": false });
+        json!({
+            "articleId": "a1", "title": "Oil & gas <outlook>", "summary": "Prices <rise>", "channelId": "c1",
+            "channelName": "Energy & Power", "fullVersion": true, "isUpdate": false, "publishDate": "2026-11-24T09:00:00Z",
+            "endsAt": "2026-12-08T23:59:59Z", "readerName": "Ann Lee", "readerCompany": "Lee & Co", "readerEmail": "ann@lee.example",
+            "frequency": "daily", "items": [item.clone(), item],
+        })
+    }
+
+    #[test]
+    fn every_kind_renders_a_subject_both_parts_and_the_footer() {
+        for kind in Kind::ALL {
+            let email = render(kind, &sample(kind), &FRAME).unwrap_or_else(|e| panic!("{kind:?}: {e:#}"));
+            assert!(!email.subject.is_empty() && !email.subject.contains('\n'), "{kind:?} subject {:?}", email.subject);
+            assert!(email.html.starts_with("<!doctype html>"), "{kind:?}");
+            assert!(email.html.contains("Acme Research") && email.text.starts_with("Acme Research"), "{kind:?}");
+            assert!(email.html.contains("https://insights.example/insights/"), "{kind:?} has a link");
+            assert!(email.text.contains("https://insights.example/insights/"), "{kind:?} has a link in text");
+            assert!(email.text.contains("Unsubscribe: https://insights.example/insights/unsubscribe?data=t0k"), "{kind:?}");
+            assert!(email.html.contains("You receive this email because"), "{kind:?}");
+            assert!(!email.html.contains("{{") && !email.text.contains("{%"), "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn html_is_escaped_and_text_is_not() {
+        let email = render(Kind::ArticlePublished, &sample(Kind::ArticlePublished), &FRAME).unwrap();
+        assert_eq!(email.subject, "Oil & gas <outlook>");
+        assert!(email.html.contains("Oil &amp; gas &lt;outlook&gt;"));
+        assert!(email.html.contains("Dear Ann &lt;Lee&gt;,"));
+        assert!(!email.html.contains("<outlook>") && !email.html.contains("<rise>"));
+        assert!(email.text.contains("Prices <rise>") && email.text.contains("Dear Ann <Lee>,"));
+        assert!(email.html.contains(r#"href="https://insights.example/insights/article/a1""#));
+        assert!(email.text.contains("Read the article: https://insights.example/insights/article/a1"));
+    }
+
+    #[test]
+    fn an_article_the_reader_may_not_read_invites_instead_of_linking() {
+        let mut data = sample(Kind::ArticlePublished);
+        data["fullVersion"] = json!(false);
+        data["isUpdate"] = json!(true);
+        let email = render(Kind::ArticlePublished, &data, &FRAME).unwrap();
+        assert_eq!(email.subject, "Updated: Oil & gas <outlook>");
+        assert!(email.text.contains("This article was updated"));
+        assert!(!email.text.contains("Read the article"));
+        assert!(email.text.contains("Get full access: https://insights.example/insights/subscribe/channel/c1"));
+    }
+
+    #[test]
+    fn dates_read_as_days() {
+        let email = render(Kind::TrialApproved, &sample(Kind::TrialApproved), &FRAME).unwrap();
+        assert!(email.text.contains("runs until 8 December 2026"), "{}", email.text);
+        let digest = render(Kind::Digest, &sample(Kind::Digest), &FRAME).unwrap();
+        assert_eq!(digest.subject, "Your daily digest: 2 new articles");
+    }
+
+    #[test]
+    fn service_emails_have_no_unsubscribe_link() {
+        let frame = Frame { unsubscribe_url: None, recipient_name: None, ..FRAME };
+        let email = render(Kind::TrialRejected, &sample(Kind::TrialRejected), &frame).unwrap();
+        assert!(!email.text.contains("Unsubscribe") && !email.html.contains("Unsubscribe"));
+        assert!(!email.text.contains("Dear"));
+    }
+}
