@@ -13,6 +13,7 @@ export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/insights/target}
 export SQLX_OFFLINE=true
 bin=$CARGO_TARGET_DIR/debug/insights-cli
 server_pid=""
+maildev_pid=""
 e2e_db=""
 
 stage() { printf '\n==> %s\n' "$*"; }
@@ -21,6 +22,7 @@ elapsed() { local s=$SECONDS; printf '    (%dm%02ds so far)\n' $((s / 60)) $((s 
 cleanup() {
   local status=$?
   if [[ -n "$server_pid" ]]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  if [[ -n "$maildev_pid" ]]; then kill "$maildev_pid" 2>/dev/null || true; wait "$maildev_pid" 2>/dev/null || true; fi
   if [[ -n "$e2e_db" ]]; then psql "$admin_url" -q -c "drop database if exists $e2e_db with (force)" >/dev/null 2>&1 || true; fi
   scripts/postgres.sh stop || true
   exit $status
@@ -46,6 +48,8 @@ need_rust() {
 }
 
 run_rust() {
+  # Email tests start their own maildev (a real SMTP server with an inspection API) from web/node_modules.
+  make -s web-deps
   # PDF uploads are rendered by poppler's pdftoppm, as in production; search ranks with RUM.
   scripts/debian-package.sh pdftoppm poppler-utils
   scripts/debian-package.sh /usr/share/postgresql/15/extension/rum.control postgresql-15-rum
@@ -82,12 +86,19 @@ run_e2e() {
   ensure_chromium
   stage "e2e: headless Chromium against insights-cli serve"
   e2e_db="insights_e2e_$$"
-  local port url
-  port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+  local port url smtp_port maildev_port maildev_url
+  free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
+  port=$(free_port); smtp_port=$(free_port); maildev_port=$(free_port)
   url="http://127.0.0.1:$port"
-  mkdir -p web/e2e/artifacts
+  maildev_url="http://127.0.0.1:$maildev_port"
+  rm -rf "$root/data/e2e-mail"; mkdir -p web/e2e/artifacts "$root/data/e2e-mail"
+  # A real SMTP server the server sends to; the specs read what arrived through its API.
+  web/node_modules/.bin/maildev --smtp "$smtp_port" --ip 127.0.0.1 --web "$maildev_port" --web-ip 127.0.0.1 \
+    --mail-directory "$root/data/e2e-mail" >web/e2e/artifacts/maildev.log 2>&1 &
+  maildev_pid=$!
+  for _ in $(seq 1 50); do curl -fsS "$maildev_url/api/email" >/dev/null 2>&1 && break; sleep 0.2; done
   DATABASE_URL="${admin_url%/*}/$e2e_db" INSIGHTS_LISTEN="127.0.0.1:$port" INSIGHTS_PUBLIC_URL="$url" \
-    INSIGHTS_WEB_DIR="$root/web/dist" INSIGHTS_LOG_FORMAT=json \
+    INSIGHTS_WEB_DIR="$root/web/dist" INSIGHTS_LOG_FORMAT=json INSIGHTS_SMTP_URL="smtp://127.0.0.1:$smtp_port" \
     "$bin" serve >web/e2e/artifacts/server.log 2>&1 &
   server_pid=$!
   for _ in $(seq 1 100); do
@@ -96,7 +107,7 @@ run_e2e() {
     sleep 0.2
   done
   # The database too: specs insert what has no API yet (support.ts psql).
-  (cd web && E2E_BASE_URL="$url" E2E_DATABASE_URL="${admin_url%/*}/$e2e_db" npm run -s e2e)
+  (cd web && E2E_BASE_URL="$url" E2E_DATABASE_URL="${admin_url%/*}/$e2e_db" E2E_MAILDEV_URL="$maildev_url" npm run -s e2e)
   elapsed
 }
 
