@@ -93,7 +93,9 @@ impl Mailer {
 /// `host:port` of an SMTP URL, never its user or password.
 pub fn server_name(url: &str) -> String {
     match url::Url::parse(url) {
-        Ok(url) => format!("{}:{}", url.host_str().unwrap_or("?"), url.port().map(|p| p.to_string()).unwrap_or_else(|| "default port".into())),
+        Ok(url) => {
+            format!("{}:{}", url.host_str().unwrap_or("?"), url.port().map(|p| p.to_string()).unwrap_or_else(|| "default port".into()))
+        }
         Err(_) => "an unparsable INSIGHTS_SMTP_URL".to_owned(),
     }
 }
@@ -109,7 +111,13 @@ pub struct Delivered {
 
 /// Delivers every email due at `now`, as worker `worker` (a registered worker process), until
 /// none is left or `stop` is cancelled.
-pub async fn deliver_due(state: &AppState, mailer: &Mailer, worker: Uuid, now: DateTime<Utc>, stop: &CancellationToken) -> anyhow::Result<Delivered> {
+pub async fn deliver_due(
+    state: &AppState,
+    mailer: &Mailer,
+    worker: Uuid,
+    now: DateTime<Utc>,
+    stop: &CancellationToken,
+) -> anyhow::Result<Delivered> {
     let mut done = Delivered::default();
     let Some(transport) = &mailer.transport else {
         done.sent_nowhere = outbox::keep_unsent(&state.pool, now).await?;
@@ -205,9 +213,8 @@ pub fn compose_message(state: &AppState, mailer: &Mailer, key: &[u8], email: &Cl
         builder = builder.reply_to(reply_to.clone());
     }
     if let Some(token) = token.as_deref() {
-        builder = builder
-            .header(ListUnsubscribe(format!("<{}>", unsubscribe::one_click_url(public_url, token))))
-            .header(ListUnsubscribePost);
+        builder =
+            builder.header(ListUnsubscribe(format!("<{}>", unsubscribe::one_click_url(public_url, token)))).header(ListUnsubscribePost);
     }
     Ok(builder.multipart(MultiPart::alternative_plain_html(rendered.text, rendered.html))?)
 }

@@ -40,13 +40,18 @@ pub async fn compose_due(pool: &PgPool, jobs: &dyn JobQueue, digest_hour: u32, n
     let mut written = 0;
     for reader in waiting {
         let Some(period) = due_period(&reader.frequency, &reader.time_zone, digest_hour, now) else { continue };
-        written += compose_one(pool, jobs, &reader.user_id, &reader.frequency, &period).await?;
+        written += compose_one(pool, &reader.user_id, &reader.frequency, &period).await?;
+    }
+    // One delivery for all of them: the digests are committed, so it finds them.
+    if written > 0 {
+        let mut conn = pool.acquire().await?;
+        jobs.enqueue(&mut conn, crate::jobs::JobRequest::DeliverEmails).await?;
     }
     Ok(written)
 }
 
 /// One reader's digest for one period, with the items it lists marked digested, in one transaction.
-async fn compose_one(pool: &PgPool, jobs: &dyn JobQueue, user_id: &str, frequency: &str, period: &str) -> anyhow::Result<u64> {
+async fn compose_one(pool: &PgPool, user_id: &str, frequency: &str, period: &str) -> anyhow::Result<u64> {
     let mut tx = pool.begin().await?;
     let items = sqlx::query!(
         r#"select i.article_id, i.channel_id, i.full_version, a.title, a.summary, c.name as "channel_name: String",
@@ -81,16 +86,12 @@ async fn compose_one(pool: &PgPool, jobs: &dyn JobQueue, user_id: &str, frequenc
         content_id: None,
         data: json!({ "frequency": frequency, "items": listed, "recipientName": first.reader_name }),
     };
-    let written = outbox::write(&mut tx, jobs, &[email]).await?;
+    let written = outbox::insert(&mut tx, &[email]).await?;
     if written > 0 {
         let ids: Vec<String> = items.iter().map(|item| item.article_id.clone()).collect();
-        sqlx::query!(
-            "update email_digest_item set digested_at = now() where user_id = $1 and article_id = any($2)",
-            user_id,
-            &ids
-        )
-        .execute(&mut *tx)
-        .await?;
+        sqlx::query!("update email_digest_item set digested_at = now() where user_id = $1 and article_id = any($2)", user_id, &ids)
+            .execute(&mut *tx)
+            .await?;
     }
     tx.commit().await?;
     Ok(written)

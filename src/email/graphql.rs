@@ -72,7 +72,8 @@ pub struct EmailMutation;
 
 /// The caller's subscription to a channel, after a change.
 async fn subscription(ctx: &Context<'_>, user_id: &str, channel_id: &str) -> Result<ChannelSubscriptionObject> {
-    let row = subscription_queries::of_channel_user(&app_state(ctx).pool, channel_id, user_id).await?.ok_or(Error::NotFound("Subscription"))?;
+    let row =
+        subscription_queries::of_channel_user(&app_state(ctx).pool, channel_id, user_id).await?.ok_or(Error::NotFound("Subscription"))?;
     Ok(ChannelSubscriptionObject::new(row))
 }
 

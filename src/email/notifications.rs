@@ -140,7 +140,9 @@ pub async fn fan_out(pool: &PgPool, jobs: &dyn JobQueue, request_id: i64, now: D
             jobs.enqueue(&mut tx, JobRequest::DeliverEmails).await?;
         }
     }
-    sqlx::query!("update article_notification_request set processed_at = now() where request_id = $1", request_id).execute(&mut *tx).await?;
+    sqlx::query!("update article_notification_request set processed_at = now() where request_id = $1", request_id)
+        .execute(&mut *tx)
+        .await?;
     tx.commit().await?;
     tracing::info!(request_id, emails = done.emails, digest_entries = done.digest_entries, "article notification written");
     Ok(done)

@@ -51,6 +51,15 @@ pub async fn add_content(conn: &mut PgConnection, data: &Value) -> sqlx::Result<
 /// Writes emails (those whose key exists are left as they are) and, when any is new, enqueues
 /// their delivery in the same transaction. Returns how many were new.
 pub async fn write(conn: &mut PgConnection, jobs: &dyn JobQueue, emails: &[Outgoing]) -> anyhow::Result<u64> {
+    let written = insert(conn, emails).await?;
+    if written > 0 {
+        jobs.enqueue(conn, JobRequest::DeliverEmails).await?;
+    }
+    Ok(written)
+}
+
+/// Writes emails without enqueuing their delivery (the caller enqueues once for many writes).
+pub async fn insert(conn: &mut PgConnection, emails: &[Outgoing]) -> sqlx::Result<u64> {
     if emails.is_empty() {
         return Ok(0);
     }
@@ -78,9 +87,6 @@ pub async fn write(conn: &mut PgConnection, jobs: &dyn JobQueue, emails: &[Outgo
     .execute(&mut *conn)
     .await?
     .rows_affected();
-    if written > 0 {
-        jobs.enqueue(conn, JobRequest::DeliverEmails).await?;
-    }
     Ok(written)
 }
 
@@ -108,7 +114,8 @@ pub async fn claim(pool: &PgPool, worker: Uuid, now: DateTime<Utc>, limit: i64) 
         Claimed,
         r#"with due as (
                select o.email_id from email_outbox o
-                where o.state in ('pending', 'sending') and o.next_attempt_at <= $2
+                -- The database's clock too: an email written a moment ago is due whatever the skew.
+                where o.state in ('pending', 'sending') and o.next_attempt_at <= greatest($2, now())
                   and (o.state = 'pending'
                        -- Claimed by a worker that died, or so long ago that the attempt cannot still be running.
                        or o.claimed_at < $2 - interval '10 minutes'
@@ -134,7 +141,7 @@ pub async fn claim(pool: &PgPool, worker: Uuid, now: DateTime<Utc>, limit: i64) 
 pub async fn keep_unsent(pool: &PgPool, now: DateTime<Utc>) -> sqlx::Result<u64> {
     Ok(sqlx::query!(
         "update email_outbox set state = 'sentNowhere', sent_at = now(), claimed_by = null
-          where state = 'pending' and next_attempt_at <= $1",
+          where state = 'pending' and next_attempt_at <= greatest($1, now())",
         now
     )
     .execute(pool)

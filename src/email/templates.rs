@@ -76,7 +76,8 @@ pub fn render(kind: Kind, data: &serde_json::Value, frame: &Frame<'_>) -> Result
         unsubscribeUrl => frame.unsubscribe_url,
     };
     let ctx = context! { ..Value::from_serialize(data), ..base };
-    let [subject, heading, reason, text_body] = blocks(&format!("{}.txt", kind.as_str()), &ctx, ["subject", "heading", "reason", "body_text"])?;
+    let [subject, heading, reason, text_body] =
+        blocks(&format!("{}.txt", kind.as_str()), &ctx, ["subject", "heading", "reason", "body_text"])?;
     let [html_heading, html_reason, html_body] = blocks(&format!("{}.html", kind.as_str()), &ctx, ["heading", "reason", "body_html"])?;
     let subject = one_line(&subject);
 

@@ -41,7 +41,8 @@ pub struct Token {
 pub const REASONS: [&str; 4] = ["too_frequent", "not_relevant", "dont_remember", "other"];
 const ONE_CLICK: &str = "one_click";
 
-const INVALID: &str = "This unsubscribe link is not valid. Use the link of a recent email, or manage your email notifications after signing in.";
+const INVALID: &str =
+    "This unsubscribe link is not valid. Use the link of a recent email, or manage your email notifications after signing in.";
 
 /// Signs a token for `user_id` and `scope`.
 pub fn sign(key: &[u8], user_id: &str, scope: &Scope) -> String {
@@ -116,7 +117,12 @@ pub struct OneClickQuery {
 /// `POST /unsubscribe`: JSON `{data}` answers `{email}` (and what the link turns off); `{data,
 /// reason}` unsubscribes and answers `{status}` (false: already unsubscribed). A form post of
 /// `List-Unsubscribe=One-Click` to `/unsubscribe?data=…` is the one-click header's request.
-pub async fn handle(State(state): State<AppState>, Query(query): Query<OneClickQuery>, headers: HeaderMap, body: axum::body::Bytes) -> Response {
+pub async fn handle(
+    State(state): State<AppState>,
+    Query(query): Query<OneClickQuery>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
     let is_form = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -175,13 +181,12 @@ async fn unsubscribe(state: &AppState, data: &str, reason: &str) -> Result<serde
     let token = verified(state, data).await?;
     let mut tx = state.pool.begin().await?;
     let changed = match &token.scope {
-        Scope::All => sqlx::query!(
-            "update users set channel_notifications = false where user_id = $1 and channel_notifications",
-            token.user_id
-        )
-        .execute(&mut *tx)
-        .await?
-        .rows_affected(),
+        Scope::All => {
+            sqlx::query!("update users set channel_notifications = false where user_id = $1 and channel_notifications", token.user_id)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
+        }
         Scope::Channel(channel_id) => sqlx::query!(
             "update channel_subscription set email_notifications = false
               where user_id = $1 and channel_id = $2 and email_notifications",
@@ -197,14 +202,9 @@ async fn unsubscribe(state: &AppState, data: &str, reason: &str) -> Result<serde
             Scope::Channel(id) => Some(id.as_str()),
             Scope::All => None,
         };
-        sqlx::query!(
-            "insert into email_unsubscribe (user_id, channel_id, reason) values ($1, $2, $3)",
-            token.user_id,
-            channel_id,
-            reason
-        )
-        .execute(&mut *tx)
-        .await?;
+        sqlx::query!("insert into email_unsubscribe (user_id, channel_id, reason) values ($1, $2, $3)", token.user_id, channel_id, reason)
+            .execute(&mut *tx)
+            .await?;
     }
     tx.commit().await?;
     tracing::info!(user = %token.user_id, scope = ?token.scope, reason, changed = changed > 0, "unsubscribe");
