@@ -30,8 +30,9 @@ use tokio_util::sync::CancellationToken;
 /// The queue every `JobRequest` travels on.
 pub const QUEUE: &str = "insights";
 
-/// How often workers look for due jobs besides being notified of new ones.
-const POLL_INTERVAL: Duration = Duration::from_secs(5);
+/// How often workers look for due jobs besides being notified of new ones. Short: a notification
+/// that arrives while a fetch is under way is used up by it, and the job then waits for this poll.
+const POLL_INTERVAL: Duration = Duration::from_secs(1);
 
 /// How long a running job may take to finish once shutdown starts.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
@@ -71,7 +72,11 @@ async fn run_job(job: JobRequest, state: Data<AppState>, process: Data<Arc<Proce
     let result = match job {
         JobRequest::PurgeExpiredGrants => purge_expired_grants::handle(&state).await,
         JobRequest::NotifyArticleSubscribers { request_id, article_id } => {
-            notify_article_subscribers::handle(&state, request_id, &article_id).await
+            // Send at once rather than one job later; the enqueued delivery finds nothing left.
+            match notify_article_subscribers::handle(&state, request_id, &article_id).await {
+                Ok(()) => deliver_emails::handle(&state, &process).await,
+                Err(error) => Err(error),
+            }
         }
         JobRequest::NotifyArticleInterest { article_id, user_id } => notify_article_interest::handle(&state, &article_id, &user_id).await,
         JobRequest::DeliverEmails => deliver_emails::handle(&state, &process).await,

@@ -69,16 +69,25 @@ static ENVIRONMENT: LazyLock<Environment<'static>> = LazyLock::new(|| {
 
 /// Renders an email of `kind` from its data (an object; merged over the frame's values).
 pub fn render(kind: Kind, data: &serde_json::Value, frame: &Frame<'_>) -> Result<Rendered, minijinja::Error> {
-    let base = context! {
-        firm => frame.firm,
-        publicUrl => frame.public_url,
-        recipientName => frame.recipient_name,
-        unsubscribeUrl => frame.unsubscribe_url,
+    let text_ctx = context! {
+        ..Value::from_serialize(data),
+        ..context! {
+            firm => frame.firm,
+            publicUrl => frame.public_url,
+            recipientName => frame.recipient_name,
+            unsubscribeUrl => frame.unsubscribe_url,
+        }
     };
-    let ctx = context! { ..Value::from_serialize(data), ..base };
+    // In the HTML part the links go into attributes as they are: escaped for an attribute once,
+    // not entity-encoded slash by slash by the auto-escaping.
+    let html_ctx = context! {
+        publicUrl => attribute(frame.public_url),
+        unsubscribeUrl => frame.unsubscribe_url.map(attribute),
+        ..text_ctx.clone()
+    };
     let [subject, heading, reason, text_body] =
-        blocks(&format!("{}.txt", kind.as_str()), &ctx, ["subject", "heading", "reason", "body_text"])?;
-    let [html_heading, html_reason, html_body] = blocks(&format!("{}.html", kind.as_str()), &ctx, ["heading", "reason", "body_html"])?;
+        blocks(&format!("{}.txt", kind.as_str()), &text_ctx, ["subject", "heading", "reason", "body_text"])?;
+    let [html_heading, html_reason, html_body] = blocks(&format!("{}.html", kind.as_str()), &html_ctx, ["heading", "reason", "body_html"])?;
     let subject = one_line(&subject);
 
     let html = ENVIRONMENT.get_template("layout.html")?.render(context! {
@@ -86,15 +95,20 @@ pub fn render(kind: Kind, data: &serde_json::Value, frame: &Frame<'_>) -> Result
         heading => Value::from_safe_string(html_heading.trim().to_owned()),
         reason => Value::from_safe_string(html_reason.trim().to_owned()),
         body => Value::from_safe_string(html_body),
-        ..ctx.clone()
+        ..html_ctx
     })?;
     let text = ENVIRONMENT.get_template("layout.txt")?.render(context! {
         heading => heading.trim(),
         reason => reason.trim(),
         body => text_body.trim(),
-        ..ctx
+        ..text_ctx
     })?;
     Ok(Rendered { subject, html, text: text.trim().to_owned() + "\n" })
+}
+
+/// A trusted URL (from the configuration or signed by us) ready for an HTML attribute.
+fn attribute(url: &str) -> Value {
+    Value::from_safe_string(html_escape::encode_double_quoted_attribute(url).into_owned())
 }
 
 /// Renders the named blocks of one template.
@@ -123,8 +137,9 @@ fn day(value: String) -> Result<String, minijinja::Error> {
 
 /// `{{ button(path, label) }}`: the call to action, a link to `path` under the public URL.
 fn button(state: &State, path: String, label: String) -> Value {
+    // `publicUrl` is already escaped for an attribute in the HTML part.
     let public_url = state.lookup("publicUrl").map(|v| v.to_string()).unwrap_or_default();
-    let href = html_escape::encode_double_quoted_attribute(&format!("{public_url}{path}")).into_owned();
+    let href = format!("{public_url}{}", html_escape::encode_double_quoted_attribute(&path));
     let label = html_escape::encode_text(&label).into_owned();
     Value::from_safe_string(format!(
         r#"<table role="presentation" cellpadding="0" cellspacing="0" style="margin:24px 0"><tr><td style="background:#2d72d2;border-radius:4px"><a href="{href}" style="display:inline-block;padding:12px 20px;color:#ffffff;font-weight:600;text-decoration:none">{label}</a></td></tr></table>"#
@@ -178,8 +193,10 @@ mod tests {
         assert!(email.html.contains("Dear Ann &lt;Lee&gt;,"));
         assert!(!email.html.contains("<outlook>") && !email.html.contains("<rise>"));
         assert!(email.text.contains("Prices <rise>") && email.text.contains("Dear Ann <Lee>,"));
-        assert!(email.html.contains(r#"href="https://insights.example/insights/article/a1""#));
-        assert!(email.text.contains("Read the article: https://insights.example/insights/article/a1"));
+        assert!(email.html.contains(r#"href="https://insights.example/insights/browse/article/a1""#));
+        assert!(email.html.contains(r#"href="https://insights.example/insights/unsubscribe?data=t0k""#));
+        assert!(!email.html.contains("&#x2f;"), "links are not entity-encoded");
+        assert!(email.text.contains("Read the article: https://insights.example/insights/browse/article/a1"));
     }
 
     #[test]
@@ -200,6 +217,15 @@ mod tests {
         assert!(email.text.contains("runs until 8 December 2026"), "{}", email.text);
         let digest = render(Kind::Digest, &sample(Kind::Digest), &FRAME).unwrap();
         assert_eq!(digest.subject, "Your daily digest: 2 new articles");
+    }
+
+    #[test]
+    #[ignore = "prints every kind's text part, to read them"]
+    fn print_every_text_part() {
+        for kind in Kind::ALL {
+            let email = render(kind, &sample(kind), &FRAME).unwrap();
+            println!("===== {kind:?}: {}\n{}", email.subject, email.text);
+        }
     }
 
     #[test]

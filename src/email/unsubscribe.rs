@@ -9,8 +9,8 @@
 
 use axum::{
     Json,
-    extract::{Query, State},
-    http::{HeaderMap, header},
+    extract::{FromRequest, Multipart, Query, Request, State},
+    http::header,
     response::{IntoResponse, Response},
 };
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
@@ -104,7 +104,7 @@ pub fn one_click_url(public_url: &str, token: &str) -> String {
 }
 
 #[derive(Deserialize)]
-pub struct Request {
+pub struct UnsubscribeRequest {
     data: String,
     reason: Option<String>,
 }
@@ -117,32 +117,41 @@ pub struct OneClickQuery {
 /// `POST /unsubscribe`: JSON `{data}` answers `{email}` (and what the link turns off); `{data,
 /// reason}` unsubscribes and answers `{status}` (false: already unsubscribed). A form post of
 /// `List-Unsubscribe=One-Click` to `/unsubscribe?data=…` is the one-click header's request.
-pub async fn handle(
-    State(state): State<AppState>,
-    Query(query): Query<OneClickQuery>,
-    headers: HeaderMap,
-    body: axum::body::Bytes,
-) -> Response {
-    let is_form = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded") || v.starts_with("multipart/form-data"));
-    let result = if is_form {
-        let one_click = url::form_urlencoded::parse(&body).any(|(name, value)| name == "List-Unsubscribe" && value == "One-Click");
+pub async fn handle(State(state): State<AppState>, Query(query): Query<OneClickQuery>, request: Request) -> Response {
+    let content_type = request.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
+    let result = if content_type.starts_with("application/x-www-form-urlencoded") || content_type.starts_with("multipart/form-data") {
         match query.data {
-            Some(data) if one_click => unsubscribe(&state, &data, ONE_CLICK).await,
+            Some(data) if is_one_click(request, &content_type).await => unsubscribe(&state, &data, ONE_CLICK).await,
             _ => Err(Error::field("data", INVALID)),
         }
     } else {
-        match serde_json::from_slice::<Request>(&body) {
-            Ok(Request { data, reason: None }) => describe(&state, &data).await,
-            Ok(Request { data, reason: Some(reason) }) => unsubscribe(&state, &data, &reason).await,
+        match Json::<UnsubscribeRequest>::from_request(request, &state).await {
+            Ok(Json(UnsubscribeRequest { data, reason: None })) => describe(&state, &data).await,
+            Ok(Json(UnsubscribeRequest { data, reason: Some(reason) })) => unsubscribe(&state, &data, &reason).await,
             Err(_) => Err(Error::field("data", INVALID)),
         }
     };
     match result {
         Ok(body) => Json(body).into_response(),
         Err(error) => HttpError::from(error).into_response(),
+    }
+}
+
+/// Whether a form post carries `List-Unsubscribe=One-Click` (RFC 8058 says multipart; some
+/// senders use URL encoding: both are accepted).
+async fn is_one_click(request: Request, content_type: &str) -> bool {
+    if content_type.starts_with("multipart/form-data") {
+        let Ok(mut form) = Multipart::from_request(request, &()).await else { return false };
+        while let Ok(Some(field)) = form.next_field().await {
+            if field.name() == Some("List-Unsubscribe") {
+                return field.text().await.is_ok_and(|value| value.trim() == "One-Click");
+            }
+        }
+        return false;
+    }
+    match axum::body::to_bytes(request.into_body(), 64 * 1024).await {
+        Ok(body) => url::form_urlencoded::parse(&body).any(|(name, value)| name == "List-Unsubscribe" && value == "One-Click"),
+        Err(_) => false,
     }
 }
 

@@ -414,13 +414,13 @@ pub async fn record_view(db: impl PgExecutor<'_>, v: &NewView<'_>) -> sqlx::Resu
     .await
 }
 
-/// Records (or renews, once delivered) a reader's interest in an article; false when it is already
-/// waiting for delivery.
+/// Records a reader's interest in an article, once a day (UTC): false when it was already
+/// registered today (its email is written then).
 pub async fn register_interest(conn: &mut PgConnection, article_id: &str, user_id: &str) -> sqlx::Result<bool> {
     let done = sqlx::query!(
         "insert into article_interest (article_id, user_id) values ($1, $2)
          on conflict (article_id, user_id) do update set registered_at = now(), notified_at = null
-         where article_interest.notified_at is not null",
+         where (article_interest.registered_at at time zone 'UTC')::date < (now() at time zone 'UTC')::date",
         article_id,
         user_id
     )

@@ -372,6 +372,10 @@ async fn publishing_records_a_notification_request_when_emails_are_sent(pool: Pg
     item["sendEmails"] = json!(true);
     w.ok(&w.editor, "publishEdit", item).await;
     assert_eq!(requests().await, (2, 2));
+    // The first publish announces a new article, the notifying update an updated one.
+    let updates: Vec<bool> =
+        sqlx::query_scalar("select is_update from article_notification_request order by request_id").fetch_all(&w.app.pool).await.unwrap();
+    assert_eq!(updates, [false, true]);
     // A back-dated fresh article follows the checkbox too; drafts never notify.
     let mut item = w.complete();
     item["publishDate"] = json!("2024-01-05T09:00:00Z");

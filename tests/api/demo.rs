@@ -144,6 +144,7 @@ async fn the_demo_fills_an_empty_database(pool: PgPool) {
     assert!(scalar(&pool, "select count(*) from article where show_watermark").await >= 3);
     // Back-dated publishing sends nothing.
     assert_eq!(scalar(&pool, "select count(*) from article_notification_request").await, 0);
+    assert_eq!(scalar(&pool, "select count(*) from email_outbox").await, 0, "the demo emails nobody");
 
     // Subscriptions of every type and state.
     let types = strings(&pool, "select distinct subscription_type from channel_subscription").await;

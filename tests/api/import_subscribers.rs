@@ -77,7 +77,7 @@ async fn count(pool: &PgPool, table: &str) -> i64 {
     let sql = match table {
         "channel_subscription" => "select count(*) from channel_subscription",
         "subscription_audit" => "select count(*) from subscription_audit",
-        "subscription_email_request" => "select count(*) from subscription_email_request",
+        "email_outbox" => "select count(*) from email_outbox",
         other => panic!("no count for {other}"),
     };
     sqlx::query_scalar(sql).fetch_one(pool).await.unwrap()
@@ -85,7 +85,7 @@ async fn count(pool: &PgPool, table: &str) -> i64 {
 
 /// Rows of the three tables an import writes.
 async fn written(pool: &PgPool) -> [i64; 3] {
-    [count(pool, "channel_subscription").await, count(pool, "subscription_audit").await, count(pool, "subscription_email_request").await]
+    [count(pool, "channel_subscription").await, count(pool, "subscription_audit").await, count(pool, "email_outbox").await]
 }
 
 async fn run(app: &TestApp, request: &ImportRequest) -> Result<ImportReport, ImportError> {
@@ -145,7 +145,7 @@ async fn importing_into_an_empty_channel_adds_the_signed_in_users_and_reports_th
             .await
             .unwrap();
     assert_eq!(audit, vec![("cli".to_owned(), None, "grant".to_owned(), 5)]);
-    let welcomes: i64 = sqlx::query_scalar("select count(*) from subscription_email_request where kind = 'welcome' and channel_id = $1")
+    let welcomes: i64 = sqlx::query_scalar("select count(*) from email_outbox where kind = 'welcome' and channel_id = $1")
         .bind(&s.premium)
         .fetch_one(pool)
         .await

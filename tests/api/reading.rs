@@ -429,24 +429,47 @@ async fn trending_archive_months_and_the_reader_lists(pool: PgPool) {
     assert_eq!(subscribed["data"]["isSubscribedTo"], true);
 }
 
-#[sqlx::test(migrations = "./migrations")]
-async fn registering_interest_is_recorded_with_its_job_once(pool: PgPool) {
-    let w = world(pool).await;
+/// Registers the reader's interest in a premium article of the premium channel (no desk address)
+/// `times` times; returns the outbox's emails (kind, recipient, reader named).
+async fn register_interest(w: &World, times: usize) -> Vec<(String, String, Option<String>)> {
     let app = &w.app;
     let channel = w.premium.clone();
     let id = app.insert_reader_article(ReaderArticle { channel: Some(&channel), is_premium: true, ..Default::default() }).await;
     let register = "mutation($a: ID!) { notifyRegisteredInterestInArticle(item: { articleId: $a }) }";
-    for _ in 0..2 {
+    for _ in 0..times {
         let response = app.gql(Some(&w.reader), register, json!({ "a": id })).await;
         assert_eq!(response["data"]["notifyRegisteredInterestInArticle"], true, "{response}");
     }
-    let rows: i64 =
-        sqlx::query_scalar("select count(*) from article_interest where notified_at is null").fetch_one(&app.pool).await.unwrap();
-    assert_eq!(rows, 1);
-    let jobs: i64 = sqlx::query_scalar("select count(*) from apalis.jobs where convert_from(job, 'UTF8') like '%notify_article_interest%'")
+    assert_eq!(error_code(&app.gql(Some(&w.reader), register, json!({ "a": "bad" })).await), Some("ARTICLE_NOT_FOUND"));
+    sqlx::query_as("select kind, recipient, data->>'readerEmail' from email_outbox order by email_id").fetch_all(&app.pool).await.unwrap()
+}
+
+async fn jobs_like(app: &TestApp, kind: &str) -> i64 {
+    sqlx::query_scalar("select count(*) from apalis.jobs where convert_from(job, 'UTF8') like $1")
+        .bind(format!("%{kind}%"))
         .fetch_one(&app.pool)
         .await
-        .unwrap();
-    assert_eq!(jobs, 1, "one job for one pending interest");
-    assert_eq!(error_code(&app.gql(Some(&w.reader), register, json!({ "a": "bad" })).await), Some("ARTICLE_NOT_FOUND"));
+        .unwrap()
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn registering_interest_is_recorded_and_emailed_in_one_transaction(pool: PgPool) {
+    let w = world(pool).await;
+    let app = &w.app;
+    let emails = register_interest(&w, 1).await;
+    // The article has no desk address: the email goes to the channel's admins (its creator).
+    assert_eq!(emails, [("articleInterest".to_owned(), TestRole::Administrator.email(), Some(TestRole::Subscriber.email()))]);
+    let rows: Vec<(String, bool)> =
+        sqlx::query_as("select user_id, notified_at is not null from article_interest").fetch_all(&app.pool).await.unwrap();
+    assert_eq!(rows, [(w.reader_id.clone(), true)], "marked notified with the email");
+    assert_eq!(jobs_like(app, "deliver_emails").await, 1, "the delivery is enqueued with the email");
+    assert_eq!(jobs_like(app, "notify_article_interest").await, 0, "no separate job any more");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn registering_interest_twice_emails_the_desk_once(pool: PgPool) {
+    let w = world(pool).await;
+    let emails = register_interest(&w, 2).await;
+    assert_eq!(emails.len(), 1, "one email for one pending interest: {emails:?}");
+    assert_eq!(jobs_like(&w.app, "deliver_emails").await, 1);
 }

@@ -220,7 +220,7 @@ async fn rejections_and_access_requests_ask_for_their_email_once(pool: PgPool) {
     }
     assert_eq!(email_requests(app, "accessApproved").await, [(w.closed.clone(), ben_id.clone())]);
     assert_eq!(email_requests(app, "accessRejected").await, [(w.closed.clone(), cat_id.clone())]);
-    assert_eq!(count(app, "select count(*) from subscription_email_request").await, 3, "and nothing else");
+    assert_eq!(count(app, "select count(*) from email_outbox").await, 3, "and nothing else");
     assert_eq!(
         audit_rows(app, &w.closed, &cat_id).await,
         [
@@ -276,7 +276,7 @@ async fn only_administrators_and_the_channels_editor_admins_manage_its_subscribe
     // Nothing changed: still pending, one audit row, no email.
     assert_eq!(count(app, "select count(*) from channel_subscription where subscription_state = 'pending'").await, 1);
     assert_eq!(count(app, "select count(*) from subscription_audit").await, 1);
-    assert_eq!(count(app, "select count(*) from subscription_email_request").await, 0);
+    assert_eq!(count(app, "select count(*) from email_outbox").await, 0);
 
     // The channel's Editor admin may; on a channel they do not administer, they may not.
     let by_editor =
@@ -968,7 +968,7 @@ async fn bulk_creation_adds_skips_and_overwrites_in_one_transaction(pool: PgPool
         .await
         .unwrap();
     let (audits, emails) =
-        (count(app, "select count(*) from subscription_audit").await, count(app, "select count(*) from subscription_email_request").await);
+        (count(app, "select count(*) from subscription_audit").await, count(app, "select count(*) from email_outbox").await);
     let failed = bulk(&w.admin, item.clone(), vec![&hal, &ida], vec![]).await;
     assert_eq!(error_code(&failed), Some("INTERNAL"), "{failed}");
     let written: i64 = sqlx::query_scalar("select count(*) from channel_subscription where user_id = any($1)")
@@ -978,7 +978,7 @@ async fn bulk_creation_adds_skips_and_overwrites_in_one_transaction(pool: PgPool
         .unwrap();
     assert_eq!(written, 0);
     assert_eq!(count(app, "select count(*) from subscription_audit").await, audits);
-    assert_eq!(count(app, "select count(*) from subscription_email_request").await, emails);
+    assert_eq!(count(app, "select count(*) from email_outbox").await, emails);
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -1016,7 +1016,7 @@ async fn ten_thousand_addresses_are_checked_and_added_through_the_api(pool: PgPo
     );
     assert_eq!(count(app, "select count(*) from channel_subscription where subscription_type = 'nonCharge'").await, N);
     assert_eq!(count(app, "select count(*) from subscription_audit where route = 'csv'").await, N);
-    assert_eq!(count(app, "select count(*) from subscription_email_request where kind = 'welcome'").await, N);
+    assert_eq!(count(app, "select count(*) from email_outbox where kind = 'welcome'").await, N);
 
     let again = app
         .gql(
@@ -1091,10 +1091,10 @@ async fn the_sweep_ends_what_is_due_and_asks_for_each_email_once(pool: PgPool) {
 
     // Idempotent: a second sweep changes nothing and asks for nothing.
     let (audits, emails) =
-        (count(app, "select count(*) from subscription_audit").await, count(app, "select count(*) from subscription_email_request").await);
+        (count(app, "select count(*) from subscription_audit").await, count(app, "select count(*) from email_outbox").await);
     assert_eq!(expiry::sweep(&app.pool, jobs, Utc::now()).await.unwrap(), expiry::SweepReport::default());
     assert_eq!(count(app, "select count(*) from subscription_audit").await, audits);
-    assert_eq!(count(app, "select count(*) from subscription_email_request").await, emails);
+    assert_eq!(count(app, "select count(*) from email_outbox").await, emails);
 
     // Days later, the trial that was ending has ended.
     let later = expiry::sweep(&app.pool, jobs, Utc::now() + Duration::days(3)).await.unwrap();
@@ -1143,7 +1143,7 @@ async fn two_sweeps_at_once_change_each_row_exactly_once(pool: PgPool) {
     assert_eq!(count(app, "select count(*) from subscription_audit where action = 'expire'").await, DUE);
     assert_eq!(count(app, "select count(distinct user_id) from subscription_audit where action = 'expire'").await, DUE);
     assert_eq!(count(app, "select count(*) from channel_subscription where subscription_state = 'expired'").await, DUE);
-    assert_eq!(count(app, "select count(*) from subscription_email_request where kind = 'trialEnded'").await, DUE / 2);
-    assert_eq!(count(app, "select count(*) from subscription_email_request where kind = 'trialEnding'").await, ENDING);
+    assert_eq!(count(app, "select count(*) from email_outbox where kind = 'trialEnded'").await, DUE / 2);
+    assert_eq!(count(app, "select count(*) from email_outbox where kind = 'trialEnding'").await, ENDING);
     other_pool.close().await;
 }

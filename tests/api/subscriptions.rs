@@ -1,6 +1,6 @@
 //! Subscriptions, the reader's side (spec 3 §4, §7): each reader mutation on each channel type and
 //! in each state, the channel card and the subscription state helper the server derives, the
-//! audit rows and email requests the changes write, and access that follows a subscription at once.
+//! audit rows and emails the changes write, and access that follows a subscription at once.
 
 use chrono::{DateTime, Datelike, Duration, TimeZone, Utc};
 use serde_json::{Value, json};
@@ -97,9 +97,9 @@ pub async fn audit_rows(app: &TestApp, channel: &str, user: &str) -> Vec<(String
     .unwrap()
 }
 
-/// The users an email of `kind` was asked for, by request.
+/// The emails of `kind` written to the outbox, oldest first: (channel, recipient user).
 pub async fn email_requests(app: &TestApp, kind: &str) -> Vec<(String, String)> {
-    sqlx::query_as("select channel_id, user_id from subscription_email_request where kind = $1 order by request_id")
+    sqlx::query_as("select channel_id, user_id from email_outbox where kind = $1 order by email_id")
         .bind(kind)
         .fetch_all(&app.pool)
         .await
@@ -176,7 +176,7 @@ async fn a_trial_request_is_pending_once_and_only_on_live_premium_channels(pool:
     assert_eq!(audit_rows(app, &w.premium, &w.reader_id).await, [row("reader", "requestTrial", None, Some("pending"), &w.reader_id)]);
     let rows: i64 = sqlx::query_scalar("select count(*) from subscription_audit").fetch_one(&app.pool).await.unwrap();
     assert_eq!(rows, 1, "refused requests write nothing");
-    let emails: i64 = sqlx::query_scalar("select count(*) from subscription_email_request").fetch_one(&app.pool).await.unwrap();
+    let emails: i64 = sqlx::query_scalar("select count(*) from email_outbox").fetch_one(&app.pool).await.unwrap();
     assert_eq!(emails, 0);
 }
 
@@ -474,20 +474,37 @@ async fn registering_interest_in_a_channel_asks_for_one_email_a_day(pool: PgPool
     let interest: Vec<(String, String)> =
         sqlx::query_as("select channel_id, user_id from channel_interest").fetch_all(&app.pool).await.unwrap();
     assert_eq!(interest, [(w.premium.clone(), w.reader_id.clone())]);
-    assert_eq!(email_requests(app, "channelInterest").await, [(w.premium.clone(), w.reader_id.clone())]);
-    let jobs: i64 = sqlx::query_scalar("select count(*) from apalis.jobs where convert_from(job, 'UTF8') like '%subscription_email%'")
+    // The email goes to the channel's admins (here its creator), naming the reader.
+    let admin_id = app.user_id(&w.admin).await;
+    let interest_emails = || async {
+        sqlx::query_as::<_, (String, String, String, String)>(
+            "select channel_id, user_id, recipient, data->>'readerEmail' from email_outbox where kind = 'channelInterest' order by email_id",
+        )
+        .fetch_all(&app.pool)
+        .await
+        .unwrap()
+    };
+    let to_admin = (w.premium.clone(), admin_id, TestRole::Administrator.email(), "reader@client.example".to_owned());
+    assert_eq!(interest_emails().await, [to_admin.clone()]);
+    let jobs: i64 = sqlx::query_scalar("select count(*) from apalis.jobs where convert_from(job, 'UTF8') like '%deliver_emails%'")
         .fetch_one(&app.pool)
         .await
         .unwrap();
-    assert!(jobs >= 1, "the delivery is enqueued with the request");
+    assert!(jobs >= 1, "the delivery is enqueued with the email");
 
     // The next day it is recorded (and emailed) again.
     sqlx::query("update channel_interest set day = day - 1").execute(&app.pool).await.unwrap();
-    sqlx::query("update subscription_email_request set occasion = (current_date - 1)::text").execute(&app.pool).await.unwrap();
+    let today = Utc::now().date_naive();
+    sqlx::query("update email_outbox set delivery_key = replace(delivery_key, $1, $2) where kind = 'channelInterest'")
+        .bind(format!(":{today}"))
+        .bind(format!(":{}", today - Duration::days(1)))
+        .execute(&app.pool)
+        .await
+        .unwrap();
     app.gql(Some(&w.reader), notify, json!({ "c": w.premium })).await;
     let days: i64 = sqlx::query_scalar("select count(*) from channel_interest").fetch_one(&app.pool).await.unwrap();
     assert_eq!(days, 2);
-    assert_eq!(email_requests(app, "channelInterest").await.len(), 2);
+    assert_eq!(interest_emails().await, [to_admin.clone(), to_admin]);
 
     assert_eq!(error_code(&app.gql(Some(&w.reader), notify, json!({ "c": insights::ids::new_id() })).await), Some("NOT_FOUND"));
     assert_eq!(error_code(&app.gql(None, notify, json!({ "c": w.premium })).await), Some("UNAUTHENTICATED"));

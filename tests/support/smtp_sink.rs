@@ -46,12 +46,7 @@ impl SmtpSink {
 
     pub async fn start_on(address: &str, keep: bool) -> std::io::Result<SmtpSink> {
         let listener = TcpListener::bind(address).await?;
-        let sink = SmtpSink {
-            address: listener.local_addr()?,
-            shared: Arc::default(),
-            keep,
-            count: Arc::default(),
-        };
+        let sink = SmtpSink { address: listener.local_addr()?, shared: Arc::default(), keep, count: Arc::default() };
         let server = sink.clone();
         tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {

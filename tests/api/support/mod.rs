@@ -3,6 +3,9 @@
 
 pub mod external_issuer;
 pub mod factories;
+pub mod maildev;
+#[path = "../../support/smtp_sink.rs"]
+pub mod smtp_sink;
 pub mod tokens;
 pub mod uploads;
 

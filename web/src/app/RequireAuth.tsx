@@ -1,4 +1,4 @@
-//! Every route except /callback and /loggedout needs a signed-in user: without one, a
+//! Every route except /callback, /loggedout and /unsubscribe needs a signed-in user: without one, a
 //! refresh-token renewal is tried, then the sign-in redirect starts (spec 3 §2).
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';

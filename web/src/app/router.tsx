@@ -39,7 +39,8 @@ const ForYou = lazy(() => import('../features/reader/ForYou'));
 const Channels = lazy(() => import('../features/reader/Channels'));
 const Subscriptions = lazy(() => import('../features/reader/Subscriptions'));
 const Search = lazy(() => import('../features/reader/Search'));
-const EmailNotifications = lazy(() => import('../features/reader/EmailNotifications'));
+const EmailNotifications = lazy(() => import('../features/reader/email/EmailNotifications'));
+const UnsubscribePage = lazy(() => import('../features/reader/email/UnsubscribePage'));
 const ChannelPage = lazy(() => import('../features/reader/ChannelPage'));
 const SubscribePage = lazy(() => import('../features/reader/subscribe/SubscribePage'));
 const ConfirmTrialPage = lazy(() => import('../features/reader/subscribe/ConfirmTrialPage'));
@@ -170,6 +171,8 @@ const reader = (element: ReactNode) => guarded(ACCESS.readerPages, element);
 export const routes: RouteObject[] = [
   { path: 'callback', element: <Callback /> },
   { path: 'loggedout', element: <LoggedOut /> },
+  // Public: every notification email links here with a signed token; no sign-in (spec 3 §2).
+  { path: 'unsubscribe', element: <UnsubscribePage /> },
   {
     // Campaign emails link here: the article without the app header, still signed in (spec 2 §2).
     path: 'browse/marketing-article/:id/:campaignIdAndType?',

@@ -292,7 +292,6 @@ function stateIntent(status: Status): 'success' | 'warning' | 'danger' | 'none' 
   }
 }
 
-
 /** What the confirmation says will happen (spec 3 §4: a paid subscription keeps access to the end of the period). */
 export function cancelWarning(sub: ReaderSubscription): string {
   const name = sub.channel.name;

@@ -1,0 +1,380 @@
+//! The reader's email settings at /email-notifications (spec 3 §2 'Email notifications', §7, §9):
+//! a back link, the global On/Off of channel emails, and per channel the reader holds now a
+//! checkbox and how often its new articles come (at once, or in a daily or weekly digest), with
+//! the time zone digests are sent in.
+//!
+//! Every change is saved as it is made and shown at once. The global switch is saved 500 ms after
+//! the last flip (`setUserEmailNotificationSettings`, spec 3 §9), so flipping it back and forth
+//! sends one call, or none when it ends where it started. The channel checkboxes and choices are
+//! optimistic: a refused change is undone and the server's message shown.
+import { gql, type ApolloCache } from '@apollo/client';
+import { useMutation, useQuery } from '@apollo/client/react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Banner } from '../../../components/Banner';
+import { Button } from '../../../components/Button';
+import { CheckboxControl, SelectControl, SwitchControl, type ChoiceOption } from '../../../components/Controls';
+import { EmptyState } from '../../../components/EmptyState';
+import { LinkButton } from '../../../components/LinkButton';
+import { LoadingBlock } from '../../../components/LoadingScreen';
+import { Page } from '../../../components/Page';
+import { useConfig } from '../../../lib/config';
+import { fieldErrors, formatError } from '../../../lib/errors';
+import { useDebouncedCall } from '../../../lib/useDebounced';
+import { CHANNELS_PATH, SUBSCRIPTIONS_PATH } from '../common/channelText';
+import {
+  ChangeEmailFrequencyDocument,
+  EmailNotificationsScreenDocument,
+  SetChannelEmailsDocument,
+  SetEmailSettingsDocument,
+  type EmailNotificationsScreenQuery,
+  type SetEmailSettingsMutationVariables,
+} from './__generated__/EmailNotifications.generated';
+import { browserTimeZone, timeZoneLabel, timeZoneOptions } from './timeZones';
+import '../reader.css';
+import './email.css';
+
+type Me = EmailNotificationsScreenQuery['me'];
+export type EmailSubscription = Me['channelSubscriptions'][number];
+export type EmailFrequency = EmailSubscription['emailFrequency'];
+type Settings = Me['emailNotificationSettings'];
+
+export const FREQUENCIES: readonly ChoiceOption<EmailFrequency>[] = [
+  { value: 'immediate', label: 'Immediate' },
+  { value: 'daily', label: 'Daily digest' },
+  { value: 'weekly', label: 'Weekly digest' },
+];
+
+/** Spec 3 §9: the email settings wait 500 ms, like the search boxes (the config's one debounce). */
+const DEFAULT_DEBOUNCE_MS = 500;
+
+/** The channels whose emails the reader can set: subscriptions that give access now. */
+export function emailChannels(me: Me): EmailSubscription[] {
+  return me.channelSubscriptions.filter((s) => s.isActive).sort((a, b) => a.channel.name.localeCompare(b.channel.name));
+}
+
+export default function EmailNotifications() {
+  const { data, loading, error, refetch } = useQuery(EmailNotificationsScreenDocument, { fetchPolicy: 'cache-and-network' });
+
+  return (
+    <Page title="Email notifications">
+      <div className="insights-reader-toolbar">
+        <LinkButton to={SUBSCRIPTIONS_PATH} text="Back to your subscriptions" icon="arrow-left" />
+      </div>
+      {error && !data && (
+        <Banner intent="danger" role="alert">
+          {formatError(error)} <Button text="Try again" size="small" onClick={() => void refetch().catch(() => undefined)} />
+        </Banner>
+      )}
+      {loading && !data && <LoadingBlock label="Loading your email settings" />}
+      {data && <EmailSettings me={data.me} />}
+    </Page>
+  );
+}
+
+/** Writes a change into the screen's cached answer (its subscriptions have no id of their own to merge by). */
+function writeSettings(cache: ApolloCache, settings: Settings) {
+  cache.updateQuery({ query: EmailNotificationsScreenDocument }, (prev) =>
+    prev ? { me: { ...prev.me, emailNotificationSettings: settings } } : undefined,
+  );
+}
+
+function writeSubscription(cache: ApolloCache, next: SubscriptionChange) {
+  cache.updateQuery({ query: EmailNotificationsScreenDocument }, (prev) =>
+    prev
+      ? {
+          me: {
+            ...prev.me,
+            channelSubscriptions: prev.me.channelSubscriptions.map((s) =>
+              s.channelId === next.channelId
+                ? { ...s, emailNotifications: next.emailNotifications, emailFrequency: next.emailFrequency }
+                : s,
+            ),
+          },
+        }
+      : undefined,
+  );
+}
+
+type SubscriptionChange = Pick<EmailSubscription, 'channelId' | 'emailNotifications' | 'emailFrequency'>;
+
+/** A subscription as a change will leave it, for the optimistic answer (with the __typename the cache adds). */
+function optimisticSubscription(sub: EmailSubscription, change: Partial<SubscriptionChange>): SubscriptionChange {
+  const next = {
+    __typename: 'ChannelSubscription',
+    channelId: sub.channelId,
+    emailNotifications: sub.emailNotifications,
+    emailFrequency: sub.emailFrequency,
+  };
+  return { ...next, ...change } as SubscriptionChange;
+}
+
+/** 'Saving…' while any change is on its way, then 'All changes saved.' (read by screen readers). */
+function useSaveStatus() {
+  const inFlight = useRef(0);
+  const [status, setStatus] = useState<'idle' | 'saving' | 'saved' | 'failed'>('idle');
+  const track = useCallback(async <T,>(save: () => Promise<T>): Promise<T> => {
+    inFlight.current += 1;
+    setStatus('saving');
+    try {
+      const result = await save();
+      inFlight.current -= 1;
+      if (inFlight.current === 0) setStatus('saved');
+      return result;
+    } catch (e) {
+      inFlight.current -= 1;
+      setStatus('failed');
+      throw e;
+    }
+  }, []);
+  return { status, track };
+}
+
+function EmailSettings({ me }: { me: Me }) {
+  const { constants } = useConfig();
+  const settings = me.emailNotificationSettings;
+  const channels = emailChannels(me);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [timeZoneError, setTimeZoneError] = useState<string | undefined>();
+  const { status, track } = useSaveStatus();
+
+  const [saveSettings] = useMutation(SetEmailSettingsDocument, {
+    update: (cache, { data }) => data && writeSettings(cache, data.setUserEmailNotificationSettings),
+  });
+  const [setChannelEmails] = useMutation(SetChannelEmailsDocument, {
+    update: (cache, { data }) => data && writeSubscription(cache, data.setPremiumChannelEmailNotificationSettings),
+  });
+  const [changeFrequency] = useMutation(ChangeEmailFrequencyDocument, {
+    update: (cache, { data }) => data && writeSubscription(cache, data.changeEmailPreference),
+  });
+
+  /** Runs a save; a refusal is shown (the optimistic change is undone by Apollo or by `onFailure`). */
+  const run = async (save: () => Promise<unknown>, onFailure?: (e: unknown) => void) => {
+    setFailure(null);
+    try {
+      await track(save);
+    } catch (e) {
+      setFailure(`Your change was not saved. ${formatError(e)}`);
+      onFailure?.(e);
+    }
+  };
+
+  // The global switch: shown at once, saved once the flipping stops.
+  const [draft, setDraft] = useState<boolean | null>(null);
+  const confirmed = settings.channelNotifications;
+  const channelEmailsOn = draft ?? confirmed;
+  const confirmedRef = useRef(confirmed);
+  useEffect(() => {
+    confirmedRef.current = confirmed;
+  }, [confirmed]);
+  const debounced = useDebouncedCall((value: boolean) => {
+    if (value === confirmedRef.current) {
+      setDraft(null);
+      return;
+    }
+    const item: SetEmailSettingsMutationVariables['item'] = { channelNotifications: value };
+    void run(
+      async () => {
+        await saveSettings({ variables: { item } });
+        setDraft((d) => (d === value ? null : d));
+      },
+      // Back to what the server holds, unless the reader has flipped it again meanwhile.
+      () => !debounced.isWaiting() && setDraft(null),
+    );
+  }, constants.searchDebounceMs || DEFAULT_DEBOUNCE_MS);
+  const flip = (value: boolean) => {
+    setFailure(null);
+    setDraft(value);
+    debounced.schedule(value);
+  };
+
+  const toggleChannel = (sub: EmailSubscription, enabled: boolean) =>
+    void run(() =>
+      setChannelEmails({
+        variables: { channelId: sub.channelId, enabled },
+        optimisticResponse: {
+          setPremiumChannelEmailNotificationSettings: optimisticSubscription(sub, { emailNotifications: enabled }),
+        },
+      }),
+    );
+
+  const chooseFrequency = (sub: EmailSubscription, frequency: EmailFrequency) =>
+    void run(() =>
+      changeFrequency({
+        variables: { channelId: sub.channelId, frequency },
+        optimisticResponse: {
+          changeEmailPreference: optimisticSubscription(sub, { emailFrequency: frequency }),
+        },
+      }),
+    );
+
+  const chooseTimeZone = (timeZone: string) => {
+    setTimeZoneError(undefined);
+    void run(
+      () =>
+        saveSettings({
+          variables: { item: { timeZone } },
+          optimisticResponse: {
+            // The generated types leave out __typename, which the cache adds to every selection.
+            setUserEmailNotificationSettings: {
+              __typename: 'EmailNotificationSettings',
+              channelNotifications: confirmed,
+              timeZone,
+            } as Settings,
+          },
+        }),
+      (e) => setTimeZoneError(fieldErrors(e).timeZone),
+    );
+  };
+
+  if (channels.length === 0) {
+    return (
+      <section className="insights-reader-section" aria-label="No subscriptions">
+        <EmptyState
+          title="You have no subscriptions yet"
+          description={<p>Subscribe to channels to get their new articles by email.</p>}
+          action={<LinkButton to={CHANNELS_PATH} text="Browse channels" intent="primary" />}
+        />
+      </section>
+    );
+  }
+
+  const usesDigest = channels.some((s) => s.emailNotifications && s.emailFrequency !== 'immediate');
+  return (
+    <div className="insights-email-settings">
+      <p className="insights-email-status" role="status" aria-live="polite">
+        {status === 'saving' ? 'Saving…' : status === 'saved' ? 'All changes saved.' : 'Changes are saved as you make them.'}
+      </p>
+      {failure && (
+        <Banner intent="danger" role="alert">
+          {failure}
+        </Banner>
+      )}
+
+      <section className="insights-email-section" aria-labelledby="channel-emails-title">
+        <h2 id="channel-emails-title">Channel emails</h2>
+        <SwitchControl
+          large
+          label="Email me about new articles in my channels"
+          checked={channelEmailsOn}
+          onChange={flip}
+          description={
+            channelEmailsOn
+              ? 'Choose below which channels email you, and how often.'
+              : 'Channel emails are off: you get none, whatever is chosen below. Your choices are kept for when you turn them on again.'
+          }
+        />
+        <ul aria-label="Your channels" className={`insights-email-channels${channelEmailsOn ? '' : ' is-off'}`}>
+          {channels.map((sub) => (
+            <li key={sub.channelId} className="insights-email-channel">
+              <CheckboxControl
+                label={sub.channel.name}
+                checked={sub.emailNotifications}
+                disabled={!channelEmailsOn}
+                onChange={(enabled) => toggleChannel(sub, enabled)}
+              />
+              <SelectControl
+                inline
+                label="Frequency"
+                accessibleName={`Email frequency for ${sub.channel.name}`}
+                options={FREQUENCIES}
+                value={sub.emailFrequency}
+                disabled={!channelEmailsOn || !sub.emailNotifications}
+                onChange={(frequency) => chooseFrequency(sub, frequency)}
+              />
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <TimeZoneSection timeZone={settings.timeZone} usesDigest={usesDigest} error={timeZoneError} onChange={chooseTimeZone} />
+    </div>
+  );
+}
+
+interface TimeZoneSectionProps {
+  timeZone: string;
+  usesDigest: boolean;
+  error?: string;
+  onChange: (zone: string) => void;
+}
+
+/** The zone daily and weekly digests follow; the device's zone is offered when it differs. */
+function TimeZoneSection({ timeZone, usesDigest, error, onChange }: TimeZoneSectionProps) {
+  const device = browserTimeZone();
+  const options = timeZoneOptions(timeZone, device);
+  return (
+    <section className="insights-email-section" aria-labelledby="digest-title">
+      <h2 id="digest-title">Digests</h2>
+      <SelectControl
+        label="Time zone"
+        options={options}
+        value={timeZone}
+        error={error}
+        onChange={onChange}
+        className="insights-email-time-zone"
+        description={
+          usesDigest
+            ? 'Daily and weekly digests are sent by the clock of this time zone.'
+            : 'Used for daily and weekly digests, when you choose one for a channel.'
+        }
+      />
+      {device && device !== timeZone && (
+        <p className="insights-email-suggestion">
+          This device is set to {timeZoneLabel(device)}.{' '}
+          <Button text={`Use ${timeZoneLabel(device)}`} size="small" variant="outlined" onClick={() => onChange(device)} />
+        </p>
+      )}
+    </section>
+  );
+}
+
+export const EMAIL_NOTIFICATIONS_SCREEN_QUERY = gql`
+  query EmailNotificationsScreen {
+    me {
+      _id
+      emailNotificationSettings {
+        channelNotifications
+        timeZone
+      }
+      channelSubscriptions {
+        channelId
+        isActive
+        emailNotifications
+        emailFrequency
+        channel {
+          _id
+          name
+        }
+      }
+    }
+  }
+`;
+
+export const SET_EMAIL_SETTINGS_MUTATION = gql`
+  mutation SetEmailSettings($item: EmailNotificationSettingsInput!) {
+    setUserEmailNotificationSettings(item: $item) {
+      channelNotifications
+      timeZone
+    }
+  }
+`;
+
+export const SET_CHANNEL_EMAILS_MUTATION = gql`
+  mutation SetChannelEmails($channelId: ID!, $enabled: Boolean!) {
+    setPremiumChannelEmailNotificationSettings(channelId: $channelId, enabled: $enabled) {
+      channelId
+      emailNotifications
+      emailFrequency
+    }
+  }
+`;
+
+export const CHANGE_EMAIL_FREQUENCY_MUTATION = gql`
+  mutation ChangeEmailFrequency($channelId: ID!, $frequency: EmailFrequency!) {
+    changeEmailPreference(channelId: $channelId, frequency: $frequency) {
+      channelId
+      emailNotifications
+      emailFrequency
+    }
+  }
+`;
