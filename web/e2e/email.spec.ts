@@ -14,6 +14,7 @@
 // tests do not depend on each other or on other spec files.
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import {
+  addWithToken,
   APP_URL,
   BASE_URL,
   accessToken,
@@ -71,15 +72,8 @@ test.beforeAll(async ({ browser, playwright }) => {
   });
 
   const api = await playwright.request.newContext();
-  const add = async (token: string, mutation: string, type: string, item: Record<string, unknown>): Promise<string> => {
-    const data = await graphqlWithToken<Record<string, { _id: string }>>(
-      api,
-      token,
-      `mutation ($item: ${type}!) { ${mutation}(item: $item) { _id } }`,
-      { item },
-    );
-    return data[mutation]._id;
-  };
+  const add = (token: string, mutation: string, type: string, item: Record<string, unknown>): Promise<string> =>
+    addWithToken(api, token, mutation, type, item);
   const deskId = await add(admin.token, 'addDesk', 'DeskInput', {
     name: `E2E Email Desk ${run}`,
     description: 'Publishes the articles of the email browser test',

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import {
+  addWithToken,
   addFreeSubscription,
   APP_URL,
   ARTIFACTS,
@@ -79,15 +80,8 @@ test.beforeAll(async ({ browser, playwright }) => {
   writeFileSync(READER_STATE, JSON.stringify(reader.state));
 
   const api = await playwright.request.newContext();
-  const add = async (token: string, mutation: string, type: string, item: Record<string, unknown>): Promise<string> => {
-    const data = await graphqlWithToken<Record<string, { _id: string }>>(
-      api,
-      token,
-      `mutation ($item: ${type}!) { ${mutation}(item: $item) { _id } }`,
-      { item },
-    );
-    return data[mutation]._id;
-  };
+  const add = (token: string, mutation: string, type: string, item: Record<string, unknown>): Promise<string> =>
+    addWithToken(api, token, mutation, type, item);
 
   const deskName = `E2E Reader Desk ${run}`;
   const deskId = await add(admin.token, 'addDesk', 'DeskInput', {

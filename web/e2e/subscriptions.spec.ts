@@ -12,7 +12,7 @@
 // a new context from the ready users' signed-in storage state.
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { createHash } from 'node:crypto';
-import { APP_URL, graphqlWithToken, psql, readyUserSession, screenshot, type SignedInUser } from './support';
+import { addWithToken, APP_URL, graphqlWithToken, psql, readyUserSession, screenshot, type SignedInUser } from './support';
 
 /** Names unique to this run, so a rerun against the same database does not collide. */
 const run = Date.now().toString(36);
@@ -62,15 +62,8 @@ test.beforeAll(async ({ browser, playwright }) => {
   );
 
   const api = await playwright.request.newContext();
-  const add = async (token: string, mutation: string, type: string, item: Record<string, unknown>): Promise<string> => {
-    const data = await graphqlWithToken<Record<string, { _id: string }>>(
-      api,
-      token,
-      `mutation ($item: ${type}!) { ${mutation}(item: $item) { _id } }`,
-      { item },
-    );
-    return data[mutation]._id;
-  };
+  const add = (token: string, mutation: string, type: string, item: Record<string, unknown>): Promise<string> =>
+    addWithToken(api, token, mutation, type, item);
 
   const deskId = await add(admin.token, 'addDesk', 'DeskInput', {
     name: `E2E Subscriptions Desk ${run}`,

@@ -115,6 +115,23 @@ export async function graphqlWithToken<T>(
   return body.data as T;
 }
 
+/** Runs an `add…(item: …)` mutation with `token` and returns the new record's id. */
+export async function addWithToken(
+  request: APIRequestContext,
+  token: string,
+  mutation: string,
+  type: string,
+  item: Record<string, unknown>,
+): Promise<string> {
+  const data = await graphqlWithToken<Record<string, { _id: string }>>(
+    request,
+    token,
+    `mutation ($item: ${type}!) { ${mutation}(item: $item) { _id } }`,
+    { item },
+  );
+  return data[mutation]._id;
+}
+
 export interface SignedInUser {
   id: string;
   name: string;
