@@ -1,6 +1,9 @@
 //! `insights-cli`: serves the API and the web app, runs the background workers, and performs
 //! operator tasks. Each subcommand builds its state from one `Config` and calls the library.
 
+mod operate;
+mod table;
+
 use std::{path::PathBuf, time::Duration};
 
 use anyhow::{Context, bail};
@@ -49,6 +52,15 @@ enum Command {
     /// Subscription upkeep.
     #[command(subcommand)]
     Subscriptions(SubscriptionsCommand),
+    /// The background workers at a glance: the worker processes alive (and gone in the last 24 h)
+    /// with their versions, so that a rolling upgrade shows when it is complete; the job queue by
+    /// kind and state; the failed jobs with their last error; the outbox by state. `jobs retry ID`
+    /// (or `--all`) runs failed jobs again.
+    Jobs(operate::JobsArgs),
+    /// The emails of the outbox, newest first, with their delivery state, attempts and last error;
+    /// `--show ID` prints one as it is sent (how to read emails without an SMTP server), and
+    /// `outbox retry ID` (or `--all`) sends failed ones again.
+    Outbox(operate::OutboxArgs),
 }
 
 #[derive(Args)]
@@ -248,6 +260,8 @@ async fn main() -> anyhow::Result<()> {
         Command::ArchiveChannel(args) => archive_channel(args).await,
         Command::ImportSubscribers(args) => import_subscribers(args).await,
         Command::Subscriptions(SubscriptionsCommand::Expire(args)) => expire_subscriptions(args.config).await,
+        Command::Jobs(args) => operate::jobs(args).await,
+        Command::Outbox(args) => operate::outbox(args).await,
     }
 }
 
