@@ -14,7 +14,7 @@ for match in pattern.finditer(text):
     flag, desc = match.group(1), " ".join(match.group(2).split())
     if flag == "--help":
         continue
-    env = re.search(r"\[env: (\w+)=", desc)
+    env = re.search(r"\[env: (\w+)[=\]]", desc)
     default = re.search(r"\[default: (.*?)\]", desc)
     desc = re.sub(r"\s*\[(env|default|possible values):.*?\]", "", desc)
     default_cell = "`" + default.group(1).strip('"') + "`" if default else "unset"
