@@ -61,7 +61,8 @@ create table email_outbox (
     sent_at         timestamptz,
     constraint email_outbox_unsubscribe_user_check check (unsubscribe is null or user_id is not null)
 );
-create index email_outbox_due_idx on email_outbox (next_attempt_at) where state in ('pending', 'sending');
+-- Claims walk it in order: a fan-out's 100,000 emails share one next_attempt_at.
+create index email_outbox_due_idx on email_outbox (next_attempt_at, email_id) where state in ('pending', 'sending');
 create index email_outbox_created_idx on email_outbox (created_at desc, email_id desc);
 create index email_outbox_content_id_idx on email_outbox (content_id) where content_id is not null;
 create index email_outbox_user_id_idx on email_outbox (user_id);

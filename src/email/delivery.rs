@@ -143,16 +143,18 @@ pub async fn deliver_due(
                         return (email, None);
                     }
                     let outcome = send(state, mailer, transport, key, &email).await;
-                    (email, Some(outcome))
+                    // Recorded here, as soon as the server answered, while other sends go on.
+                    let recorded = outbox::record(&state.pool, &email, &outcome, max_attempts, Utc::now()).await;
+                    (email, Some((outcome, recorded)))
                 }
             })
             .buffer_unordered(mailer.concurrency);
         while let Some((email, outcome)) = attempts.next().await {
-            let Some(outcome) = outcome else {
+            let Some((outcome, recorded)) = outcome else {
                 unsent.push(email.email_id);
                 continue;
             };
-            outbox::record(&state.pool, &email, &outcome, max_attempts, Utc::now()).await?;
+            recorded?;
             match &outcome {
                 Outcome::Sent => done.sent += 1,
                 Outcome::Temporary(error) if (email.attempts as u32) < max_attempts => {

@@ -78,6 +78,8 @@ impl SmtpSink {
     }
 
     async fn serve(&self, stream: TcpStream) -> std::io::Result<()> {
+        // Each reply in one write, sent at once: no 40 ms delayed-ACK stall per command.
+        stream.set_nodelay(true)?;
         let (read, mut write) = stream.into_split();
         let mut lines = BufReader::new(read);
         write.write_all(b"220 sink ESMTP\r\n").await?;
@@ -141,8 +143,7 @@ impl SmtpSink {
                 }
                 _ => "502 command not implemented".into(),
             };
-            write.write_all(reply.as_bytes()).await?;
-            write.write_all(b"\r\n").await?;
+            write.write_all(format!("{reply}\r\n").as_bytes()).await?;
         }
     }
 }
