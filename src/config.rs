@@ -283,6 +283,20 @@ impl Secret {
     }
 }
 
+impl EmailConfig {
+    /// The configured unsubscribe signing key, refused (without printing it) when shorter than
+    /// 32 characters; None when unset.
+    pub fn unsubscribe_key(&self) -> anyhow::Result<Option<&[u8]>> {
+        match &self.unsubscribe_secret {
+            Some(secret) if secret.expose().chars().count() < 32 => {
+                anyhow::bail!("INSIGHTS_UNSUBSCRIBE_SECRET must be at least 32 characters long")
+            }
+            Some(secret) => Ok(Some(secret.expose().as_bytes())),
+            None => Ok(None),
+        }
+    }
+}
+
 impl std::str::FromStr for Secret {
     type Err = std::convert::Infallible;
 

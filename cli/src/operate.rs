@@ -7,19 +7,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::Context;
-use chrono::{DateTime, Utc};
+use chrono::Utc;
 use clap::{ArgGroup, Args, Subcommand};
 use insights::{
     AppState, Config,
-    email::{
-        Kind, outbox,
-        templates::{self, Frame, Rendered},
-        unsubscribe,
-    },
+    email::{delivery, outbox, unsubscribe},
     jobs::JobRequest,
     workers,
 };
-use serde_json::Value;
 
 use crate::table::{self, Table, moment, relative};
 
@@ -286,6 +281,7 @@ async fn list_emails(config: Config, state: Option<EmailState>, limit: i64) -> a
     let pool = connect(&config).await?;
     let now = Utc::now();
     let emails = outbox::recent(&pool, state.map(EmailState::as_str), limit).await.context("list the outbox")?;
+    let app = AppState::new(pool, config, insights_jobs::queue());
     let which = state.map(|s| format!("{} ", s.as_str())).unwrap_or_default();
     if emails.is_empty() {
         println!("No {which}emails in the outbox.");
@@ -304,7 +300,7 @@ async fn list_emails(config: Config, state: Option<EmailState>, limit: i64) -> a
             "pending" => relative(email.next_attempt_at, now),
             _ => "-".to_owned(),
         };
-        let subject = match render(&config, &email.kind, &email.data, None) {
+        let subject = match delivery::render(&app, &email.kind, &email.data, None) {
             Ok(rendered) => rendered.subject,
             Err(error) => format!("(does not render: {error:#})"),
         };
@@ -324,46 +320,17 @@ async fn list_emails(config: Config, state: Option<EmailState>, limit: i64) -> a
     Ok(())
 }
 
-/// One email with what its rendering needs (`--show`).
-#[derive(sqlx::FromRow)]
-struct Stored {
-    email_id: i64,
-    kind: String,
-    user_id: Option<String>,
-    recipient: String,
-    channel_id: Option<String>,
-    unsubscribe: Option<String>,
-    state: String,
-    attempts: i32,
-    created_at: DateTime<Utc>,
-    sent_at: Option<DateTime<Utc>>,
-    last_error: Option<String>,
-    data: Value,
-}
-
 async fn show_email(config: Config, email_id: i64, html: bool) -> anyhow::Result<()> {
     let pool = connect(&config).await?;
-    let email: Stored = sqlx::query_as(
-        "select o.email_id, o.kind, o.user_id, o.recipient, o.channel_id, o.unsubscribe, o.state, o.attempts, o.created_at,
-                o.sent_at, o.last_error, coalesce((select c.data from email_content c where c.content_id = o.content_id), '{}') || o.data as data
-           from email_outbox o where o.email_id = $1",
-    )
-    .bind(email_id)
-    .fetch_optional(&pool)
-    .await
-    .context("read the email")?
-    .with_context(|| format!("no email has the id {email_id} (`insights-cli outbox` lists them)"))?;
-
+    let email = outbox::find(&pool, email_id)
+        .await
+        .context("read the email")?
+        .with_context(|| format!("no email has the id {email_id} (`insights-cli outbox` lists them)"))?;
     let state = AppState::new(pool, config, insights_jobs::queue());
     // The unsubscribe link the email carries (the same signed token as the delivery's).
     let key = unsubscribe::key(&state).await.context("load the unsubscribe key")?;
-    let token = match (email.unsubscribe.as_deref(), email.user_id.as_deref(), email.channel_id.as_deref()) {
-        (Some("channel"), Some(user), Some(channel)) => Some(unsubscribe::sign(key, user, &unsubscribe::Scope::Channel(channel.into()))),
-        (Some(_), Some(user), _) => Some(unsubscribe::sign(key, user, &unsubscribe::Scope::All)),
-        _ => None,
-    };
-    let page = token.as_deref().map(|token| unsubscribe::page_url(state.config.public_url(), token));
-    let rendered = render(&state.config, &email.kind, &email.data, page.as_deref()).context("render the email")?;
+    let token = delivery::unsubscribe_token(key, email.unsubscribe.as_deref(), email.user_id.as_deref(), email.channel_id.as_deref());
+    let rendered = delivery::render(&state, &email.kind, &email.data, token.as_deref())?;
 
     let sent = match email.sent_at {
         Some(at) if email.state == "sent" => format!(", sent {} UTC", moment(at)),
@@ -380,7 +347,10 @@ async fn show_email(config: Config, email_id: i64, html: bool) -> anyhow::Result
     if let Some(error) = &email.last_error {
         println!("Last error: {error}");
     }
-    println!("To: {}", recipient_name(&email.data).map(|name| format!("{name} <{}>", email.recipient)).unwrap_or(email.recipient.clone()));
+    println!(
+        "To: {}",
+        delivery::recipient_name(&email.data).map(|name| format!("{name} <{}>", email.recipient)).unwrap_or(email.recipient.clone())
+    );
     println!("Subject: {}", rendered.subject);
     if let Some(token) = token.as_deref() {
         println!("List-Unsubscribe: <{}>", unsubscribe::one_click_url(state.config.public_url(), token));
@@ -388,18 +358,6 @@ async fn show_email(config: Config, email_id: i64, html: bool) -> anyhow::Result
     println!();
     print!("{}", if html { rendered.html } else { rendered.text });
     Ok(())
-}
-
-fn recipient_name(data: &Value) -> Option<&str> {
-    data.get("recipientName").and_then(Value::as_str).filter(|name| !name.trim().is_empty())
-}
-
-/// Renders an email as the delivery does, with this configuration's firm name and public URL.
-fn render(config: &Config, kind: &str, data: &Value, unsubscribe_url: Option<&str>) -> anyhow::Result<Rendered> {
-    let kind = Kind::parse(kind).with_context(|| format!("unknown kind of email {kind:?}"))?;
-    let frame =
-        Frame { firm: &config.email.firm_name, public_url: config.public_url(), recipient_name: recipient_name(data), unsubscribe_url };
-    Ok(templates::render(kind, data, &frame)?)
 }
 
 async fn retry_emails(args: OutboxRetryArgs) -> anyhow::Result<()> {

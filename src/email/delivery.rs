@@ -46,6 +46,8 @@ pub struct Mailer {
 impl Mailer {
     /// Builds the mailer from the settings; a bad SMTP URL or address is named here, at start.
     pub fn from_config(config: &crate::config::EmailConfig) -> anyhow::Result<Mailer> {
+        // A short signing key is refused when the workers start, not at the first email.
+        config.unsubscribe_key()?;
         let from = Mailbox::from_str(&config.from).with_context(|| format!("INSIGHTS_EMAIL_FROM {:?} is not an address", config.from))?;
         let reply_to = match &config.reply_to {
             Some(reply_to) => {
@@ -192,16 +194,9 @@ async fn send(state: &AppState, mailer: &Mailer, transport: &AsyncSmtpTransport<
 /// key, and for notifications the one-click unsubscribe headers (RFC 8058).
 pub fn compose_message(state: &AppState, mailer: &Mailer, key: &[u8], email: &Claimed) -> anyhow::Result<Message> {
     let public_url = state.config.public_url();
-    let kind = Kind::parse(&email.kind).with_context(|| format!("unknown kind of email {:?}", email.kind))?;
-    let token = match (email.unsubscribe.as_deref(), email.user_id.as_deref(), email.channel_id.as_deref()) {
-        (Some("channel"), Some(user), Some(channel)) => Some(unsubscribe::sign(key, user, &unsubscribe::Scope::Channel(channel.into()))),
-        (Some(_), Some(user), _) => Some(unsubscribe::sign(key, user, &unsubscribe::Scope::All)),
-        _ => None,
-    };
-    let page = token.as_deref().map(|token| unsubscribe::page_url(public_url, token));
-    let recipient_name = email.data.get("recipientName").and_then(|v| v.as_str()).filter(|name| !name.trim().is_empty());
-    let frame = Frame { firm: &state.config.email.firm_name, public_url, recipient_name, unsubscribe_url: page.as_deref() };
-    let rendered = templates::render(kind, &email.data, &frame).context("render the email")?;
+    let token = unsubscribe_token(key, email.unsubscribe.as_deref(), email.user_id.as_deref(), email.channel_id.as_deref());
+    let rendered = render(state, &email.kind, &email.data, token.as_deref())?;
+    let recipient_name = recipient_name(&email.data);
 
     let address = email.recipient.parse().with_context(|| format!("{:?} is not an email address", email.recipient))?;
     let to = Mailbox::new(recipient_name.map(str::to_owned), address);
@@ -219,6 +214,31 @@ pub fn compose_message(state: &AppState, mailer: &Mailer, key: &[u8], email: &Cl
             builder.header(ListUnsubscribe(format!("<{}>", unsubscribe::one_click_url(public_url, token)))).header(ListUnsubscribePost);
     }
     Ok(builder.multipart(MultiPart::alternative_plain_html(rendered.text, rendered.html))?)
+}
+
+/// The signed token of an email's unsubscribe link: notifications carry one (for their channel,
+/// or for all channel emails), service emails none.
+pub fn unsubscribe_token(key: &[u8], unsubscribe: Option<&str>, user_id: Option<&str>, channel_id: Option<&str>) -> Option<String> {
+    match (unsubscribe, user_id, channel_id) {
+        (Some("channel"), Some(user), Some(channel)) => Some(unsubscribe::sign(key, user, &unsubscribe::Scope::Channel(channel.into()))),
+        (Some(_), Some(user), _) => Some(unsubscribe::sign(key, user, &unsubscribe::Scope::All)),
+        _ => None,
+    }
+}
+
+/// What an email of `kind` with `data` says, as it is sent (with the unsubscribe page of `token`).
+pub fn render(state: &AppState, kind: &str, data: &serde_json::Value, token: Option<&str>) -> anyhow::Result<templates::Rendered> {
+    let public_url = state.config.public_url();
+    let kind = Kind::parse(kind).with_context(|| format!("unknown kind of email {kind:?}"))?;
+    let page = token.map(|token| unsubscribe::page_url(public_url, token));
+    let frame =
+        Frame { firm: &state.config.email.firm_name, public_url, recipient_name: recipient_name(data), unsubscribe_url: page.as_deref() };
+    templates::render(kind, data, &frame).context("render the email")
+}
+
+/// The addressee's name an email's data holds, if any.
+pub fn recipient_name(data: &serde_json::Value) -> Option<&str> {
+    data.get("recipientName").and_then(|v| v.as_str()).filter(|name| !name.trim().is_empty())
 }
 
 fn hex(bytes: &[u8]) -> String {

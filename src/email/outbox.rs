@@ -215,7 +215,23 @@ pub struct Listed {
     pub last_error: Option<String>,
     pub data: Value,
     pub user_id: Option<String>,
+    pub channel_id: Option<String>,
     pub unsubscribe: Option<String>,
+}
+
+/// One email by id.
+pub async fn find(db: impl PgExecutor<'_>, email_id: i64) -> sqlx::Result<Option<Listed>> {
+    sqlx::query_as!(
+        Listed,
+        r#"select o.email_id, o.created_at, o.kind, o.recipient, o.state, o.attempts, o.next_attempt_at, o.sent_at, o.last_error,
+                  o.user_id, o.channel_id, o.unsubscribe,
+                  coalesce((select c.data from email_content c where c.content_id = o.content_id), '{}') || o.data as "data!"
+             from email_outbox o
+            where o.email_id = $1"#,
+        email_id,
+    )
+    .fetch_optional(db)
+    .await
 }
 
 /// The newest emails, optionally in one state.
@@ -223,7 +239,7 @@ pub async fn recent(db: impl PgExecutor<'_>, state: Option<&str>, limit: i64) ->
     sqlx::query_as!(
         Listed,
         r#"select o.email_id, o.created_at, o.kind, o.recipient, o.state, o.attempts, o.next_attempt_at, o.sent_at, o.last_error,
-                  o.user_id, o.unsubscribe,
+                  o.user_id, o.channel_id, o.unsubscribe,
                   coalesce((select c.data from email_content c where c.content_id = o.content_id), '{}') || o.data as "data!"
              from email_outbox o
             where $1::text is null or o.state = $1

@@ -75,8 +75,8 @@ pub async fn key(state: &AppState) -> anyhow::Result<&[u8]> {
     let key = state
         .unsubscribe_key
         .get_or_try_init(|| async {
-            match &state.config.email.unsubscribe_secret {
-                Some(secret) => Ok(secret.expose().as_bytes().to_vec()),
+            match state.config.email.unsubscribe_key()? {
+                Some(key) => Ok(key.to_vec()),
                 None => stored_key(&state.pool).await,
             }
         })
