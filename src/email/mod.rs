@@ -73,6 +73,11 @@ impl Kind {
         }
     }
 
+    /// Notifications and digests, sent to many readers at once: delivered after service emails.
+    pub fn is_bulk(self) -> bool {
+        matches!(self, Kind::ArticlePublished | Kind::Digest)
+    }
+
     pub fn parse(value: &str) -> Option<Kind> {
         Kind::ALL.into_iter().find(|kind| kind.as_str() == value)
     }

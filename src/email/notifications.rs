@@ -106,9 +106,9 @@ pub async fn fan_out(pool: &PgPool, jobs: &dyn JobQueue, request_id: i64, now: D
         }
         let kind = if article.is_update { "articleUpdated" } else { "articlePublished" };
         done.emails = sqlx::query!(
-            "insert into email_outbox (delivery_key, kind, user_id, recipient, channel_id, unsubscribe, content_id, data)
+            "insert into email_outbox (delivery_key, kind, user_id, recipient, channel_id, unsubscribe, content_id, data, bulk)
              select $1 || ':' || v.user_id || ':' || $2 || ':' || $3, 'articlePublished', v.user_id, v.recipient, $4, 'channel',
-                    v.content_id, jsonb_build_object('recipientName', v.name)
+                    v.content_id, jsonb_build_object('recipientName', v.name), true
                from unnest($5::text[], $6::text[], $7::text[], $8::bigint[]) as v(user_id, recipient, name, content_id)
              on conflict on constraint email_outbox_delivery_key do nothing",
             kind,

@@ -71,9 +71,10 @@ pub async fn insert(conn: &mut PgConnection, emails: &[Outgoing]) -> sqlx::Resul
     let unsubscribe: Vec<Option<&str>> = emails.iter().map(|e| e.unsubscribe.map(UnsubscribeScope::as_str)).collect();
     let contents: Vec<Option<i64>> = emails.iter().map(|e| e.content_id).collect();
     let data: Vec<&Value> = emails.iter().map(|e| &e.data).collect();
+    let bulk: Vec<bool> = emails.iter().map(|e| e.kind.is_bulk()).collect();
     let written = sqlx::query!(
-        "insert into email_outbox (delivery_key, kind, user_id, recipient, channel_id, unsubscribe, content_id, data)
-         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::jsonb[])
+        "insert into email_outbox (delivery_key, kind, user_id, recipient, channel_id, unsubscribe, content_id, data, bulk)
+         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::jsonb[], $9::bool[])
          on conflict on constraint email_outbox_delivery_key do nothing",
         &keys as &[&str],
         &kinds as &[&str],
@@ -83,6 +84,7 @@ pub async fn insert(conn: &mut PgConnection, emails: &[Outgoing]) -> sqlx::Resul
         &unsubscribe as &[Option<&str>],
         &contents as &[Option<i64>],
         &data as &[&Value],
+        &bulk,
     )
     .execute(&mut *conn)
     .await?
@@ -107,7 +109,7 @@ pub struct Claimed {
 }
 
 /// Claims up to `limit` due emails for `worker`: pending ones whose time has come, and those a
-/// worker that is no longer alive was sending when it died. Others wait (SKIP LOCKED), so several
+/// worker that is no longer alive was sending when it died; service emails before notifications. Others wait (SKIP LOCKED), so several
 /// workers share the outbox without taking the same email.
 pub async fn claim(pool: &PgPool, worker: Uuid, now: DateTime<Utc>, limit: i64) -> sqlx::Result<Vec<Claimed>> {
     sqlx::query_as!(
@@ -120,7 +122,7 @@ pub async fn claim(pool: &PgPool, worker: Uuid, now: DateTime<Utc>, limit: i64) 
                        -- Claimed by a worker that died, or so long ago that the attempt cannot still be running.
                        or o.claimed_at < $2 - interval '10 minutes'
                        or not exists (select 1 from worker_process w where w.worker_id = o.claimed_by and worker_alive(w)))
-                order by o.next_attempt_at, o.email_id
+                order by o.bulk, o.next_attempt_at, o.email_id
                 limit $3
                 for update skip locked)
            update email_outbox o

@@ -7,8 +7,10 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use insights::email::{
+    Kind,
     delivery::{self, Delivered, Mailer},
-    notifications, outbox,
+    notifications,
+    outbox::{self, Outgoing},
 };
 use serde_json::json;
 use sqlx::PgPool;
@@ -321,6 +323,45 @@ async fn a_temporary_refusal_is_retried_after_a_backoff_until_the_attempts_run_o
     let mut others: Vec<String> = readers.into_iter().filter(|r| r != "sub2@client.example").collect();
     others.sort();
     assert_eq!(sink_recipients(&sink), others);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_service_email_goes_before_a_fan_outs_backlog(pool: PgPool) {
+    let (app, sink, mailer, worker) = with_sink(pool, &["--smtp-concurrency", "1"]).await;
+    published_to(&app, 30).await;
+    // Written after the 30 notifications, as a trial approval would be.
+    let mut tx = app.pool.begin().await.unwrap();
+    let welcome = Outgoing {
+        delivery_key: "welcome:late.reader@client.example:test".into(),
+        kind: Kind::Welcome,
+        user_id: None,
+        recipient: "late.reader@client.example".into(),
+        channel_id: None,
+        unsubscribe: None,
+        content_id: None,
+        data: json!({"channelName": "Metals Premium", "channelId": "c1", "recipientName": "Late Reader"}),
+    };
+    assert_eq!(outbox::insert(&mut tx, &[welcome]).await.unwrap(), 1);
+    tx.commit().await.unwrap();
+
+    assert_eq!(deliver(&app, &mailer, worker, Utc::now()).await, Delivered { sent: 31, ..Delivered::default() });
+    let order: Vec<String> = sink.received().into_iter().flat_map(|m| m.to).collect();
+    assert_eq!(order.len(), 31);
+    assert_eq!(order[0], "late.reader@client.example", "the service email went first: {order:?}");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn one_smtp_connection_sends_without_waiting_for_delayed_acks(pool: PgPool) {
+    // Without TCP_NODELAY (vendor/lettre) each message's last write waits ~40 ms for the server's
+    // delayed ACK: 60 emails would take 2.4 s or more over one connection.
+    let (app, sink, mailer, worker) = with_sink(pool, &["--smtp-concurrency", "1"]).await;
+    published_to(&app, 60).await;
+    let started = Instant::now();
+    assert_eq!(deliver(&app, &mailer, worker, Utc::now()).await, Delivered { sent: 60, ..Delivered::default() });
+    let took = started.elapsed();
+    eprintln!("60 emails over one SMTP connection in {took:?}");
+    assert_eq!(sink.count(), 60);
+    assert!(took < Duration::from_millis(1500), "60 emails over one connection took {took:?}");
 }
 
 #[sqlx::test(migrations = "./migrations")]
