@@ -73,6 +73,9 @@ pub struct Config {
     #[command(flatten)]
     pub email: EmailConfig,
 
+    #[command(flatten)]
+    pub stripe: StripeConfig,
+
     /// Log format: `json` (structured, for production) or `pretty` (for a terminal).
     #[arg(long, env = "INSIGHTS_LOG_FORMAT", default_value = "json", value_parser = ["json", "pretty"])]
     pub log_format: String,
@@ -273,6 +276,36 @@ pub struct EmailConfig {
     pub digest_hour: u32,
 }
 
+#[derive(Debug, Clone, Args)]
+pub struct StripeConfig {
+    /// Stripe secret API key (`sk_…`). Unset: card payments are off and the card option is hidden.
+    #[arg(long = "stripe-secret-key", env = "INSIGHTS_STRIPE_SECRET_KEY", hide_env_values = true)]
+    pub secret_key: Option<Secret>,
+
+    /// Stripe publishable key (`pk_…`), handed to Stripe.js in the browser.
+    #[arg(long = "stripe-publishable-key", env = "INSIGHTS_STRIPE_PUBLISHABLE_KEY")]
+    pub publishable_key: Option<String>,
+
+    /// Signing secret of the Stripe webhook endpoint (`whsec_…`) that posts to /webhooks/stripe.
+    #[arg(long = "stripe-webhook-secret", env = "INSIGHTS_STRIPE_WEBHOOK_SECRET", hide_env_values = true)]
+    pub webhook_secret: Option<Secret>,
+
+    /// Base URL of the Stripe API (a test double's, in tests and `make run`). Unset: Stripe's own.
+    #[arg(long = "stripe-api-base", env = "INSIGHTS_STRIPE_API_BASE")]
+    pub api_base: Option<String>,
+
+    /// Where the browser loads Stripe.js from.
+    #[arg(long = "stripe-js-url", env = "INSIGHTS_STRIPE_JS_URL", default_value = "https://js.stripe.com/v3")]
+    pub js_url: String,
+}
+
+impl StripeConfig {
+    /// Stripe is usable: both API keys and the webhook secret are set.
+    pub fn is_configured(&self) -> bool {
+        self.secret_key.is_some() && self.publishable_key.is_some() && self.webhook_secret.is_some()
+    }
+}
+
 /// A setting that must never be printed: its `Debug` says only whether it is set.
 #[derive(Clone)]
 pub struct Secret(String);
@@ -381,9 +414,9 @@ impl Config {
         self.public_url.trim_end_matches('/')
     }
 
-    /// Card payments need the flag and, from the payments issue on, a configured Stripe key.
+    /// Card payments need the flag and a configured Stripe account.
     pub fn card_payments_enabled(&self) -> bool {
-        self.features.card_payments
+        self.features.card_payments && self.stripe.is_configured()
     }
 }
 

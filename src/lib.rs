@@ -3,6 +3,7 @@
 
 pub mod articles;
 pub mod auth;
+pub mod billing;
 pub mod channels;
 pub mod config;
 pub mod db;

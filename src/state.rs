@@ -7,6 +7,7 @@ use sqlx::PgPool;
 use crate::{
     articles::sanitize::Sanitizer,
     auth::{TokenValidator, jwt::KeySource},
+    billing::stripe::StripeApi,
     config::Config,
     jobs::JobQueue,
     taxonomy::{cache::TopicListCache, shared_reads::SharedReadCache},
@@ -31,6 +32,8 @@ pub struct AppState {
     pub pdf_renderer: Arc<PdfRenderer>,
     /// The key unsubscribe links are signed with, loaded on first use (`email::unsubscribe::key`).
     pub unsubscribe_key: Arc<tokio::sync::OnceCell<Vec<u8>>>,
+    /// The Stripe account card payments go through; None when Stripe is not configured.
+    pub stripe: Option<Arc<StripeApi>>,
 }
 
 impl AppState {
@@ -46,6 +49,13 @@ impl AppState {
         let tokens = TokenValidator::new(issuer, source, config.auth.leeway_secs, Duration::from_secs(config.auth.jwks_refresh_secs));
         let sanitizer = Arc::new(Sanitizer::new(config.public_url()));
         let pdf_renderer = Arc::new(PdfRenderer::new(config.uploads.pdftoppm.clone()));
+        let stripe = match StripeApi::from_config(&config.stripe) {
+            Ok(stripe) => stripe.map(Arc::new),
+            Err(error) => {
+                tracing::error!(%error, "card payments are off: the Stripe client could not be built");
+                None
+            }
+        };
         AppState {
             pool,
             config: Arc::new(config),
@@ -57,6 +67,7 @@ impl AppState {
             search_ranking: Arc::default(),
             pdf_renderer,
             unsubscribe_key: Arc::default(),
+            stripe,
         }
     }
 }

@@ -20,7 +20,8 @@ pub async fn subscription_emails(
     channel_id: &str,
     emails: &[(EmailKind, &str, String)],
 ) -> anyhow::Result<u64> {
-    let (interest, to_readers): (Vec<_>, Vec<_>) = emails.iter().partition(|(kind, _, _)| *kind == EmailKind::ChannelInterest);
+    let (to_admins, to_readers): (Vec<_>, Vec<_>) =
+        emails.iter().partition(|(kind, _, _)| matches!(kind, EmailKind::ChannelInterest | EmailKind::InvoiceRequested));
     let mut written = 0;
     if !to_readers.is_empty() {
         let kinds: Vec<&str> = to_readers.iter().map(|(kind, _, _)| Kind::from(*kind).as_str()).collect();
@@ -45,8 +46,8 @@ pub async fn subscription_emails(
         .await?
         .rows_affected();
     }
-    for (_, reader, day) in interest {
-        written += channel_interest(conn, channel_id, reader, day).await?;
+    for (kind, reader, occasion) in to_admins {
+        written += about_reader_to_admins(conn, Kind::from(*kind), channel_id, reader, occasion).await?;
     }
     if written > 0 {
         jobs.enqueue(conn, crate::jobs::JobRequest::DeliverEmails).await?;
@@ -54,23 +55,35 @@ pub async fn subscription_emails(
     Ok(written)
 }
 
-/// A reader's registered interest in a channel, to each of its admins, once per reader and day.
-async fn channel_interest(conn: &mut PgConnection, channel_id: &str, reader: &str, day: &str) -> anyhow::Result<u64> {
+/// An email about a reader to each of a channel's admins, with the reader's name, company and
+/// email (and who to invoice, for an invoice request): a registered interest (once per reader and
+/// day) or an invoice request.
+async fn about_reader_to_admins(
+    conn: &mut PgConnection,
+    kind: Kind,
+    channel_id: &str,
+    reader: &str,
+    occasion: &str,
+) -> anyhow::Result<u64> {
     Ok(sqlx::query!(
         "insert into email_outbox (delivery_key, kind, user_id, recipient, channel_id, data)
-         select 'channelInterest:' || a.user_id || ':' || c.channel_id || ':' || r.user_id || ':' || $3, 'channelInterest',
+         select $4 || ':' || a.user_id || ':' || c.channel_id || ':' || r.user_id || ':' || $3, $4,
                 a.user_id, admin.email, c.channel_id,
                 jsonb_build_object('channelId', c.channel_id, 'channelName', c.name, 'readerName', r.name,
-                                   'readerCompany', r.company, 'readerEmail', r.email)
+                                   'readerCompany', r.company, 'readerEmail', r.email,
+                                   'legalEntityName', s.legal_entity_name, 'billingEmailAddress', s.billing_email_address,
+                                   'pricePerMonth', s.price_per_month::text)
            from channel c
            join channel_admin a on a.channel_id = c.channel_id
            join users admin on admin.user_id = a.user_id
            join users r on r.user_id = $2
+           left join channel_subscription s on s.channel_id = c.channel_id and s.user_id = r.user_id
           where c.channel_id = $1
          on conflict on constraint email_outbox_delivery_key do nothing",
         channel_id,
         reader,
-        day,
+        occasion,
+        kind.as_str(),
     )
     .execute(&mut *conn)
     .await?

@@ -38,10 +38,14 @@ pub enum Kind {
     ChannelInterest,
     /// A reader's registered interest in a premium article, to its desk.
     ArticleInterest,
+    /// A card renewal failed: the reader is asked to update their card.
+    PaymentFailed,
+    /// A reader asks to pay a channel by invoice: to the channel's admins.
+    InvoiceRequested,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 12] = [
+    pub const ALL: [Kind; 14] = [
         Kind::ArticlePublished,
         Kind::Digest,
         Kind::Welcome,
@@ -54,6 +58,8 @@ impl Kind {
         Kind::SubscriptionCanceled,
         Kind::ChannelInterest,
         Kind::ArticleInterest,
+        Kind::PaymentFailed,
+        Kind::InvoiceRequested,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -70,6 +76,8 @@ impl Kind {
             Kind::SubscriptionCanceled => "subscriptionCanceled",
             Kind::ChannelInterest => "channelInterest",
             Kind::ArticleInterest => "articleInterest",
+            Kind::PaymentFailed => "paymentFailed",
+            Kind::InvoiceRequested => "invoiceRequested",
         }
     }
 
@@ -96,6 +104,8 @@ impl From<crate::subscriptions::machine::EmailKind> for Kind {
             EmailKind::TrialEnded => Kind::TrialEnded,
             EmailKind::SubscriptionCanceled => Kind::SubscriptionCanceled,
             EmailKind::ChannelInterest => Kind::ChannelInterest,
+            EmailKind::PaymentFailed => Kind::PaymentFailed,
+            EmailKind::InvoiceRequested => Kind::InvoiceRequested,
         }
     }
 }

@@ -49,6 +49,8 @@ const KIND_TEMPLATES: &[(&str, &str)] = kind_templates![
     "subscriptionCanceled",
     "channelInterest",
     "articleInterest",
+    "paymentFailed",
+    "invoiceRequested",
 ];
 
 static ENVIRONMENT: LazyLock<Environment<'static>> = LazyLock::new(|| {

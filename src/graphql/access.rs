@@ -194,6 +194,9 @@ mod tests {
         let two = "query A { me { _id } } query B { tags { total } }";
         assert_eq!(refused_code(&expired, two, Some("A")), None);
         assert_eq!(refused_code(&expired, two, Some("B")).as_deref(), Some("TRIAL_EXPIRED"));
-        assert_eq!(refused_code(&Auth::Anonymous, "mutation { addTag(item: {name: \"x\", description: \"y\"}) { _id } }", None).as_deref(), Some("UNAUTHENTICATED"));
+        assert_eq!(
+            refused_code(&Auth::Anonymous, "mutation { addTag(item: {name: \"x\", description: \"y\"}) { _id } }", None).as_deref(),
+            Some("UNAUTHENTICATED")
+        );
     }
 }

@@ -55,6 +55,15 @@ pub struct ClientConfig {
     landing_url: String,
     /// Where users with an incomplete profile are sent; null for no redirect.
     profile_landing_url: Option<String>,
+    /// Stripe.js for card checkout; null when card payments are off.
+    stripe: Option<StripeSettings>,
+}
+
+#[derive(SimpleObject)]
+pub struct StripeSettings {
+    publishable_key: String,
+    /// Where the browser loads Stripe.js from.
+    js_url: String,
 }
 
 /// Client log batches: the web app flushes every `LOG_BATCH_SIZE` entries or after the timeout,
@@ -108,6 +117,10 @@ impl ConfigQuery {
             support_email: config.support_email.clone(),
             landing_url: config.landing_url.clone(),
             profile_landing_url: config.profile_landing_url.clone().filter(|url| !url.trim().is_empty()),
+            stripe: config.card_payments_enabled().then(|| StripeSettings {
+                publishable_key: config.stripe.publishable_key.clone().unwrap_or_default(),
+                js_url: config.stripe.js_url.clone(),
+            }),
         }
     }
 }

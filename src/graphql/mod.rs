@@ -10,14 +10,15 @@ use async_graphql::{Context, EmptySubscription, ID, MergedObject, Schema, Schema
 use crate::{
     articles::{ArticlesMutation, ArticlesQuery},
     auth::{Auth, Viewer},
+    billing::graphql::{BillingMutation, BillingQuery},
     channels::{ChannelCountsLoader, ChannelsMutation, ChannelsQuery},
     desks::{DesksMutation, DesksQuery},
     email::graphql::EmailMutation,
     error::Result,
     reading::{ReadingMutation, ReadingQuery},
-    subscriptions::{SubscriptionsMutation, SubscriptionsQuery},
     search::SearchQuery,
     state::AppState,
+    subscriptions::{SubscriptionsMutation, SubscriptionsQuery},
     taxonomy::{TaxonomyMutation, TaxonomyQuery},
     templates::{TemplatesMutation, TemplatesQuery},
     users::{UsersMutation, UsersQuery},
@@ -42,6 +43,7 @@ pub struct QueryRoot(
     ReadingQuery,
     SubscriptionsQuery,
     SearchQuery,
+    BillingQuery,
 );
 
 #[derive(MergedObject, Default)]
@@ -56,6 +58,7 @@ pub struct MutationRoot(
     ReadingMutation,
     SubscriptionsMutation,
     EmailMutation,
+    BillingMutation,
 );
 
 pub type AppSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;

@@ -54,6 +54,7 @@ pub fn build_app(state: AppState) -> Router {
         .route("/version", post(version))
         .route("/log", post(client_log::receive))
         .route("/unsubscribe", post(crate::email::unsubscribe::handle))
+        .route("/webhooks/stripe", post(crate::billing::webhook::handle))
         .layer(DefaultBodyLimit::max(limits.max_body_bytes))
         .layer(RequestBodyLimitLayer::new(limits.max_body_bytes));
     let mut router = Router::new()

@@ -455,6 +455,10 @@ impl SubscriptionsMutation {
     /// A reader cancels: a pending request is withdrawn, a free or trial subscription ends now,
     /// a paid one at the end of its billing period (access is kept until then).
     async fn cancel_subscription(&self, ctx: &Context<'_>, channel_id: ID) -> Result<ChannelSubscriptionObject> {
+        let viewer = viewer(ctx)?;
+        viewer.require(ALL_ROLES)?;
+        // A card subscription is cancelled on Stripe first; the change is then recorded here.
+        crate::billing::checkout::cancel_card_at_period_end(app_state(ctx), &viewer.user.user_id, &channel_id).await?;
         reader_change(ctx, &channel_id, Event::Cancel).await
     }
 
@@ -485,6 +489,11 @@ impl SubscriptionsMutation {
     /// Staff approve or reject a pending free closed access request.
     async fn process_free_closed_request(&self, ctx: &Context<'_>, item: RequestDecisionInput) -> Result<ProcessedRequest> {
         process_request(ctx, item, SubscriptionType::Free).await
+    }
+
+    /// Staff confirm (the subscription starts, billed externally) or reject a reader's invoice request.
+    async fn process_invoice_request(&self, ctx: &Context<'_>, item: RequestDecisionInput) -> Result<ProcessedRequest> {
+        process_request(ctx, item, SubscriptionType::External).await
     }
 
     /// Staff end a subscription not paid by card, now.

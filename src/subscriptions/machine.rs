@@ -23,7 +23,19 @@ pub struct Subscription {
     pub acknowledged_non_charge_sub_expired: bool,
     /// The next monthly charge of a paid subscription.
     pub next_payment: Option<DateTime<Utc>>,
+    /// A card subscription's Stripe subscription and the card it is charged to.
+    pub card: Option<Card>,
     pub terms: Terms,
+}
+
+/// What a card subscription is charged through.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Card {
+    /// The Stripe subscription.
+    pub subscription_id: String,
+    /// e.g. `card`, with `Visa ending 4242`.
+    pub payment_method_type: Option<String>,
+    pub payment_method_details: Option<String>,
 }
 
 /// What staff set on a subscription (spec 3 §3 Subscription payload).
@@ -39,6 +51,9 @@ pub struct Terms {
     pub notes: Option<String>,
     pub is_full_article_content: bool,
     pub added_by_admin: bool,
+    /// Who an invoice goes to (a reader's invoice request).
+    pub legal_entity_name: Option<String>,
+    pub billing_email_address: Option<String>,
 }
 
 /// A subscription staff (or an import) give a reader.
@@ -75,6 +90,38 @@ pub enum Event {
     Delete,
     /// A worker ends a subscription whose end has come.
     Expire,
+    /// A reader buys a premium channel on one of their clearing accounts: active at once.
+    PayByAccount { account_number: String, price_per_month: Option<String> },
+    /// A reader asks to be invoiced: an externally billed subscription waits for staff.
+    RequestInvoice { legal_entity_name: String, billing_email_address: String, price_per_month: Option<String> },
+    /// Stripe says what a card subscription now is (read from Stripe, so events in any order agree).
+    CardSync(CardState),
+}
+
+/// A Stripe subscription as Stripe reports it, in the terms the rules need.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CardState {
+    pub status: CardStatus,
+    /// The end of the period paid for (the next charge).
+    pub period_end: Option<DateTime<Utc>>,
+    pub cancel_at_period_end: bool,
+    /// When it ended (canceled).
+    pub ended_at: Option<DateTime<Utc>>,
+    pub card: Card,
+    pub price_per_month: Option<String>,
+}
+
+/// Stripe's subscription statuses, as far as access goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CardStatus {
+    /// Waiting for the first payment (incomplete), or never paid (incomplete_expired): no access.
+    Unpaid,
+    /// Paid up (active, trialing).
+    Active,
+    /// A renewal failed (past_due, unpaid): access kept while Stripe retries, the reader is told.
+    PaymentFailed,
+    /// Ended (canceled, or paused).
+    Canceled,
 }
 
 /// The emails a change asks for (delivered by the email issue).
@@ -89,6 +136,10 @@ pub enum EmailKind {
     TrialEnded,
     SubscriptionCanceled,
     ChannelInterest,
+    /// A card renewal failed: to the reader.
+    PaymentFailed,
+    /// A reader asks to be invoiced: to the channel's admins.
+    InvoiceRequested,
 }
 
 impl EmailKind {
@@ -103,6 +154,8 @@ impl EmailKind {
             EmailKind::TrialEnded => "trialEnded",
             EmailKind::SubscriptionCanceled => "subscriptionCanceled",
             EmailKind::ChannelInterest => "channelInterest",
+            EmailKind::PaymentFailed => "paymentFailed",
+            EmailKind::InvoiceRequested => "invoiceRequested",
         }
     }
 }
@@ -190,6 +243,7 @@ impl Subscription {
             subscribed: true,
             acknowledged_non_charge_sub_expired: false,
             next_payment: None,
+            card: None,
             terms: Terms { is_full_article_content: true, ..Terms::default() },
         }
     }
@@ -315,6 +369,9 @@ pub fn transition(channel: ChannelFacts, current: Option<&Subscription>, event: 
                 SubscriptionType::Free => {
                     done(Subscription { state: SubscriptionState::Active, ..sub.clone() }, "approveAccess", Some(EmailKind::AccessApproved))
                 }
+                SubscriptionType::External => {
+                    done(Subscription { state: SubscriptionState::Active, ..sub.clone() }, "approveInvoice", Some(EmailKind::Welcome))
+                }
                 _ => Err(conflict(NO_PENDING_REQUEST)),
             },
             _ => Err(conflict(NO_PENDING_REQUEST)),
@@ -323,7 +380,7 @@ pub fn transition(channel: ChannelFacts, current: Option<&Subscription>, event: 
             Some(sub) if effective == Some(SubscriptionState::Pending) => {
                 let (action, email) = match sub.subscription_type {
                     SubscriptionType::Trial => ("rejectTrial", EmailKind::TrialRejected),
-                    SubscriptionType::Free => ("rejectAccess", EmailKind::AccessRejected),
+                    SubscriptionType::Free | SubscriptionType::External => ("rejectAccess", EmailKind::AccessRejected),
                     _ => return Err(conflict(NO_PENDING_REQUEST)),
                 };
                 done(Subscription { state: SubscriptionState::Rejected, subscribed: false, ..sub.clone() }, action, Some(email))
@@ -362,6 +419,7 @@ pub fn transition(channel: ChannelFacts, current: Option<&Subscription>, event: 
                 subscribed: true,
                 acknowledged_non_charge_sub_expired: false,
                 next_payment: current.and_then(|s| s.next_payment),
+                card: None,
                 terms: grant.terms.clone(),
             };
             if renewed { done(next, "change", None) } else { done(next, "grant", Some(EmailKind::Welcome)) }
@@ -398,8 +456,120 @@ pub fn transition(channel: ChannelFacts, current: Option<&Subscription>, event: 
             let next = Subscription { state, subscribed: false, ..sub.clone() };
             done(next, "expire", email)
         }
+        Event::PayByAccount { account_number, price_per_month } => {
+            refuse_unless_buyable(channel, current, now)?;
+            let next = Subscription {
+                card: None,
+                terms: Terms {
+                    account_number: Some(account_number.clone()),
+                    price_per_month: price_per_month.clone(),
+                    ..Subscription::new(SubscriptionType::Account, SubscriptionState::Active).terms
+                },
+                ..Subscription::new(SubscriptionType::Account, SubscriptionState::Active)
+            };
+            done(next, "payByAccount", None)
+        }
+        Event::RequestInvoice { legal_entity_name, billing_email_address, price_per_month } => {
+            refuse_unless_buyable(channel, current, now)?;
+            let fresh = Subscription::new(SubscriptionType::External, SubscriptionState::Pending);
+            let next = Subscription {
+                terms: Terms {
+                    billing_method: Some(INVOICE.to_owned()),
+                    price_per_month: price_per_month.clone(),
+                    legal_entity_name: Some(legal_entity_name.clone()),
+                    billing_email_address: Some(billing_email_address.clone()),
+                    ..fresh.terms.clone()
+                },
+                ..fresh
+            };
+            done(next, "requestInvoice", Some(EmailKind::InvoiceRequested))
+        }
+        Event::CardSync(card) => card_sync(current, card, now),
     }
 }
+
+/// The billing method of a reader's invoice request.
+pub const INVOICE: &str = "Invoice";
+pub const PREMIUM_ONLY: &str = "Only premium channels are paid for.";
+pub const INVOICE_PENDING: &str = "Your invoice request is already pending.";
+
+/// A reader may buy a premium channel unless a paid subscription is live or an invoice request waits;
+/// a running trial or a non-charge subscription is replaced by the paid one.
+fn refuse_unless_buyable(channel: ChannelFacts, current: Option<&Subscription>, now: DateTime<Utc>) -> Result<(), Refusal> {
+    if channel.channel_type != ChannelType::Premium {
+        return Err(Refusal::NotOffered(PREMIUM_ONLY));
+    }
+    let Some(sub) = current else { return Ok(()) };
+    match sub.effective_state(now) {
+        SubscriptionState::Active | SubscriptionState::PaymentFailed if sub.is_paid() => Err(conflict(ALREADY_SUBSCRIBED)),
+        SubscriptionState::Pending if sub.subscription_type == SubscriptionType::External => Err(conflict(INVOICE_PENDING)),
+        _ => Ok(()),
+    }
+}
+
+/// Brings a reader's subscription in line with their Stripe subscription. Nothing to change (the
+/// same state again, an unpaid checkout) is `NO_CHANGE`, which callers take as done.
+fn card_sync(current: Option<&Subscription>, card: &CardState, now: DateTime<Utc>) -> Result<Transition, Refusal> {
+    let is_this_card = current.is_some_and(|s| {
+        s.subscription_type == SubscriptionType::Stripe && s.card.as_ref().is_some_and(|c| c.subscription_id == card.card.subscription_id)
+    });
+    // Another subscription (an older card one, or one staff set since) is not this card's to change,
+    // except by this card starting to be paid for.
+    if !is_this_card && card.status != CardStatus::Active {
+        return Err(conflict(NO_CHANGE));
+    }
+    let base = match current {
+        Some(sub) if is_this_card => sub.clone(),
+        _ => Subscription::new(SubscriptionType::Stripe, SubscriptionState::Active),
+    };
+    let (state, action, email) = match card.status {
+        CardStatus::Unpaid => return Err(conflict(NO_CHANGE)),
+        CardStatus::Active if !is_this_card => (SubscriptionState::Active, "cardPaid", Some(EmailKind::Welcome)),
+        CardStatus::Active if base.state == SubscriptionState::PaymentFailed => (SubscriptionState::Active, "paymentRecovered", None),
+        CardStatus::Active => (SubscriptionState::Active, "cardRenewed", None),
+        CardStatus::PaymentFailed if base.state == SubscriptionState::PaymentFailed => (base.state, "cardRenewed", None),
+        CardStatus::PaymentFailed => (SubscriptionState::PaymentFailed, "paymentFailed", Some(EmailKind::PaymentFailed)),
+        CardStatus::Canceled => (SubscriptionState::Canceled, "cardCanceled", None),
+    };
+    let ended = card.status == CardStatus::Canceled;
+    let next = Subscription {
+        subscription_type: SubscriptionType::Stripe,
+        state,
+        cancel_at: if ended {
+            Some(card.ended_at.or(base.cancel_at).unwrap_or(now))
+        } else if card.cancel_at_period_end {
+            card.period_end
+        } else {
+            None
+        },
+        cancel_at_period_end: card.cancel_at_period_end,
+        cancel_requested_at: if card.cancel_at_period_end || ended { base.cancel_requested_at.or(Some(now)) } else { None },
+        subscribed: !ended && !card.cancel_at_period_end,
+        acknowledged_non_charge_sub_expired: false,
+        next_payment: if ended || card.cancel_at_period_end { None } else { card.period_end },
+        card: Some(card.card.clone()),
+        terms: Terms {
+            price_per_month: card.price_per_month.clone(),
+            is_full_article_content: true,
+            added_by_admin: false,
+            ..Terms::default()
+        },
+    };
+    if current == Some(&next) {
+        return Err(conflict(NO_CHANGE));
+    }
+    // Stripe ended it without the reader asking (unpaid renewals): tell them.
+    let email = if ended && !base.cancel_at_period_end && current.is_some_and(|s| s.is_live(now)) {
+        Some(EmailKind::SubscriptionCanceled)
+    } else {
+        email
+    };
+    let action = if card.cancel_at_period_end && !base.cancel_at_period_end && is_this_card { "cancelAtPeriodEnd" } else { action };
+    Ok(Transition { next: Some(next), action, email })
+}
+
+/// A card event that changes nothing (callers treat it as applied).
+pub const NO_CHANGE: &str = "The subscription is already as the card provider says.";
 
 /// Refuses a reader's request while they hold a live subscription or a pending request.
 fn refuse_if_live_or_pending(current: Option<&Subscription>, now: DateTime<Utc>) -> Result<(), Refusal> {

@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use sqlx::{PgConnection, PgExecutor};
 
 use super::{
-    machine::{Subscription, Terms},
+    machine::{Card, Subscription, Terms},
     model::{SubscriptionAccess, SubscriptionState, SubscriptionType},
 };
 
@@ -42,6 +42,8 @@ pub struct SubscriptionRow {
     pub payment_method_type: Option<String>,
     pub payment_method_details: Option<String>,
     pub subscription_id: Option<String>,
+    pub legal_entity_name: Option<String>,
+    pub billing_email_address: Option<String>,
 }
 
 impl SubscriptionRow {
@@ -64,6 +66,11 @@ impl SubscriptionRow {
             subscribed: self.subscribed,
             acknowledged_non_charge_sub_expired: self.acknowledged_non_charge_sub_expired,
             next_payment: self.next_payment,
+            card: self.subscription_id.as_ref().map(|id| Card {
+                subscription_id: id.clone(),
+                payment_method_type: self.payment_method_type.clone(),
+                payment_method_details: self.payment_method_details.clone(),
+            }),
             terms: Terms {
                 account_number: self.account_number.clone(),
                 price_per_month: self.price_per_month.clone(),
@@ -73,6 +80,8 @@ impl SubscriptionRow {
                 notes: self.notes.clone(),
                 is_full_article_content: self.is_full_article_content,
                 added_by_admin: self.added_by_admin,
+                legal_entity_name: self.legal_entity_name.clone(),
+                billing_email_address: self.billing_email_address.clone(),
             },
         }
     }
@@ -86,7 +95,8 @@ macro_rules! select_subscriptions {
            s.subscription_state, s.subscribed, s.created_at, s.updated_at, s.cancel_at, s.cancel_requested_at,
            s.cancel_at_period_end, s.is_full_article_content, s.trial_duration, s.email_notifications, s.email_frequency, s.next_payment,
            s.price_per_month::text as price_per_month, s.acknowledged_non_charge_sub_expired, s.added_by_admin, s.notes,
-           s.account_number, s.rebate, s.billing_method, s.payment_method_type, s.payment_method_details, s.subscription_id "# + $rest, $($arg),*)
+           s.account_number, s.rebate, s.billing_method, s.payment_method_type, s.payment_method_details, s.subscription_id,
+           s.legal_entity_name, s.billing_email_address "# + $rest, $($arg),*)
     };
 }
 

@@ -220,6 +220,8 @@ pub fn validate_grant(
             notes,
             is_full_article_content: input.is_full_article_content.unwrap_or(true),
             added_by_admin: true,
+            legal_entity_name: None,
+            billing_email_address: None,
         },
     })
 }

@@ -25,6 +25,8 @@ pub enum Route {
     Csv,
     Cli,
     Worker,
+    /// The card provider (a webhook, or a reader back from paying).
+    Stripe,
 }
 
 impl Route {
@@ -35,6 +37,7 @@ impl Route {
             Route::Csv => "csv",
             Route::Cli => "cli",
             Route::Worker => "worker",
+            Route::Stripe => "stripe",
         }
     }
 
@@ -44,6 +47,7 @@ impl Route {
             "staff" => Route::Staff,
             "csv" => Route::Csv,
             "cli" => Route::Cli,
+            "stripe" => Route::Stripe,
             _ => Route::Worker,
         }
     }
@@ -161,17 +165,20 @@ async fn insert(conn: &mut PgConnection, channel_id: &str, changes: &[&Change]) 
         r#"insert into channel_subscription (
                channel_id, user_id, subscription_type, subscription_state, cancel_at, cancel_at_period_end,
                cancel_requested_at, subscribed, acknowledged_non_charge_sub_expired, next_payment, account_number,
-               price_per_month, rebate, billing_method, trial_duration, notes, is_full_article_content, added_by_admin)
+               price_per_month, rebate, billing_method, trial_duration, notes, is_full_article_content, added_by_admin,
+               subscription_id, payment_method_type, payment_method_details, legal_entity_name, billing_email_address)
            select $1, v.user_id, v.subscription_type, v.subscription_state, v.cancel_at, v.cancel_at_period_end,
                   v.cancel_requested_at, v.subscribed, v.acknowledged, v.next_payment, v.account_number,
                   v.price_per_month::numeric, v.rebate, v.billing_method, v.trial_duration, v.notes,
-                  v.is_full_article_content, v.added_by_admin
+                  v.is_full_article_content, v.added_by_admin, v.subscription_id, v.payment_method_type,
+                  v.payment_method_details, v.legal_entity_name, v.billing_email_address
            from unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::bool[], $7::timestamptz[], $8::bool[],
                        $9::bool[], $10::timestamptz[], $11::text[], $12::text[], $13::bool[], $14::text[], $15::int[],
-                       $16::text[], $17::bool[], $18::bool[])
+                       $16::text[], $17::bool[], $18::bool[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[])
                 as v(user_id, subscription_type, subscription_state, cancel_at, cancel_at_period_end, cancel_requested_at,
                      subscribed, acknowledged, next_payment, account_number, price_per_month, rebate, billing_method,
-                     trial_duration, notes, is_full_article_content, added_by_admin)"#,
+                     trial_duration, notes, is_full_article_content, added_by_admin, subscription_id, payment_method_type,
+                     payment_method_details, legal_entity_name, billing_email_address)"#,
         channel_id,
         &c.user_id as &[&str],
         &c.subscription_type as &[&str],
@@ -190,6 +197,11 @@ async fn insert(conn: &mut PgConnection, channel_id: &str, changes: &[&Change]) 
         &c.notes as &[Option<&str>],
         &c.is_full_article_content,
         &c.added_by_admin,
+        &c.subscription_id as &[Option<&str>],
+        &c.payment_method_type as &[Option<&str>],
+        &c.payment_method_details as &[Option<&str>],
+        &c.legal_entity_name as &[Option<&str>],
+        &c.billing_email_address as &[Option<&str>],
     )
     .execute(&mut *conn)
     .await
@@ -211,13 +223,17 @@ async fn update(conn: &mut PgConnection, channel_id: &str, changes: &[&Change]) 
                acknowledged_non_charge_sub_expired = v.acknowledged, next_payment = v.next_payment,
                account_number = v.account_number, price_per_month = v.price_per_month::numeric, rebate = v.rebate,
                billing_method = v.billing_method, trial_duration = v.trial_duration, notes = v.notes,
-               is_full_article_content = v.is_full_article_content, added_by_admin = v.added_by_admin
+               is_full_article_content = v.is_full_article_content, added_by_admin = v.added_by_admin,
+               subscription_id = v.subscription_id, payment_method_type = v.payment_method_type,
+               payment_method_details = v.payment_method_details, legal_entity_name = v.legal_entity_name,
+               billing_email_address = v.billing_email_address
            from unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::bool[], $7::timestamptz[], $8::bool[],
                        $9::bool[], $10::timestamptz[], $11::text[], $12::text[], $13::bool[], $14::text[], $15::int[],
-                       $16::text[], $17::bool[], $18::bool[])
+                       $16::text[], $17::bool[], $18::bool[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[])
                 as v(user_id, subscription_type, subscription_state, cancel_at, cancel_at_period_end, cancel_requested_at,
                      subscribed, acknowledged, next_payment, account_number, price_per_month, rebate, billing_method,
-                     trial_duration, notes, is_full_article_content, added_by_admin)
+                     trial_duration, notes, is_full_article_content, added_by_admin, subscription_id, payment_method_type,
+                     payment_method_details, legal_entity_name, billing_email_address)
            where s.channel_id = $1 and s.user_id = v.user_id"#,
         channel_id,
         &c.user_id as &[&str],
@@ -237,6 +253,11 @@ async fn update(conn: &mut PgConnection, channel_id: &str, changes: &[&Change]) 
         &c.notes as &[Option<&str>],
         &c.is_full_article_content,
         &c.added_by_admin,
+        &c.subscription_id as &[Option<&str>],
+        &c.payment_method_type as &[Option<&str>],
+        &c.payment_method_details as &[Option<&str>],
+        &c.legal_entity_name as &[Option<&str>],
+        &c.billing_email_address as &[Option<&str>],
     )
     .execute(&mut *conn)
     .await?
@@ -269,6 +290,11 @@ struct Columns<'a> {
     notes: Vec<Option<&'a str>>,
     is_full_article_content: Vec<bool>,
     added_by_admin: Vec<bool>,
+    subscription_id: Vec<Option<&'a str>>,
+    payment_method_type: Vec<Option<&'a str>>,
+    payment_method_details: Vec<Option<&'a str>>,
+    legal_entity_name: Vec<Option<&'a str>>,
+    billing_email_address: Vec<Option<&'a str>>,
 }
 
 impl<'a> Columns<'a> {
@@ -299,6 +325,11 @@ impl<'a> Columns<'a> {
         self.notes.push(s.terms.notes.as_deref());
         self.is_full_article_content.push(s.terms.is_full_article_content);
         self.added_by_admin.push(s.terms.added_by_admin);
+        self.subscription_id.push(s.card.as_ref().map(|c| c.subscription_id.as_str()));
+        self.payment_method_type.push(s.card.as_ref().and_then(|c| c.payment_method_type.as_deref()));
+        self.payment_method_details.push(s.card.as_ref().and_then(|c| c.payment_method_details.as_deref()));
+        self.legal_entity_name.push(s.terms.legal_entity_name.as_deref());
+        self.billing_email_address.push(s.terms.billing_email_address.as_deref());
     }
 }
 

@@ -5,6 +5,7 @@ mod api_conventions;
 mod articles;
 mod auth;
 mod channels;
+mod checkout;
 mod demo;
 mod desks;
 mod email_delivery;

@@ -110,6 +110,7 @@ fn plain(subscription_type: T, state: S) -> Subscription {
         subscribed: true,
         acknowledged_non_charge_sub_expired: false,
         next_payment: None,
+        card: None,
         terms: terms_for(subscription_type),
     };
     let trial = subscription_type == T::Trial;
@@ -422,16 +423,18 @@ fn acknowledge_an_expired_non_charge_subscription() {
 
 #[test]
 fn approve_and_reject_a_pending_request() {
-    let requests = [Start::Plain(T::Trial, S::Pending), Start::Plain(T::Free, S::Pending)];
+    let requests = [Start::Plain(T::Trial, S::Pending), Start::Plain(T::Free, S::Pending), Start::Plain(T::External, S::Pending)];
     let others: Vec<Start> = all_starts().into_iter().filter(|s| !requests.contains(s)).collect();
     let approve = [
         (vec![requests[0]], ok(S::Active, "approveTrial", Some(EmailKind::TrialApproved))),
         (vec![requests[1]], ok(S::Active, "approveAccess", Some(EmailKind::AccessApproved))),
+        // An invoice request: staff confirm the reader is invoiced.
+        (vec![requests[2]], ok(S::Active, "approveInvoice", Some(EmailKind::Welcome))),
         (others.clone(), refused(NO_PENDING_REQUEST)),
     ];
     let reject = [
         (vec![requests[0]], ok(S::Rejected, "rejectTrial", Some(EmailKind::TrialRejected))),
-        (vec![requests[1]], ok(S::Rejected, "rejectAccess", Some(EmailKind::AccessRejected))),
+        (vec![requests[1], requests[2]], ok(S::Rejected, "rejectAccess", Some(EmailKind::AccessRejected))),
         (others, refused(NO_PENDING_REQUEST)),
     ];
     for channel_type in CHANNELS {
@@ -571,6 +574,7 @@ fn a_trial_request_is_a_pending_trial_with_nothing_set() {
         subscribed: true,
         acknowledged_non_charge_sub_expired: false,
         next_payment: None,
+        card: None,
         terms: Terms { is_full_article_content: true, ..Terms::default() },
     };
     assert_eq!(requested, Transition { next: Some(want.clone()), action: "requestTrial", email: None });
@@ -842,6 +846,7 @@ fn grant_is_refused_on_a_live_card_subscription_and_allowed_over_an_ended_one() 
             subscribed: true,
             acknowledged_non_charge_sub_expired: false,
             next_payment: Some(at(2026, 11, 1, 0, 0, 0)),
+            card: None,
             terms: terms_for(T::Account),
         };
         assert_eq!(granted, Transition { next: Some(want), action: "grant", email: Some(EmailKind::Welcome) }, "{start:?}");
@@ -864,6 +869,7 @@ fn grant_on_a_live_subscription_is_a_change_without_an_email() {
         subscribed: true,
         acknowledged_non_charge_sub_expired: false,
         next_payment: None,
+        card: None,
         terms,
     };
     assert_eq!(changed, Transition { next: Some(want), action: "change", email: None });
@@ -883,6 +889,7 @@ fn grant_on_no_subscription_or_an_ended_one_welcomes_the_reader() {
         subscribed: true,
         acknowledged_non_charge_sub_expired: false,
         next_payment: None,
+        card: None,
         terms,
     };
     assert_eq!(
@@ -1280,6 +1287,7 @@ fn reader_card_for_a_live_subscription() {
     );
     let summaries = Subscription {
         cancel_at: Some(at(2027, 1, 31, 23, 59, 59)),
+        card: None,
         terms: Terms { is_full_article_content: false, ..terms_for(T::NonCharge) },
         ..plain(T::NonCharge, S::Active)
     };
@@ -1413,4 +1421,139 @@ fn email_kinds_have_stable_names() {
     for (kind, name) in table {
         assert_eq!(kind.as_str(), name);
     }
+}
+
+// ---- paying: clearing account, invoice, card (issue 13) ----
+
+fn pay_by_account() -> Event {
+    Event::PayByAccount { account_number: "ACC-7".into(), price_per_month: Some("49.50".into()) }
+}
+
+fn request_invoice() -> Event {
+    Event::RequestInvoice {
+        legal_entity_name: "Acme Metals Ltd".into(),
+        billing_email_address: "ap@acme.example".into(),
+        price_per_month: Some("49.50".into()),
+    }
+}
+
+#[test]
+fn a_reader_buys_unless_a_paid_subscription_is_live_or_an_invoice_request_waits() {
+    let mut paid_live = plain_starts(&PAID, &LIVE);
+    paid_live.extend(PAID.map(Start::CancelAtPeriodEnd));
+    let invoice_pending = vec![Start::Plain(T::External, S::Pending)];
+    let buyable: Vec<Start> = all_starts().into_iter().filter(|s| !paid_live.contains(s) && !invoice_pending.contains(s)).collect();
+    let by_account = [
+        (paid_live.clone(), refused(ALREADY_SUBSCRIBED)),
+        (invoice_pending.clone(), refused(INVOICE_PENDING)),
+        (buyable.clone(), ok_as(T::Account, S::Active, "payByAccount", None)),
+    ];
+    check_table(ChannelType::Premium, &pay_by_account(), &by_account);
+    let by_invoice = [
+        (paid_live, refused(ALREADY_SUBSCRIBED)),
+        (invoice_pending, refused(INVOICE_PENDING)),
+        (buyable, ok_as(T::External, S::Pending, "requestInvoice", Some(EmailKind::InvoiceRequested))),
+    ];
+    check_table(ChannelType::Premium, &request_invoice(), &by_invoice);
+    for channel_type in [ChannelType::FreeOpen, ChannelType::FreeClosed] {
+        check_table(channel_type, &pay_by_account(), &[(all_starts(), Want::NotOffered(PREMIUM_ONLY))]);
+        check_table(channel_type, &request_invoice(), &[(all_starts(), Want::NotOffered(PREMIUM_ONLY))]);
+    }
+}
+
+#[test]
+fn an_account_subscription_is_paid_at_once_and_an_invoice_request_keeps_who_to_bill() {
+    let trial = plain(T::Trial, S::Active);
+    let account = next_of(apply(ChannelType::Premium, Some(&trial), &pay_by_account()));
+    assert_eq!((account.subscription_type, account.state, account.cancel_at), (T::Account, S::Active, None));
+    assert_eq!(account.terms.account_number.as_deref(), Some("ACC-7"));
+    assert_eq!(account.terms.price_per_month.as_deref(), Some("49.50"));
+    assert!(!account.terms.rebate && !account.terms.added_by_admin);
+    assert!(status(ChannelType::Premium, &account, now()).payable, "counted as payable");
+
+    let requested = next_of(apply(ChannelType::Premium, None, &request_invoice()));
+    assert_eq!((requested.subscription_type, requested.state), (T::External, S::Pending));
+    assert_eq!(requested.terms.billing_method.as_deref(), Some(INVOICE));
+    assert_eq!(requested.terms.legal_entity_name.as_deref(), Some("Acme Metals Ltd"));
+    assert_eq!(requested.terms.billing_email_address.as_deref(), Some("ap@acme.example"));
+    assert_eq!(reader_card(ChannelType::Premium, Some(&requested), now()).action, CardAction::Pending);
+    let approved = next_of(apply(ChannelType::Premium, Some(&requested), &Event::Approve { trial_days: 14 }));
+    assert_eq!((approved.state, approved.terms.legal_entity_name.as_deref()), (S::Active, Some("Acme Metals Ltd")));
+}
+
+fn card_sync(status: CardStatus, cancel_at_period_end: bool) -> Event {
+    Event::CardSync(CardState {
+        status,
+        period_end: Some(next_charge()),
+        cancel_at_period_end,
+        ended_at: (status == CardStatus::Canceled).then(now),
+        card: Card {
+            subscription_id: "sub_1".into(),
+            payment_method_type: Some("card".into()),
+            payment_method_details: Some("Visa ending 4242".into()),
+        },
+        price_per_month: Some("49.50".into()),
+    })
+}
+
+fn card_subscription(state: S) -> Subscription {
+    let Ok(Transition { next: Some(active), .. }) = apply(ChannelType::Premium, None, &card_sync(CardStatus::Active, false)) else {
+        panic!("a paid card starts a subscription")
+    };
+    Subscription { state, ..active }
+}
+
+#[test]
+fn a_card_subscription_starts_only_when_stripe_says_it_is_paid() {
+    // An unpaid checkout (incomplete) changes nothing, whatever the reader had.
+    for start in all_starts() {
+        let got = transition(facts(ChannelType::Premium), fixture(start).as_ref(), &card_sync(CardStatus::Unpaid, false), now());
+        assert_eq!(got, conflict(NO_CHANGE), "{start:?}");
+    }
+    let paid = apply(ChannelType::Premium, Some(&plain(T::Trial, S::Active)), &card_sync(CardStatus::Active, false)).unwrap();
+    assert_eq!((paid.action, paid.email), ("cardPaid", Some(EmailKind::Welcome)));
+    let next = paid.next.unwrap();
+    assert_eq!((next.subscription_type, next.state, next.cancel_at, next.next_payment), (T::Stripe, S::Active, None, Some(next_charge())));
+    assert_eq!(next.card.as_ref().map(|c| c.subscription_id.as_str()), Some("sub_1"));
+    assert_eq!(next.card.as_ref().and_then(|c| c.payment_method_details.as_deref()), Some("Visa ending 4242"));
+    assert_eq!(next.terms.price_per_month.as_deref(), Some("49.50"));
+    assert!(status(ChannelType::Premium, &next, now()).payable);
+    // The same state again: nothing to write (a duplicate or an older event).
+    assert_eq!(apply(ChannelType::Premium, Some(&next), &card_sync(CardStatus::Active, false)), conflict(NO_CHANGE));
+    // Another card's events do not touch a subscription that is not theirs, unless it is paid for.
+    let other = Subscription { card: Some(Card { subscription_id: "sub_other".into(), ..Card::default() }), ..next.clone() };
+    assert_eq!(apply(ChannelType::Premium, Some(&other), &card_sync(CardStatus::Canceled, false)), conflict(NO_CHANGE));
+}
+
+#[test]
+fn a_failed_renewal_warns_the_reader_and_a_new_card_recovers() {
+    let active = card_subscription(S::Active);
+    let failed = apply(ChannelType::Premium, Some(&active), &card_sync(CardStatus::PaymentFailed, false)).unwrap();
+    assert_eq!((failed.action, failed.email), ("paymentFailed", Some(EmailKind::PaymentFailed)));
+    let failed = failed.next.unwrap();
+    assert_eq!(failed.state, S::PaymentFailed);
+    assert!(status(ChannelType::Premium, &failed, now()).payment_failed_alert);
+    // Told once.
+    assert_eq!(apply(ChannelType::Premium, Some(&failed), &card_sync(CardStatus::PaymentFailed, false)), conflict(NO_CHANGE));
+    let recovered = apply(ChannelType::Premium, Some(&failed), &card_sync(CardStatus::Active, false)).unwrap();
+    assert_eq!((recovered.action, recovered.email), ("paymentRecovered", None));
+    assert!(!status(ChannelType::Premium, recovered.next.as_ref().unwrap(), now()).payment_failed_alert);
+}
+
+#[test]
+fn cancel_at_period_end_keeps_access_then_the_end_cancels() {
+    let active = card_subscription(S::Active);
+    let cancelling = apply(ChannelType::Premium, Some(&active), &card_sync(CardStatus::Active, true)).unwrap();
+    assert_eq!((cancelling.action, cancelling.email), ("cancelAtPeriodEnd", None));
+    let cancelling = cancelling.next.unwrap();
+    assert_eq!((cancelling.state, cancelling.cancel_at, cancelling.cancel_at_period_end), (S::Active, Some(next_charge()), true));
+    assert_eq!(reader_card(ChannelType::Premium, Some(&cancelling), now()).action, CardAction::AccessUntil);
+    let ended = apply(ChannelType::Premium, Some(&cancelling), &card_sync(CardStatus::Canceled, true)).unwrap();
+    // The reader asked: no second email.
+    assert_eq!((ended.action, ended.email), ("cardCanceled", None));
+    assert_eq!(ended.next.as_ref().map(|n| (n.state, n.subscribed)), Some((S::Canceled, false)));
+    // Stripe ending it after failed renewals tells the reader.
+    let failed = card_subscription(S::PaymentFailed);
+    let dropped = apply(ChannelType::Premium, Some(&failed), &card_sync(CardStatus::Canceled, false)).unwrap();
+    assert_eq!(dropped.email, Some(EmailKind::SubscriptionCanceled));
 }

@@ -6,6 +6,7 @@ pub mod factories;
 pub mod maildev;
 #[path = "../../support/smtp_sink.rs"]
 pub mod smtp_sink;
+pub mod stripe;
 pub mod tokens;
 pub mod uploads;
 

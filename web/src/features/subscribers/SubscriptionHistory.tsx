@@ -17,6 +17,7 @@ const ROUTE_LABELS: Record<Entry['route'], string> = {
   Csv: 'CSV upload',
   Cli: 'Command line',
   Worker: 'Scheduled job',
+  Stripe: 'Card provider',
 };
 
 /** 'Trial (Active)', or '—' for none (before the first subscription, after a delete). */

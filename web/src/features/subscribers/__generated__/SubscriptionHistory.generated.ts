@@ -11,6 +11,8 @@ export type SubscriptionChangeRoute =
   | 'Csv'
   | 'Reader'
   | 'Staff'
+  /** The card provider (a webhook, or a reader back from paying). */
+  | 'Stripe'
   | 'Worker';
 
 export type SubscriptionState =

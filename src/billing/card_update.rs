@@ -1,0 +1,94 @@
+//! A new card for a card subscription (spec 3 §7 `createPaymentSetupIntent`): the reader confirms
+//! a setup intent in the Payment Element; when Stripe says it succeeded (its webhook), the card
+//! becomes the subscription's default and an unpaid invoice is charged to it at once.
+
+use std::collections::HashMap;
+
+use sqlx::PgConnection;
+use stripe_shared::InvoiceStatus;
+use stripe_types::Expandable;
+
+use super::{
+    stripe::StripeApi,
+    sync::{self, Synced, unavailable},
+};
+use crate::{
+    error::{Error, Result},
+    jobs::JobQueue,
+};
+
+/// What the card update form needs: the setup intent's client secret and the billing details
+/// the checkout collected.
+#[derive(Debug, Clone)]
+pub struct PaymentSetup {
+    pub client_secret: String,
+    pub billing_address: super::stripe::BillingAddress,
+    pub business_name: String,
+    pub tax_id: Option<String>,
+}
+
+/// Starts a card update for the reader's own card subscription `subscription_id`.
+pub async fn create_setup_intent(pool: &sqlx::PgPool, stripe: &StripeApi, user_id: &str, subscription_id: &str) -> Result<PaymentSetup> {
+    let owned = sqlx::query!(
+        r#"select c.stripe_customer_id, c.business_name, c.tax_id, c.address_line1, c.address_line2, c.address_city,
+                  c.address_state, c.address_postcode, c.address_country_code
+             from billing_stripe_subscription s join billing_customer c on c.user_id = s.user_id
+            where s.stripe_subscription_id = $1 and s.user_id = $2"#,
+        subscription_id,
+        user_id
+    )
+    .fetch_optional(pool)
+    .await?;
+    // Someone else's subscription is as unknown as a made-up one.
+    let customer = owned.ok_or(Error::NotFound("Subscription"))?;
+    let metadata =
+        HashMap::from([("subscription_id".to_owned(), subscription_id.to_owned()), ("insights_user_id".to_owned(), user_id.to_owned())]);
+    let intent = stripe.create_setup_intent(&customer.stripe_customer_id, metadata).await.map_err(unavailable)?;
+    let client_secret =
+        intent.client_secret.ok_or_else(|| Error::Internal(anyhow::anyhow!("Stripe returned a setup intent without a client secret")))?;
+    Ok(PaymentSetup {
+        client_secret,
+        billing_address: super::stripe::BillingAddress {
+            line1: customer.address_line1,
+            line2: customer.address_line2,
+            city: customer.address_city,
+            state: customer.address_state,
+            postcode: customer.address_postcode,
+            country: customer.address_country_code,
+        },
+        business_name: customer.business_name,
+        tax_id: customer.tax_id,
+    })
+}
+
+/// Makes `payment_method` the subscription's card and charges its open invoice, if any, then
+/// applies what Stripe says (in the caller's transaction).
+pub async fn use_new_card(
+    conn: &mut PgConnection,
+    stripe: &StripeApi,
+    jobs: &dyn JobQueue,
+    subscription_id: &str,
+    payment_method: &str,
+) -> Result<Synced> {
+    let known =
+        sqlx::query_scalar!("select 1 from billing_stripe_subscription where stripe_subscription_id = $1 for update", subscription_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    if known.is_none() {
+        return Ok(Synced::Unknown);
+    }
+    let subscription = stripe.set_default_payment_method(subscription_id, payment_method).await.map_err(unavailable)?;
+    if let Some(invoice) = &subscription.latest_invoice
+        && let Some(invoice_id) = invoice.id().as_ref().map(|id| id.as_str().to_owned())
+    {
+        let open = match invoice {
+            Expandable::Object(invoice) => invoice.status == Some(InvoiceStatus::Open),
+            Expandable::Id(_) => stripe.invoice(&invoice_id).await.map_err(unavailable)?.status == Some(InvoiceStatus::Open),
+        };
+        if open && let Err(failure) = stripe.pay_invoice(&invoice_id, payment_method).await {
+            // A declined new card leaves the subscription as it was; the reader still sees the alert.
+            tracing::warn!(subscription_id, invoice_id, %failure, "the new card did not pay the open invoice");
+        }
+    }
+    sync::subscription(conn, stripe, jobs, subscription_id).await
+}

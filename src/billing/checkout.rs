@@ -1,0 +1,551 @@
+//! The reader's checkout of a premium channel (spec 3 §2 Checkout, §4, §5 Billing, §7): business
+//! and tax identification, billing information, then payment by card (a Stripe subscription the
+//! Payment Element pays), by clearing account, or by invoice.
+//!
+//! No reader is charged twice: a second card checkout of the same channel reuses the first one's
+//! unpaid subscription, and Stripe's idempotency keys make retried calls return what the first
+//! made. No access without payment: a card subscription starts only when Stripe says it is paid
+//! (`sync`); nothing a client sends can start it.
+
+use std::collections::HashMap;
+
+use sqlx::{PgConnection, PgPool};
+use stripe_types::Expandable;
+
+use super::{
+    accounts, countries,
+    stripe::{BillingAddress, StripeApi, StripeFailure},
+    sync::{self, dollars, unavailable},
+};
+use crate::{
+    AppState,
+    channels::ChannelType,
+    error::{Error, FieldErrors, REQUIRED_MESSAGE, Result},
+    subscriptions::{
+        machine::{self, Event},
+        model::SubscriptionType,
+        service::{self, Caller, SubscriptionChannel},
+        store,
+    },
+    validation::{optional_email, optional_text, required_text},
+};
+
+/// At most this many tax ids per reader (spec 3 §9).
+pub const MAX_TAX_IDS: usize = 5;
+pub const INVALID_POSTCODE: &str = "Please enter a valid postcode";
+pub const INVALID_TAX_ID: &str = "Invalid Tax ID.";
+pub const MAX_TAX_IDS_MESSAGE: &str = "We only support up to 5 tax IDs per user.";
+pub const NO_CUSTOMER: &str = "Please complete your business and tax identification first.";
+pub const NOT_YOUR_ACCOUNT: &str = "This account number is not one of your billing accounts.";
+
+/// The outcome of adding the reader's tax id (spec 3 §3 tax id result codes). Success,
+/// TaxIdAlreadyExists and NotSet let the checkout go on; the others block it.
+#[derive(async_graphql::Enum, Clone, Copy, Debug, PartialEq, Eq)]
+#[graphql(name = "TaxIdResult", rename_items = "PascalCase")]
+pub enum TaxIdResult {
+    NotSet,
+    #[graphql(name = "MaxTaxIDError")]
+    MaxTaxIdError,
+    TaxIdAlreadyExists,
+    TaxIdInvalidFormat,
+    UnknownError,
+    Success,
+}
+
+/// The reader's business and billing details (spec 3 §3 Billing info), as sent.
+#[derive(Debug, Clone, Default)]
+pub struct BillingInput {
+    pub business_name: Option<String>,
+    pub tax_id: Option<String>,
+    pub tax_id_type: Option<String>,
+    pub address_line1: Option<String>,
+    pub address_line2: Option<String>,
+    pub address_state: Option<String>,
+    pub address_city: Option<String>,
+    pub address_postcode: Option<String>,
+    pub address_country_code: Option<String>,
+}
+
+/// Billing details that passed the checks.
+#[derive(Debug, Clone)]
+pub struct BillingInfo {
+    pub business_name: String,
+    /// (type, value), when given.
+    pub tax_id: Option<(String, String)>,
+    pub address: BillingAddress,
+}
+
+/// Checks the billing details (spec 3 §5 Billing). `with_tax_type`: the tax id's type is sent too
+/// (createStripeCustomer); createStripeSubscription sends the rest.
+pub fn validate_billing(input: &BillingInput, with_tax_type: bool) -> Result<BillingInfo> {
+    let mut fields = FieldErrors::new();
+    let text = |v: &Option<String>| v.as_deref().unwrap_or_default().to_owned();
+    let business_name = required_text(&mut fields, "businessName", &text(&input.business_name), 200);
+    let line1 = required_text(&mut fields, "addressLine1", &text(&input.address_line1), 200);
+    let line2 = optional_text(&mut fields, "addressLine2", input.address_line2.as_deref(), 200);
+    let city = required_text(&mut fields, "addressCity", &text(&input.address_city), 100);
+    let state = optional_text(&mut fields, "addressState", input.address_state.as_deref(), 100);
+    let country = text(&input.address_country_code).trim().to_uppercase();
+    if country.is_empty() {
+        fields.insert("addressCountryCode".into(), REQUIRED_MESSAGE.into());
+    } else if !countries::is_country(&country) {
+        fields.insert("addressCountryCode".into(), "Please choose a country".into());
+    }
+    let postcode = text(&input.address_postcode).trim().to_uppercase();
+    if postcode.is_empty() {
+        fields.insert("addressPostcode".into(), REQUIRED_MESSAGE.into());
+    } else if !is_valid_postcode(&country, &postcode) {
+        fields.insert("addressPostcode".into(), INVALID_POSTCODE.into());
+    }
+    let tax_value = optional_text(&mut fields, "taxId", input.tax_id.as_deref(), 100);
+    let tax_id = if with_tax_type {
+        let tax_type = optional_text(&mut fields, "taxIdType", input.tax_id_type.as_deref(), 20);
+        match (tax_type, tax_value) {
+            (Some(kind), Some(value)) if countries::is_stripe_type(&kind) => Some((kind, value)),
+            (Some(_), Some(_)) => {
+                fields.insert("taxIdType".into(), INVALID_TAX_ID.into());
+                None
+            }
+            (None, Some(_)) => {
+                fields.insert("taxIdType".into(), REQUIRED_MESSAGE.into());
+                None
+            }
+            (_, None) => None,
+        }
+    } else {
+        tax_value.map(|value| (String::new(), value))
+    };
+    if !fields.is_empty() {
+        return Err(Error::invalid(fields));
+    }
+    Ok(BillingInfo { business_name, tax_id, address: BillingAddress { line1, line2, city, state, postcode, country } })
+}
+
+/// A postcode that can be one for the country: the formats of the countries most readers are in,
+/// and otherwise 2 to 10 letters, digits, spaces or dashes with at least one digit.
+pub fn is_valid_postcode(country: &str, postcode: &str) -> bool {
+    let chars: Vec<char> = postcode.chars().collect();
+    let digits = |range: std::ops::Range<usize>| range.clone().all(|i| chars.get(i).is_some_and(char::is_ascii_digit));
+    let letter = |i: usize| chars.get(i).is_some_and(char::is_ascii_alphabetic);
+    match country {
+        "US" => (chars.len() == 5 && digits(0..5)) || (chars.len() == 10 && digits(0..5) && chars[5] == '-' && digits(6..10)),
+        "CA" => {
+            let compact: Vec<char> = chars.iter().copied().filter(|c| *c != ' ').collect();
+            compact.len() == 6
+                && compact.iter().enumerate().all(|(i, c)| if i % 2 == 0 { c.is_ascii_alphabetic() } else { c.is_ascii_digit() })
+        }
+        "GB" => {
+            // Outward code (A9, A99, AA9, AA99, A9A, AA9A), a space, inward code (9AA).
+            let Some((outward, inward)) = postcode.split_once(' ') else { return false };
+            let inward: Vec<char> = inward.chars().collect();
+            let outward_ok = (2..=4).contains(&outward.len())
+                && outward.starts_with(|c: char| c.is_ascii_alphabetic())
+                && outward.chars().all(|c| c.is_ascii_alphanumeric())
+                && outward.chars().any(|c| c.is_ascii_digit());
+            outward_ok
+                && inward.len() == 3
+                && inward[0].is_ascii_digit()
+                && inward[1].is_ascii_alphabetic()
+                && inward[2].is_ascii_alphabetic()
+        }
+        "DE" | "FR" | "IT" | "ES" | "FI" | "MX" => chars.len() == 5 && digits(0..5),
+        "AU" | "BE" | "CH" | "DK" | "NO" | "AT" | "LU" | "NZ" | "ZA" => chars.len() == 4 && digits(0..4),
+        "NL" => chars.len() == 7 && digits(0..4) && chars[4] == ' ' && letter(5) && letter(6),
+        "IE" => chars.len() == 8 && chars[3] == ' ' && chars.iter().enumerate().all(|(i, c)| i == 3 || c.is_ascii_alphanumeric()),
+        _ => {
+            (2..=10).contains(&chars.len())
+                && chars.iter().all(|c| c.is_ascii_alphanumeric() || *c == ' ' || *c == '-')
+                && chars.iter().any(char::is_ascii_digit)
+        }
+    }
+}
+
+/// The reader asking, as checkout needs them.
+#[derive(Debug, Clone)]
+pub struct Reader<'a> {
+    pub user_id: &'a str,
+    pub email: &'a str,
+}
+
+/// A premium channel one may buy: active, with a price.
+async fn buyable_channel(conn: &mut PgConnection, channel_id: &str) -> Result<(SubscriptionChannel, i64)> {
+    let channel = service::lock_channel(conn, channel_id).await?;
+    if channel.archived {
+        return Err(Error::Conflict(machine::ARCHIVED.into()));
+    }
+    if channel.channel_type != ChannelType::Premium {
+        return Err(Error::field("channelId", machine::PREMIUM_ONLY));
+    }
+    let cents = channel.price.as_deref().and_then(cents_of).ok_or_else(|| Error::field("channelId", "This channel has no price."))?;
+    Ok((channel, cents))
+}
+
+/// "49.5" → 4950.
+fn cents_of(price: &str) -> Option<i64> {
+    let (whole, fraction) = price.split_once('.').unwrap_or((price, ""));
+    let fraction = format!("{fraction:0<2}");
+    let cents = whole.parse::<i64>().ok()? * 100 + fraction.get(..2)?.parse::<i64>().ok()?;
+    (cents > 0).then_some(cents)
+}
+
+/// Creates (or updates) the reader's Stripe customer with their business details, and adds their
+/// tax id: one customer per reader, whatever the channel.
+pub async fn create_customer(
+    state: &AppState,
+    stripe: &StripeApi,
+    reader: &Reader<'_>,
+    channel_id: &str,
+    info: &BillingInfo,
+) -> Result<TaxIdResult> {
+    {
+        let mut conn = state.pool.acquire().await?;
+        buyable_channel(&mut conn, channel_id).await?;
+    }
+    let customer_id = save_customer(&state.pool, stripe, reader, info).await?;
+    let Some((kind, value)) = &info.tax_id else { return Ok(TaxIdResult::NotSet) };
+    let existing = stripe.tax_ids(&customer_id).await.map_err(unavailable)?;
+    let normalized = |v: &str| v.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_uppercase();
+    let result = if existing.iter().any(|t| t.type_ == *kind && normalized(&t.value) == normalized(value)) {
+        TaxIdResult::TaxIdAlreadyExists
+    } else if existing.len() >= MAX_TAX_IDS {
+        TaxIdResult::MaxTaxIdError
+    } else {
+        match stripe.add_tax_id(&customer_id, kind, value).await {
+            Ok(()) => TaxIdResult::Success,
+            Err(StripeFailure::Refused { code: Some(code), .. }) if code == "tax_id_invalid" => TaxIdResult::TaxIdInvalidFormat,
+            Err(failure @ StripeFailure::Refused { .. }) => {
+                tracing::warn!(%failure, "Stripe refused a tax id");
+                TaxIdResult::UnknownError
+            }
+            Err(failure) => return Err(unavailable(failure)),
+        }
+    };
+    if matches!(result, TaxIdResult::Success | TaxIdResult::TaxIdAlreadyExists) {
+        sqlx::query!("update billing_customer set tax_id = $2, tax_id_type = $3 where user_id = $1", reader.user_id, value, kind)
+            .execute(&state.pool)
+            .await?;
+    }
+    Ok(result)
+}
+
+/// The reader's Stripe customer, created on their first checkout and kept up to date after.
+async fn save_customer(pool: &PgPool, stripe: &StripeApi, reader: &Reader<'_>, info: &BillingInfo) -> Result<String> {
+    let existing = sqlx::query_scalar!("select stripe_customer_id from billing_customer where user_id = $1", reader.user_id)
+        .fetch_optional(pool)
+        .await?;
+    let customer_id = match existing {
+        Some(id) => {
+            stripe.update_customer(&id, &info.business_name, &info.address).await.map_err(unavailable)?;
+            id
+        }
+        None => stripe.create_customer(reader.user_id, reader.email, &info.business_name, &info.address).await.map_err(unavailable)?,
+    };
+    let a = &info.address;
+    sqlx::query!(
+        "insert into billing_customer (user_id, stripe_customer_id, business_name, address_line1, address_line2, address_city,
+                                       address_state, address_postcode, address_country_code)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         on conflict (user_id) do update
+            set business_name = excluded.business_name, address_line1 = excluded.address_line1,
+                address_line2 = excluded.address_line2, address_city = excluded.address_city,
+                address_state = excluded.address_state, address_postcode = excluded.address_postcode,
+                address_country_code = excluded.address_country_code",
+        reader.user_id,
+        customer_id,
+        info.business_name,
+        a.line1,
+        a.line2,
+        a.city,
+        a.state,
+        a.postcode,
+        a.country,
+    )
+    .execute(pool)
+    .await?;
+    Ok(customer_id)
+}
+
+/// What the Payment Element needs to pay a card subscription.
+#[derive(Debug, Clone)]
+pub struct CardCheckout {
+    pub subscription_id: String,
+    pub client_secret: String,
+    pub address_is_valid: bool,
+}
+
+/// Creates the reader's card subscription to a channel (or returns the unpaid one a previous
+/// attempt created), on the channel's current monthly price, billed on the 1st.
+pub async fn create_card_subscription(
+    state: &AppState,
+    stripe: &StripeApi,
+    reader: &Reader<'_>,
+    channel_id: &str,
+    info: &BillingInfo,
+) -> Result<CardCheckout> {
+    let customer_id = sqlx::query_scalar!("select stripe_customer_id from billing_customer where user_id = $1", reader.user_id)
+        .fetch_optional(&state.pool)
+        .await?
+        .ok_or_else(|| Error::Conflict(NO_CUSTOMER.into()))?;
+    // The details of the billing step may have changed since the first step.
+    save_customer(&state.pool, stripe, reader, info).await?;
+
+    let mut tx = state.pool.begin().await?;
+    let (channel, cents) = buyable_channel(&mut tx, channel_id).await?;
+    // One checkout at a time per reader and channel (the reader's subscription row, or the channel row's share lock).
+    let before = store::lock_one(&mut tx, &channel.id, reader.user_id).await?;
+    sqlx::query!("select pg_advisory_xact_lock(hashtext('checkout:' || $1 || ':' || $2))", reader.user_id, channel.id)
+        .execute(&mut *tx)
+        .await?;
+    // Refused like any purchase: a live paid subscription, or an invoice request waiting.
+    let probe = Event::PayByAccount { account_number: String::new(), price_per_month: None };
+    machine::transition(channel.facts(), before.as_ref(), &probe, chrono::Utc::now()).map_err(service::refused)?;
+
+    let open = sqlx::query!(
+        "select stripe_subscription_id, stripe_price_id from billing_stripe_subscription
+          where user_id = $1 and channel_id = $2 and status = 'incomplete'",
+        reader.user_id,
+        channel.id
+    )
+    .fetch_optional(&mut *tx)
+    .await?;
+    let price_id = channel_price(&mut tx, stripe, &channel, cents).await?;
+    if let Some(open) = open {
+        let subscription = stripe.subscription(&open.stripe_subscription_id).await.map_err(unavailable)?;
+        let secret = confirmation_secret(stripe, &subscription).await?;
+        if subscription.status == stripe_shared::SubscriptionStatus::Incomplete && open.stripe_price_id == price_id && secret.is_some() {
+            tx.commit().await?;
+            return Ok(CardCheckout {
+                subscription_id: open.stripe_subscription_id,
+                client_secret: secret.unwrap_or_default(),
+                address_is_valid: true,
+            });
+        }
+        // On an old price: it is ended, so that it can never be paid for too.
+        if subscription.status == stripe_shared::SubscriptionStatus::Incomplete {
+            stripe.cancel_now(&open.stripe_subscription_id).await.map_err(unavailable)?;
+        }
+        // Ended, expired or paid meanwhile: recorded as it is now, and a new checkout starts.
+        sync::subscription(&mut tx, stripe, state.jobs.as_ref(), &open.stripe_subscription_id).await?;
+    }
+    let attempts = sqlx::query_scalar!(
+        r#"select count(*) as "count!" from billing_stripe_subscription where user_id = $1 and channel_id = $2"#,
+        reader.user_id,
+        channel.id
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    let metadata =
+        HashMap::from([("insights_user_id".to_owned(), reader.user_id.to_owned()), ("insights_channel_id".to_owned(), channel.id.clone())]);
+    let attempt = format!("checkout-{}-{}-{attempts}", reader.user_id, channel.id);
+    let subscription = stripe.create_subscription(&customer_id, &price_id, metadata, &attempt).await.map_err(unavailable)?;
+    let subscription_id = subscription.id.as_str().to_owned();
+    sqlx::query!(
+        "insert into billing_stripe_subscription (stripe_subscription_id, user_id, channel_id, stripe_price_id, status)
+         values ($1, $2, $3, $4, $5) on conflict (stripe_subscription_id) do nothing",
+        subscription_id,
+        reader.user_id,
+        channel.id,
+        price_id,
+        subscription.status.as_str(),
+    )
+    .execute(&mut *tx)
+    .await?;
+    let client_secret = confirmation_secret(stripe, &subscription)
+        .await?
+        .ok_or_else(|| Error::Internal(anyhow::anyhow!("Stripe returned a subscription without a confirmation secret")))?;
+    tx.commit().await?;
+    Ok(CardCheckout { subscription_id, client_secret, address_is_valid: true })
+}
+
+/// The client secret of a subscription's first invoice's payment.
+async fn confirmation_secret(stripe: &StripeApi, subscription: &stripe_shared::Subscription) -> Result<Option<String>> {
+    let invoice = match &subscription.latest_invoice {
+        Some(Expandable::Object(invoice)) if invoice.confirmation_secret.is_some() => (**invoice).clone(),
+        Some(invoice) => match invoice.id() {
+            Some(id) => stripe.invoice(id.as_str()).await.map_err(unavailable)?,
+            None => return Ok(None),
+        },
+        None => return Ok(None),
+    };
+    Ok(invoice.confirmation_secret.map(|secret| secret.client_secret))
+}
+
+/// The channel's Stripe price for `cents` a month: made (with the channel's product) the first
+/// time; a price change makes a new one and existing subscriptions stay on theirs.
+async fn channel_price(conn: &mut PgConnection, stripe: &StripeApi, channel: &SubscriptionChannel, cents: i64) -> Result<String> {
+    let known = sqlx::query!(
+        "select stripe_price_id, stripe_product_id, unit_amount_cents from billing_channel_price where channel_id = $1 order by created_at desc",
+        channel.id
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    if let Some(price) = known.iter().find(|p| p.unit_amount_cents == cents) {
+        return Ok(price.stripe_price_id.clone());
+    }
+    let product_id = match known.first() {
+        Some(price) => price.stripe_product_id.clone(),
+        None => stripe.create_product(&channel.id, &channel.name).await.map_err(unavailable)?,
+    };
+    let price_id = stripe.create_price(&product_id, &channel.id, cents).await.map_err(unavailable)?;
+    sqlx::query!(
+        "insert into billing_channel_price (stripe_price_id, channel_id, stripe_product_id, unit_amount_cents) values ($1, $2, $3, $4)
+         on conflict do nothing",
+        price_id,
+        channel.id,
+        product_id,
+        cents,
+    )
+    .execute(&mut *conn)
+    .await?;
+    Ok(price_id)
+}
+
+/// Subscribes the reader on one of their clearing accounts: active at once, counted as paid.
+pub async fn pay_by_account(
+    state: &AppState,
+    user_id: &str,
+    channel_id: &str,
+    subscription_type: SubscriptionType,
+    account_number: &str,
+) -> Result<SubscriptionChannel> {
+    if subscription_type != SubscriptionType::Account {
+        return Err(Error::field("subscriptionType", machine::TYPE_NOT_OFFERED));
+    }
+    let account_number = account_number.trim().to_owned();
+    if account_number.is_empty() {
+        return Err(Error::field("accountNumber", REQUIRED_MESSAGE));
+    }
+    if !accounts::owns(&state.pool, user_id, &account_number).await? {
+        return Err(Error::field("accountNumber", NOT_YOUR_ACCOUNT));
+    }
+    service::apply(&state.pool, state.jobs.as_ref(), channel_id, user_id, Caller::Reader(user_id), &|channel, _| {
+        Ok(Event::PayByAccount { account_number: account_number.clone(), price_per_month: price_of(channel) })
+    })
+    .await
+}
+
+/// Asks to be invoiced: an externally billed subscription waiting for staff, and an email to the
+/// channel's admins.
+pub async fn request_invoice(
+    state: &AppState,
+    user_id: &str,
+    channel_id: &str,
+    legal_entity_name: Option<&str>,
+    billing_email_address: Option<&str>,
+) -> Result<SubscriptionChannel> {
+    let mut fields = FieldErrors::new();
+    let legal_entity_name = required_text(&mut fields, "legalEntityName", legal_entity_name.unwrap_or_default(), 200);
+    let billing_email = optional_email(&mut fields, "billingEmailAddress", billing_email_address, 320);
+    if billing_email.is_none() && !fields.contains_key("billingEmailAddress") {
+        fields.insert("billingEmailAddress".into(), REQUIRED_MESSAGE.into());
+    }
+    if !fields.is_empty() {
+        return Err(Error::invalid(fields));
+    }
+    let billing_email_address = billing_email.unwrap_or_default();
+    service::apply(&state.pool, state.jobs.as_ref(), channel_id, user_id, Caller::Reader(user_id), &|channel, _| {
+        Ok(Event::RequestInvoice {
+            legal_entity_name: legal_entity_name.clone(),
+            billing_email_address: billing_email_address.clone(),
+            price_per_month: price_of(channel),
+        })
+    })
+    .await
+}
+
+/// Before a reader's cancel: a live card subscription is set to end with its paid period on
+/// Stripe first (the state machine then records the cancellation as for any paid subscription).
+pub async fn cancel_card_at_period_end(state: &AppState, user_id: &str, channel_id: &str) -> Result<()> {
+    let Some(channel_id) = crate::validation::optional_id(Some(channel_id), "Channel")? else { return Ok(()) };
+    let Some(row) = crate::subscriptions::queries::of_channel_user(&state.pool, &channel_id, user_id).await? else { return Ok(()) };
+    let subscription = row.machine();
+    let live = matches!(
+        subscription.effective_state(chrono::Utc::now()),
+        crate::subscriptions::model::SubscriptionState::Active | crate::subscriptions::model::SubscriptionState::PaymentFailed
+    );
+    let (SubscriptionType::Stripe, Some(card), true, false) =
+        (subscription.subscription_type, &subscription.card, live, subscription.cancel_at_period_end)
+    else {
+        return Ok(());
+    };
+    let stripe = state.stripe.as_deref().ok_or_else(|| Error::Conflict(super::graphql::CARD_PAYMENTS_OFF.into()))?;
+    stripe.cancel_at_period_end(&card.subscription_id).await.map_err(unavailable)?;
+    Ok(())
+}
+
+/// The channel's price, with two decimals.
+fn price_of(channel: &SubscriptionChannel) -> Option<String> {
+    channel.price.as_deref().and_then(cents_of).map(dollars)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn postcodes_are_checked_for_the_country() {
+        for (country, good) in [
+            ("US", "10001"),
+            ("US", "10001-2345"),
+            ("GB", "SW1A 1AA"),
+            ("GB", "M1 1AE"),
+            ("CA", "K1A 0B1"),
+            ("DE", "10115"),
+            ("NL", "1012 AB"),
+            ("JP", "100-0001"),
+        ] {
+            assert!(is_valid_postcode(country, good), "{country} {good}");
+        }
+        for (country, bad) in [
+            ("US", "1000"),
+            ("US", "ABCDE"),
+            ("GB", "SW1A1AA"),
+            ("GB", "12 3AB"),
+            ("CA", "123456"),
+            ("DE", "1011"),
+            ("FR", "x"),
+            ("JP", "!!!"),
+        ] {
+            assert!(!is_valid_postcode(country, bad), "{country} {bad}");
+        }
+    }
+
+    #[test]
+    fn prices_are_cents() {
+        assert_eq!(cents_of("49.5"), Some(4950));
+        assert_eq!(cents_of("49.50"), Some(4950));
+        assert_eq!(cents_of("100"), Some(10000));
+        assert_eq!(cents_of("0"), None);
+        assert_eq!(dollars(4950), "49.50");
+    }
+
+    fn input() -> BillingInput {
+        BillingInput {
+            business_name: Some("Acme Metals Ltd".into()),
+            tax_id: Some("GB123456789".into()),
+            tax_id_type: Some("gb_vat".into()),
+            address_line1: Some("1 King Street".into()),
+            address_city: Some("London".into()),
+            address_postcode: Some("ec2v 8aa".into()),
+            address_country_code: Some("gb".into()),
+            ..BillingInput::default()
+        }
+    }
+
+    #[test]
+    fn billing_details_are_checked_with_the_specs_messages() {
+        let info = validate_billing(&input(), true).unwrap();
+        assert_eq!(info.address.country, "GB");
+        assert_eq!(info.address.postcode, "EC2V 8AA");
+        assert_eq!(info.tax_id, Some(("gb_vat".into(), "GB123456789".into())));
+        let bad = BillingInput { address_postcode: Some("nope".into()), business_name: None, ..input() };
+        let Err(Error::BadUserInput { fields, .. }) = validate_billing(&bad, true) else { panic!("refused") };
+        assert_eq!(fields["addressPostcode"], INVALID_POSTCODE);
+        assert_eq!(fields["businessName"], REQUIRED_MESSAGE);
+        let unknown_type = BillingInput { tax_id_type: Some("xx_vat".into()), ..input() };
+        let Err(Error::BadUserInput { fields, .. }) = validate_billing(&unknown_type, true) else { panic!("refused") };
+        assert_eq!(fields["taxIdType"], INVALID_TAX_ID);
+        let no_tax = BillingInput { tax_id: None, tax_id_type: None, ..input() };
+        assert_eq!(validate_billing(&no_tax, true).unwrap().tax_id, None);
+    }
+}

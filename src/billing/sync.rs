@@ -1,0 +1,179 @@
+//! Bringing a reader's card subscription in line with Stripe. Whatever says something changed (a
+//! webhook event in any order, a reader back from the payment page), the subscription is read
+//! again from Stripe under its row's lock and applied through the subscriptions' state machine:
+//! an old event can never undo a newer state, and access is granted only when Stripe says the
+//! subscription is paid for.
+
+use chrono::{DateTime, Utc};
+use sqlx::PgConnection;
+use stripe_shared::{Invoice, InvoiceStatus, Subscription as StripeSubscription, SubscriptionStatus};
+use stripe_types::Expandable;
+
+use super::stripe::{StripeApi, StripeFailure, time};
+use crate::{
+    error::{Error, Result},
+    jobs::JobQueue,
+    subscriptions::{
+        machine::{self, Card, CardState, CardStatus, Event, Refusal},
+        service,
+        store::{self, Actor, Change, Route},
+    },
+};
+
+/// What a sync did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Synced {
+    /// The reader's subscription changed (`action` as in the audit log).
+    Changed(&'static str),
+    /// It already was as Stripe says.
+    Unchanged,
+    /// Not a subscription a checkout here created.
+    Unknown,
+    /// The rules refused the change (e.g. an archived channel); logged, nothing written.
+    Refused(String),
+}
+
+impl Synced {
+    pub fn outcome(&self) -> String {
+        match self {
+            Synced::Changed(action) => format!("applied: {action}"),
+            Synced::Unchanged => "applied: unchanged".to_owned(),
+            Synced::Unknown => "ignored: unknown subscription".to_owned(),
+            Synced::Refused(message) => format!("refused: {message}"),
+        }
+    }
+}
+
+/// Stripe could not be asked: the caller answers so that Stripe (or the reader) tries again.
+pub fn unavailable(failure: StripeFailure) -> Error {
+    Error::Internal(anyhow::anyhow!(failure))
+}
+
+/// Reads Stripe subscription `subscription_id` again and applies it, in the caller's transaction.
+pub async fn subscription(conn: &mut PgConnection, stripe: &StripeApi, jobs: &dyn JobQueue, subscription_id: &str) -> Result<Synced> {
+    let mirror = sqlx::query!(
+        r#"select s.user_id, s.channel_id, p.unit_amount_cents
+             from billing_stripe_subscription s join billing_channel_price p on p.stripe_price_id = s.stripe_price_id
+            where s.stripe_subscription_id = $1
+            for update of s"#,
+        subscription_id
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(mirror) = mirror else { return Ok(Synced::Unknown) };
+    // Read under the lock: a sync that comes later reads a state at least as new.
+    let subscription = stripe.subscription(subscription_id).await.map_err(unavailable)?;
+    let card = card_state(&subscription, mirror.unit_amount_cents);
+    sqlx::query!(
+        "update billing_stripe_subscription
+            set status = $2, current_period_end = $3, cancel_at_period_end = $4, latest_invoice_id = $5, synced_at = now()
+          where stripe_subscription_id = $1",
+        subscription_id,
+        subscription.status.as_str(),
+        card.period_end,
+        subscription.cancel_at_period_end,
+        subscription.latest_invoice.as_ref().and_then(|invoice| invoice.id().as_ref()).map(|id| id.as_str().to_owned()),
+    )
+    .execute(&mut *conn)
+    .await?;
+    if let Some(Expandable::Object(invoice)) = &subscription.latest_invoice {
+        store_invoice(conn, invoice, subscription_id, &mirror.user_id).await?;
+    }
+
+    let now = Utc::now();
+    let channel = service::lock_channel(conn, &mirror.channel_id).await?;
+    let before = store::lock_one(conn, &channel.id, &mirror.user_id).await?;
+    match machine::transition(channel.facts(), before.as_ref(), &Event::CardSync(card), now) {
+        Ok(transition) => {
+            let action = transition.action;
+            let change = Change { user_id: mirror.user_id.clone(), before, transition };
+            store::write(conn, jobs, &channel.id, &Actor { user_id: None, route: Route::Stripe }, &[change], now).await?;
+            Ok(Synced::Changed(action))
+        }
+        Err(Refusal::Conflict(message)) if message == machine::NO_CHANGE => Ok(Synced::Unchanged),
+        Err(refusal) => {
+            let message = match refusal {
+                Refusal::Conflict(message) => message,
+                Refusal::NotOffered(message) => message.to_owned(),
+            };
+            tracing::warn!(subscription_id, channel_id = channel.id, message, "card subscription change refused");
+            Ok(Synced::Refused(message))
+        }
+    }
+}
+
+/// Records an invoice of a known subscription (the reader's invoice list), as Stripe has it now.
+pub async fn store_invoice(conn: &mut PgConnection, invoice: &Invoice, subscription_id: &str, user_id: &str) -> Result<()> {
+    let Some(id) = &invoice.id else { return Ok(()) };
+    let status = invoice.status.as_ref().map(InvoiceStatus::as_str).unwrap_or("draft");
+    sqlx::query!(
+        "insert into billing_invoice (stripe_invoice_id, stripe_subscription_id, user_id, number, status, amount_due_cents,
+                                      amount_paid_cents, currency, hosted_invoice_url, period_start, period_end, created)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+         on conflict (stripe_invoice_id) do update
+            set number = excluded.number, status = excluded.status, amount_due_cents = excluded.amount_due_cents,
+                amount_paid_cents = excluded.amount_paid_cents, hosted_invoice_url = excluded.hosted_invoice_url,
+                period_start = excluded.period_start, period_end = excluded.period_end, synced_at = now()",
+        id.as_str(),
+        subscription_id,
+        user_id,
+        invoice.number,
+        status,
+        invoice.amount_due.max(0),
+        invoice.amount_paid.max(0),
+        invoice.currency.to_string(),
+        invoice.hosted_invoice_url,
+        time(invoice.period_start),
+        time(invoice.period_end),
+        time(invoice.created),
+    )
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// The Stripe subscription an invoice belongs to, if any.
+pub fn invoice_subscription(invoice: &Invoice) -> Option<String> {
+    let details = invoice.parent.as_ref()?.subscription_details.as_ref()?;
+    Some(details.subscription.id().as_str().to_owned())
+}
+
+/// A Stripe subscription in the rules' terms; `cents` is its monthly price.
+pub fn card_state(subscription: &StripeSubscription, cents: i64) -> CardState {
+    let status = match subscription.status {
+        SubscriptionStatus::Active | SubscriptionStatus::Trialing => CardStatus::Active,
+        SubscriptionStatus::PastDue | SubscriptionStatus::Unpaid => CardStatus::PaymentFailed,
+        SubscriptionStatus::Canceled | SubscriptionStatus::Paused => CardStatus::Canceled,
+        _ => CardStatus::Unpaid,
+    };
+    let period_end: Option<DateTime<Utc>> = subscription.items.data.iter().map(|item| time(item.current_period_end)).max();
+    let (payment_method_type, payment_method_details) = match &subscription.default_payment_method {
+        Some(Expandable::Object(method)) => payment_method_summary(method),
+        _ => (None, None),
+    };
+    CardState {
+        status,
+        period_end,
+        cancel_at_period_end: subscription.cancel_at_period_end,
+        ended_at: subscription.ended_at.map(time),
+        card: Card { subscription_id: subscription.id.as_str().to_owned(), payment_method_type, payment_method_details },
+        price_per_month: Some(dollars(cents)),
+    }
+}
+
+/// `("card", "Visa ending 4242")`.
+pub fn payment_method_summary(method: &stripe_shared::PaymentMethod) -> (Option<String>, Option<String>) {
+    let kind = method.type_.as_str().to_owned();
+    let details = method.card.as_ref().map(|card| {
+        let brand = card.display_brand.as_deref().unwrap_or(&card.brand).replace('_', " ");
+        let mut letters = brand.chars();
+        let brand = letters.next().map(|first| first.to_uppercase().chain(letters).collect::<String>()).unwrap_or_default();
+        format!("{brand} ending {}", card.last4)
+    });
+    (Some(kind), details)
+}
+
+/// 4950 → "49.50".
+pub fn dollars(cents: i64) -> String {
+    format!("{}.{:02}", cents / 100, cents % 100)
+}
