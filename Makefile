@@ -14,6 +14,8 @@ export INSIGHTS_BUILD_ID ?= $(shell git rev-parse --short HEAD 2>/dev/null)
 
 BIN := $(CARGO_TARGET_DIR)/debug/insights-cli
 BIN_RELEASE := $(CARGO_TARGET_DIR)/release/insights-cli
+# The Stripe test double `make run` starts when no Stripe key is set (tests/stripe-double).
+DOUBLE := $(CARGO_TARGET_DIR)/debug/stripe-double
 
 .PHONY: help run build test e2e web web-deps rust rust-release schema sqlx-prepare clean-data readme-config
 
@@ -32,9 +34,19 @@ run: web rust
 	@scripts/debian-package.sh pdftoppm poppler-utils
 	@scripts/debian-package.sh /usr/share/postgresql/$$(ls /usr/lib/postgresql | sort -n | tail -1)/extension/rum.control postgresql-$$(ls /usr/lib/postgresql | sort -n | tail -1)-rum || true
 	@DATABASE_URL=$$(scripts/postgres.sh url) && export DATABASE_URL && \
-	  $(BIN) seed demo --if-empty && \
+	  $(BIN) seed demo --if-empty || exit 1; \
+	  if [ -z "$${INSIGHTS_STRIPE_SECRET_KEY:-}" ]; then \
+	    cargo build -q -p stripe-double || exit 1; \
+	    port=$${STRIPE_DOUBLE_PORT:-12111}; listen=$${INSIGHTS_LISTEN:-127.0.0.1:8080}; \
+	    $(DOUBLE) --port $$port --webhook-url "http://$$listen/webhooks/stripe" --webhook-secret whsec_insights_make_run & \
+	    double=$$!; trap 'kill $$double 2>/dev/null' EXIT; \
+	    export INSIGHTS_STRIPE_SECRET_KEY=sk_test_insights_make_run INSIGHTS_STRIPE_PUBLISHABLE_KEY=pk_test_insights_make_run \
+	      INSIGHTS_STRIPE_WEBHOOK_SECRET=whsec_insights_make_run INSIGHTS_STRIPE_API_BASE="http://127.0.0.1:$$port" \
+	      INSIGHTS_STRIPE_JS_URL="http://127.0.0.1:$$port/js/v3"; \
+	    echo "Card payments: the Stripe test double on http://127.0.0.1:$$port (pay with the test card 4242 4242 4242 4242)"; \
+	  fi; \
 	  echo "Serving http://127.0.0.1:8080/insights (database $${DATABASE_URL})" && \
-	  exec $(BIN) serve --log-format pretty
+	  $(BIN) serve --log-format pretty
 
 build: web rust-release
 	@ls -l $(BIN_RELEASE) && echo "Web app: web/dist"

@@ -12,8 +12,10 @@ what=${1:-all}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/insights/target}
 export SQLX_OFFLINE=true
 bin=$CARGO_TARGET_DIR/debug/insights-cli
+double_bin=$CARGO_TARGET_DIR/debug/stripe-double
 server_pid=""
 maildev_pid=""
+double_pid=""
 e2e_db=""
 
 stage() { printf '\n==> %s\n' "$*"; }
@@ -23,6 +25,7 @@ cleanup() {
   local status=$?
   if [[ -n "$server_pid" ]]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
   if [[ -n "$maildev_pid" ]]; then kill "$maildev_pid" 2>/dev/null || true; wait "$maildev_pid" 2>/dev/null || true; fi
+  if [[ -n "$double_pid" ]]; then kill "$double_pid" 2>/dev/null || true; wait "$double_pid" 2>/dev/null || true; fi
   if [[ -n "$e2e_db" ]]; then psql "$admin_url" -q -c "drop database if exists $e2e_db with (force)" >/dev/null 2>&1 || true; fi
   scripts/postgres.sh stop || true
   exit $status
@@ -42,7 +45,7 @@ need_web() {
 
 need_rust() {
   stage "rust: build the binary and the test binaries"
-  cargo build -p insights-cli
+  cargo build -p insights-cli -p stripe-double
   cargo test --workspace --no-run -q 2>&1 | grep -v '^\s*Executable' || true
   elapsed
 }
@@ -86,19 +89,36 @@ run_e2e() {
   ensure_chromium
   stage "e2e: headless Chromium against insights-cli serve"
   e2e_db="insights_e2e_$$"
-  local port url smtp_port maildev_port maildev_url
+  local port url smtp_port maildev_port maildev_url stripe_port stripe_url
   free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
-  port=$(free_port); smtp_port=$(free_port); maildev_port=$(free_port)
+  port=$(free_port); smtp_port=$(free_port); maildev_port=$(free_port); stripe_port=$(free_port)
   url="http://127.0.0.1:$port"
   maildev_url="http://127.0.0.1:$maildev_port"
+  stripe_url="http://127.0.0.1:$stripe_port"
+  # Test keys only: the double accepts any sk_test_/pk_test_ key, and signs events with this secret.
+  local stripe_webhook_secret="whsec_insights_e2e_$$"
   rm -rf "$root/data/e2e-mail"; mkdir -p web/e2e/artifacts "$root/data/e2e-mail"
   # A real SMTP server the server sends to; the specs read what arrived through its API.
   web/node_modules/.bin/maildev --smtp "$smtp_port" --ip 127.0.0.1 --web "$maildev_port" --web-ip 127.0.0.1 \
     --mail-directory "$root/data/e2e-mail" >web/e2e/artifacts/maildev.log 2>&1 &
   maildev_pid=$!
   for _ in $(seq 1 50); do curl -fsS "$maildev_url/api/email" >/dev/null 2>&1 && break; sleep 0.2; done
+  # The Stripe test double (tests/stripe-double): Stripe's API, its fake Stripe.js at /js/v3, and
+  # webhooks signed as Stripe signs them, posted to the server under test; the specs drive its
+  # clock and renewals through /_double (E2E_STRIPE_URL).
+  "$double_bin" --port "$stripe_port" --webhook-url "$url/webhooks/stripe" --webhook-secret "$stripe_webhook_secret" \
+    >web/e2e/artifacts/stripe-double.log 2>&1 &
+  double_pid=$!
+  for _ in $(seq 1 50); do
+    curl -fsS "$stripe_url/_double/clock" >/dev/null 2>&1 && break
+    kill -0 "$double_pid" 2>/dev/null || { cat web/e2e/artifacts/stripe-double.log >&2; exit 1; }
+    sleep 0.2
+  done
   DATABASE_URL="${admin_url%/*}/$e2e_db" INSIGHTS_LISTEN="127.0.0.1:$port" INSIGHTS_PUBLIC_URL="$url" \
     INSIGHTS_WEB_DIR="$root/web/dist" INSIGHTS_LOG_FORMAT=json INSIGHTS_SMTP_URL="smtp://127.0.0.1:$smtp_port" \
+    INSIGHTS_STRIPE_SECRET_KEY=sk_test_insights_e2e INSIGHTS_STRIPE_PUBLISHABLE_KEY=pk_test_insights_e2e \
+    INSIGHTS_STRIPE_WEBHOOK_SECRET="$stripe_webhook_secret" INSIGHTS_STRIPE_API_BASE="$stripe_url" \
+    INSIGHTS_STRIPE_JS_URL="$stripe_url/js/v3" \
     "$bin" serve >web/e2e/artifacts/server.log 2>&1 &
   server_pid=$!
   for _ in $(seq 1 100); do
@@ -107,7 +127,8 @@ run_e2e() {
     sleep 0.2
   done
   # The database too: specs insert what has no API yet (support.ts psql).
-  (cd web && E2E_BASE_URL="$url" E2E_DATABASE_URL="${admin_url%/*}/$e2e_db" E2E_MAILDEV_URL="$maildev_url" npm run -s e2e)
+  (cd web && E2E_BASE_URL="$url" E2E_DATABASE_URL="${admin_url%/*}/$e2e_db" E2E_MAILDEV_URL="$maildev_url" \
+    E2E_STRIPE_URL="$stripe_url" npm run -s e2e)
   elapsed
 }
 
@@ -115,7 +136,7 @@ case "$what" in
   all) need_web; need_rust; run_rust; run_web; run_e2e ;;
   rust) need_rust; run_rust ;;
   web) make -s web-deps; run_web ;;
-  e2e) need_web; stage "rust: build the binary"; cargo build -p insights-cli; scripts/debian-package.sh pdftoppm poppler-utils
+  e2e) need_web; stage "rust: build the binary and the Stripe double"; cargo build -p insights-cli -p stripe-double; scripts/debian-package.sh pdftoppm poppler-utils
        scripts/debian-package.sh /usr/share/postgresql/15/extension/rum.control postgresql-15-rum; run_e2e ;;
   *) echo "usage: $0 all|rust|web|e2e" >&2; exit 2 ;;
 esac

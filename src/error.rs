@@ -34,6 +34,9 @@ pub enum Error {
         field: String,
     },
     TrialExpired,
+    /// An outside service the feature needs (the card payment provider) did not answer; the
+    /// message says which, the details are logged.
+    Unavailable(&'static str),
     Internal(anyhow::Error),
     Database(sqlx::Error),
 }
@@ -68,6 +71,7 @@ impl Error {
             Error::Conflict(message) => message.clone(),
             Error::Duplicate { .. } => DUPLICATE_MESSAGE.to_owned(),
             Error::TrialExpired => TRIAL_EXPIRED_MESSAGE.to_owned(),
+            Error::Unavailable(message) => (*message).to_owned(),
             Error::Internal(_) | Error::Database(_) => "Internal server error".to_owned(),
         }
     }
@@ -93,6 +97,7 @@ impl Error {
             Error::Conflict(_) => "CONFLICT",
             Error::Duplicate { .. } => "DUPLICATE",
             Error::TrialExpired => "TRIAL_EXPIRED",
+            Error::Unavailable(_) => "UNAVAILABLE",
             Error::Internal(_) | Error::Database(_) => "INTERNAL",
         }
     }

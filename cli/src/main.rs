@@ -1,6 +1,7 @@
 //! `insights-cli`: serves the API and the web app, runs the background workers, and performs
 //! operator tasks. Each subcommand builds its state from one `Config` and calls the library.
 
+mod billing;
 mod operate;
 mod table;
 
@@ -52,6 +53,10 @@ enum Command {
     /// Subscription upkeep.
     #[command(subcommand)]
     Subscriptions(SubscriptionsCommand),
+    /// Clearing accounts readers may charge a premium channel to: `import FILE.csv` (email,
+    /// account number, name) and `list --email EMAIL`.
+    #[command(subcommand)]
+    BillingAccounts(billing::BillingAccountsCommand),
     /// The background workers at a glance: the worker processes alive (and gone in the last 24 h)
     /// with their versions, so that a rolling upgrade shows when it is complete; the job queue by
     /// kind and state; the failed jobs with their last error; the outbox by state. `jobs retry ID`
@@ -260,6 +265,7 @@ async fn main() -> anyhow::Result<()> {
         Command::ArchiveChannel(args) => archive_channel(args).await,
         Command::ImportSubscribers(args) => import_subscribers(args).await,
         Command::Subscriptions(SubscriptionsCommand::Expire(args)) => expire_subscriptions(args.config).await,
+        Command::BillingAccounts(command) => billing::billing_accounts(command).await,
         Command::Jobs(args) => operate::jobs(args).await,
         Command::Outbox(args) => operate::outbox(args).await,
     }

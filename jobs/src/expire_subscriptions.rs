@@ -1,11 +1,14 @@
 //! The scheduled expiry sweep (`insights::subscriptions::expiry`): ends what is due through the
-//! state machine and asks for the trial reminders. Idempotent and safe with several workers.
+//! state machine and asks for the trial reminders; then card subscriptions are reconciled with
+//! Stripe (`insights::billing::sync::reconcile`), in case a webhook never arrived. Idempotent and
+//! safe with several workers.
 
 use chrono::Utc;
-use insights::{AppState, subscriptions::expiry};
+use insights::{AppState, billing, subscriptions::expiry};
 
 #[tracing::instrument(skip(state))]
 pub async fn handle(state: &AppState) -> anyhow::Result<()> {
     expiry::sweep(&state.pool, state.jobs.as_ref(), Utc::now()).await.map_err(|e| anyhow::anyhow!(e.message()))?;
+    billing::sync::reconcile(state, Utc::now()).await.map_err(|e| anyhow::anyhow!(e.message()))?;
     Ok(())
 }

@@ -2,7 +2,9 @@
 //! premium channel to. Administrators add and remove them on the user's edit screen; operators
 //! import them from CSV (`insights-cli billing-accounts import`).
 
-use sqlx::{PgExecutor, PgPool};
+use std::io::Read;
+
+use sqlx::{PgConnection, PgExecutor, PgPool};
 
 use crate::{
     error::{Error, FieldErrors, REQUIRED_MESSAGE, Result},
@@ -89,7 +91,7 @@ pub async fn remove(pool: &PgPool, account_id: i64) -> Result<()> {
 }
 
 /// One row of an import: the user's email, the account number and its name.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImportRow {
     pub email: String,
     pub account_number: String,
@@ -99,39 +101,270 @@ pub struct ImportRow {
 /// What an import did.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Imported {
+    /// Accounts added.
     pub added: u64,
+    /// Accounts already there whose name changed (the same name again is not an update).
     pub updated: u64,
-    /// Rows naming no Insights user, by email.
+    /// Rows naming no Insights user, by email (lowercase).
     pub unknown_users: Vec<String>,
 }
 
-/// Adds (or renames) accounts for users found by email, in one transaction.
+/// Adds (or renames) accounts for users found by email (ignoring case), in one transaction. A
+/// second run of the same rows adds and updates nothing.
 pub async fn import(pool: &PgPool, rows: &[ImportRow]) -> Result<Imported> {
+    let mut tx = pool.begin().await?;
+    let imported = import_in(&mut tx, rows).await?;
+    tx.commit().await?;
+    Ok(imported)
+}
+
+/// [`import`] in the caller's transaction (`insights-cli billing-accounts import --dry-run` rolls it
+/// back). When the same user and number come twice, the later row's name wins.
+pub async fn import_in(conn: &mut PgConnection, rows: &[ImportRow]) -> Result<Imported> {
     let emails: Vec<String> = rows.iter().map(|r| r.email.trim().to_lowercase()).collect();
     let numbers: Vec<&str> = rows.iter().map(|r| r.account_number.trim()).collect();
     let names: Vec<Option<&str>> = rows.iter().map(|r| r.name.as_deref().map(str::trim).filter(|n| !n.is_empty())).collect();
-    let mut tx = pool.begin().await?;
+    // users.email compares ignoring case (its collation), through its index.
     let unknown_users: Vec<String> = sqlx::query_scalar!(
         r#"select distinct v.email as "email!" from unnest($1::text[]) as v(email)
-            where not exists (select 1 from users u where lower(u.email) = v.email) order by 1"#,
+            where not exists (select 1 from users u where u.email = v.email) order by 1"#,
         &emails,
     )
-    .fetch_all(&mut *tx)
+    .fetch_all(&mut *conn)
     .await?;
     let written = sqlx::query!(
         r#"insert into billing_account (user_id, account_number, name)
            select distinct on (u.user_id, v.number) u.user_id, v.number, v.name
-             from unnest($1::text[], $2::text[], $3::text[]) as v(email, number, name)
-             join users u on lower(u.email) = v.email
+             from unnest($1::text[], $2::text[], $3::text[]) with ordinality as v(email, number, name, row_number)
+             join users u on u.email = v.email
+            order by u.user_id, v.number, v.row_number desc
            on conflict on constraint billing_account_number do update set name = coalesce(excluded.name, billing_account.name)
+              where billing_account.name is distinct from coalesce(excluded.name, billing_account.name)
            returning (xmax = 0) as "inserted!""#,
         &emails,
         &numbers as &[&str],
         &names as &[Option<&str>],
     )
-    .fetch_all(&mut *tx)
+    .fetch_all(&mut *conn)
     .await?;
-    tx.commit().await?;
     let added = written.iter().filter(|r| r.inserted).count() as u64;
     Ok(Imported { added, updated: written.len() as u64 - added, unknown_users })
+}
+
+/// The users with this email (ignoring case), each with their accounts by number; empty: no such user.
+/// Several users may share an address (different sign-in providers): each is listed.
+pub async fn of_email(pool: &PgPool, email: &str) -> sqlx::Result<Vec<(UserRef, Vec<BillingAccount>)>> {
+    let users =
+        sqlx::query_as!(UserRef, "select user_id, email, name from users where email = $1 order by created_at, user_id", email.trim(),)
+            .fetch_all(pool)
+            .await?;
+    let mut listed = Vec::with_capacity(users.len());
+    for user in users {
+        let accounts = of_user(pool, &user.user_id, None).await?;
+        listed.push((user, accounts));
+    }
+    Ok(listed)
+}
+
+/// A user as `of_email` names them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserRef {
+    pub user_id: String,
+    pub email: String,
+    pub name: String,
+}
+
+/// A line of an import file, read and checked: a row to import, or why it is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportLine {
+    /// 1-based line in the file where the row starts (a header counts).
+    pub line: u64,
+    pub row: ImportRow,
+    /// Some: the row is left out, and why ("no email", "account number longer than 64 characters", …).
+    pub refused: Option<String>,
+}
+
+/// An import file as read: whether its first row was a header, and its other non-blank rows.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct ImportFile {
+    pub header: bool,
+    pub lines: Vec<ImportLine>,
+}
+
+impl ImportFile {
+    /// The rows to import (those not refused).
+    pub fn rows(&self) -> Vec<ImportRow> {
+        self.lines.iter().filter(|l| l.refused.is_none()).map(|l| l.row.clone()).collect()
+    }
+
+    pub fn refused(&self) -> impl Iterator<Item = &ImportLine> {
+        self.lines.iter().filter(|l| l.refused.is_some())
+    }
+}
+
+/// Reads an import file: CSV with the columns email, account number, name (name optional). A
+/// first row with no '@' that mentions "mail" is a header, and its column names
+/// (email / account number / name, in any order) place the columns. A UTF-8 byte order mark,
+/// CRLF line ends, quoted values and blank lines are accepted; values are trimmed.
+pub fn read_import(mut reader: impl Read) -> std::result::Result<ImportFile, csv::Error> {
+    let mut data = Vec::new();
+    reader.read_to_end(&mut data)?;
+    let mut csv = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(data.as_slice());
+    let mut record = csv::ByteRecord::new();
+    let mut file = ImportFile::default();
+    let mut columns = Columns { email: 0, number: 1, name: Some(2) };
+    let mut first = true;
+    let mut lines = LineCounter::default();
+    loop {
+        let scan_from = csv.position().byte();
+        if !csv.read_byte_record(&mut record)? {
+            break;
+        }
+        let line = lines.line_of_record(&data, usize::try_from(scan_from).unwrap_or(data.len()));
+        let cells: Vec<std::result::Result<String, ()>> = record
+            .iter()
+            .enumerate()
+            .map(|(i, cell)| {
+                let cell = if first && i == 0 { cell.strip_prefix(BOM).unwrap_or(cell) } else { cell };
+                std::str::from_utf8(cell).map(|c| c.trim().to_owned()).map_err(|_| ())
+            })
+            .collect();
+        if cells.iter().all(|c| c.as_ref().is_ok_and(|c| c.is_empty())) {
+            continue; // a blank line, or only separators
+        }
+        if std::mem::take(&mut first) {
+            let texts: Vec<&str> = cells.iter().map(|c| c.as_deref().unwrap_or("")).collect();
+            if let Some(header) = Columns::of_header(&texts) {
+                columns = header;
+                file.header = true;
+                continue;
+            }
+        }
+        let cell = |i: Option<usize>| i.and_then(|i| cells.get(i)).cloned().unwrap_or(Ok(String::new()));
+        let (email, number, name) = (cell(Some(columns.email)), cell(Some(columns.number)), cell(columns.name));
+        let refused = if email.is_err() || number.is_err() || name.is_err() { Some("not UTF-8 text".to_owned()) } else { None };
+        let (email, account_number, name) = (email.unwrap_or_default(), number.unwrap_or_default(), name.unwrap_or_default());
+        let refused = refused.or_else(|| refusal(&email, &account_number, &name));
+        let name = (!name.is_empty()).then_some(name);
+        file.lines.push(ImportLine { line, row: ImportRow { email, account_number, name }, refused });
+    }
+    Ok(file)
+}
+
+/// Why a row cannot be imported, if it cannot.
+fn refusal(email: &str, number: &str, name: &str) -> Option<String> {
+    if email.is_empty() {
+        Some("no email".to_owned())
+    } else if !email.contains('@') || email.starts_with('@') {
+        Some("not an email address".to_owned())
+    } else if number.is_empty() {
+        Some("no account number".to_owned())
+    } else if number.chars().count() > ACCOUNT_NUMBER_MAX {
+        Some(format!("account number longer than {ACCOUNT_NUMBER_MAX} characters"))
+    } else if name.chars().count() > NAME_MAX {
+        Some(format!("name longer than {NAME_MAX} characters"))
+    } else {
+        None
+    }
+}
+
+const BOM: &[u8] = "\u{feff}".as_bytes();
+
+/// Physical line numbers as a text editor shows them, counting LF, CRLF and lone CR alike: the csv
+/// reader's position before a record is where it started scanning, before any blank lines (and,
+/// with CRLF, before the LF of the previous line). The same counter as the subscriber import's
+/// (`subscriptions::csv_emails`).
+#[derive(Default)]
+struct LineCounter {
+    /// Bytes before this offset are already counted.
+    counted_to: usize,
+    /// Line breaks before `counted_to`.
+    breaks: u64,
+}
+
+impl LineCounter {
+    fn line_of_record(&mut self, data: &[u8], scan_from: usize) -> u64 {
+        let mut start = scan_from.max(self.counted_to).min(data.len());
+        if start == 0 && data.starts_with(BOM) {
+            start = BOM.len();
+        }
+        while matches!(data.get(start), Some(b'\r' | b'\n')) {
+            start += 1;
+        }
+        // A CRLF is one break; neither end of the range sits on an LF, so none is split across ranges.
+        let range = &data[self.counted_to..start];
+        let lf = range.iter().filter(|&&byte| byte == b'\n').count();
+        let cr = range.iter().filter(|&&byte| byte == b'\r').count();
+        let crlf = if cr == 0 { 0 } else { range.windows(2).filter(|pair| *pair == b"\r\n").count() };
+        self.breaks += (lf + cr - crlf) as u64;
+        self.counted_to = start;
+        self.breaks + 1
+    }
+}
+
+/// Where the values are in a row.
+struct Columns {
+    email: usize,
+    number: usize,
+    name: Option<usize>,
+}
+
+impl Columns {
+    /// The columns named by a header row, or None when the row is data.
+    fn of_header(cells: &[&str]) -> Option<Columns> {
+        let lower: Vec<String> = cells.iter().map(|c| c.to_lowercase()).collect();
+        if lower.iter().any(|c| c.contains('@')) || !lower.iter().any(|c| c.contains("mail")) {
+            return None;
+        }
+        let find = |matches: &dyn Fn(&str) -> bool| lower.iter().position(|c| matches(c));
+        let email = find(&|c| c.contains("mail"))?;
+        let number = find(&|c| !c.contains("mail") && (c.contains("number") || c.contains("no") || c == "account" || c == "id"));
+        let name = find(&|c| !c.contains("mail") && c.contains("name"));
+        match number {
+            Some(number) if Some(number) != name => Some(Columns { email, number, name }),
+            // Names the header did not make clear: the columns in their documented order.
+            _ => Some(Columns { email: 0, number: 1, name: Some(2) }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> ImportFile {
+        read_import(text.as_bytes()).unwrap()
+    }
+
+    fn row(email: &str, number: &str, name: Option<&str>) -> ImportRow {
+        ImportRow { email: email.into(), account_number: number.into(), name: name.map(Into::into) }
+    }
+
+    #[test]
+    fn a_header_is_detected_and_its_columns_placed() {
+        let file = read("\u{feff}Name,E-mail,Account number\r\n\r\n\"Acme, Ltd\",ann@client.example,ACC-1\r\n");
+        assert!(file.header);
+        assert_eq!(file.lines.len(), 1);
+        assert_eq!(file.lines[0].line, 3);
+        assert_eq!(file.lines[0].row, row("ann@client.example", "ACC-1", Some("Acme, Ltd")));
+    }
+
+    #[test]
+    fn without_a_header_the_columns_are_email_number_name() {
+        let file = read("\u{feff}ann@client.example, ACC-1 \nbob@client.example,ACC-2,Bob's account\n,,\n");
+        assert!(!file.header);
+        assert_eq!(file.rows(), vec![row("ann@client.example", "ACC-1", None), row("bob@client.example", "ACC-2", Some("Bob's account"))]);
+    }
+
+    #[test]
+    fn bad_rows_are_refused_with_their_reason() {
+        let long = "9".repeat(ACCOUNT_NUMBER_MAX + 1);
+        let file = read(&format!("email,account,name\n,ACC-1\nann@client.example,\nann@client.example,{long}\nnot-an-email,ACC-2\n"));
+        let reasons: Vec<(u64, &str)> = file.refused().map(|l| (l.line, l.refused.as_deref().unwrap())).collect();
+        assert_eq!(
+            reasons,
+            vec![(2, "no email"), (3, "no account number"), (4, "account number longer than 64 characters"), (5, "not an email address")]
+        );
+        assert!(file.rows().is_empty());
+    }
 }

@@ -90,5 +90,5 @@ pub async fn use_new_card(
             tracing::warn!(subscription_id, invoice_id, %failure, "the new card did not pay the open invoice");
         }
     }
-    sync::subscription(conn, stripe, jobs, subscription_id).await
+    sync::subscription(conn, stripe, jobs, subscription_id, &sync::stripe_actor()).await
 }

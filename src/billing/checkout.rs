@@ -25,7 +25,7 @@ use crate::{
         machine::{self, Event},
         model::SubscriptionType,
         service::{self, Caller, SubscriptionChannel},
-        store,
+        store::{Actor, Route},
     },
     validation::{optional_email, optional_text, required_text},
 };
@@ -291,11 +291,13 @@ pub async fn create_card_subscription(
 
     let mut tx = state.pool.begin().await?;
     let (channel, cents) = buyable_channel(&mut tx, channel_id).await?;
-    // One checkout at a time per reader and channel (the reader's subscription row, or the channel row's share lock).
-    let before = store::lock_one(&mut tx, &channel.id, reader.user_id).await?;
+    // One checkout at a time per reader and channel. The subscription row is only read, not locked:
+    // applying Stripe's state (sync) locks the Stripe subscription first and that row second, and
+    // this transaction may sync an older checkout below.
     sqlx::query!("select pg_advisory_xact_lock(hashtext('checkout:' || $1 || ':' || $2))", reader.user_id, channel.id)
         .execute(&mut *tx)
         .await?;
+    let before = crate::subscriptions::queries::of_channel_user(&mut *tx, &channel.id, reader.user_id).await?.map(|row| row.machine());
     // Refused like any purchase: a live paid subscription, or an invoice request waiting.
     let probe = Event::PayByAccount { account_number: String::new(), price_per_month: None };
     machine::transition(channel.facts(), before.as_ref(), &probe, chrono::Utc::now()).map_err(service::refused)?;
@@ -320,12 +322,16 @@ pub async fn create_card_subscription(
                 address_is_valid: true,
             });
         }
-        // On an old price: it is ended, so that it can never be paid for too.
+        // On an old price: ended, and its invoice voided, so that a payment form still open
+        // somewhere can never pay for it too.
         if subscription.status == stripe_shared::SubscriptionStatus::Incomplete {
+            if let Some(invoice_id) = subscription.latest_invoice.as_ref().and_then(|invoice| invoice.id().as_ref()) {
+                stripe.void_invoice(invoice_id.as_str()).await.map_err(unavailable)?;
+            }
             stripe.cancel_now(&open.stripe_subscription_id).await.map_err(unavailable)?;
         }
         // Ended, expired or paid meanwhile: recorded as it is now, and a new checkout starts.
-        sync::subscription(&mut tx, stripe, state.jobs.as_ref(), &open.stripe_subscription_id).await?;
+        sync::subscription(&mut tx, stripe, state.jobs.as_ref(), &open.stripe_subscription_id, &sync::stripe_actor()).await?;
     }
     let attempts = sqlx::query_scalar!(
         r#"select count(*) as "count!" from billing_stripe_subscription where user_id = $1 and channel_id = $2"#,
@@ -453,11 +459,13 @@ pub async fn request_invoice(
     .await
 }
 
-/// Before a reader's cancel: a live card subscription is set to end with its paid period on
-/// Stripe first (the state machine then records the cancellation as for any paid subscription).
-pub async fn cancel_card_at_period_end(state: &AppState, user_id: &str, channel_id: &str) -> Result<()> {
-    let Some(channel_id) = crate::validation::optional_id(Some(channel_id), "Channel")? else { return Ok(()) };
-    let Some(row) = crate::subscriptions::queries::of_channel_user(&state.pool, &channel_id, user_id).await? else { return Ok(()) };
+/// A reader's cancel of a live card subscription: it is set to end with its paid period on Stripe,
+/// and what Stripe then says is applied (as its webhook would; whichever comes first applies it,
+/// the other finds nothing to change). Returns false when the subscription is not a live card one
+/// (the caller cancels it through the state machine).
+pub async fn cancel_card_at_period_end(state: &AppState, user_id: &str, channel_id: &str) -> Result<bool> {
+    let Some(channel_id) = crate::validation::optional_id(Some(channel_id), "Channel")? else { return Ok(false) };
+    let Some(row) = crate::subscriptions::queries::of_channel_user(&state.pool, &channel_id, user_id).await? else { return Ok(false) };
     let subscription = row.machine();
     let live = matches!(
         subscription.effective_state(chrono::Utc::now()),
@@ -466,11 +474,15 @@ pub async fn cancel_card_at_period_end(state: &AppState, user_id: &str, channel_
     let (SubscriptionType::Stripe, Some(card), true, false) =
         (subscription.subscription_type, &subscription.card, live, subscription.cancel_at_period_end)
     else {
-        return Ok(());
+        return Ok(false);
     };
     let stripe = state.stripe.as_deref().ok_or_else(|| Error::Conflict(super::graphql::CARD_PAYMENTS_OFF.into()))?;
     stripe.cancel_at_period_end(&card.subscription_id).await.map_err(unavailable)?;
-    Ok(())
+    let mut tx = state.pool.begin().await?;
+    let reader = Actor { user_id: Some(user_id.to_owned()), route: Route::Reader };
+    sync::subscription(&mut tx, stripe, state.jobs.as_ref(), &card.subscription_id, &reader).await?;
+    tx.commit().await?;
+    Ok(true)
 }
 
 /// The channel's price, with two decimals.

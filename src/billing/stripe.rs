@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, TimeZone, Utc};
 use stripe::{Client, StripeRequest};
 use stripe_billing::{
-    invoice::{PayInvoice, RetrieveInvoice},
+    invoice::{PayInvoice, RetrieveInvoice, VoidInvoiceInvoice},
     subscription::{
         CancelSubscription, CreateSubscription, CreateSubscriptionBillingCycleAnchorConfig, CreateSubscriptionItems,
         CreateSubscriptionPaymentBehavior, CreateSubscriptionPaymentSettings, CreateSubscriptionPaymentSettingsSaveDefaultPaymentMethod,
@@ -254,6 +254,11 @@ impl StripeApi {
             .send(&self.client)
             .await
             .map_err(Into::into)
+    }
+
+    /// Voids an open invoice: it can no longer be paid.
+    pub async fn void_invoice(&self, invoice_id: &str) -> StripeResult<Invoice> {
+        VoidInvoiceInvoice::new(invoice_id.to_owned()).send(&self.client).await.map_err(Into::into)
     }
 
     /// Charges an open invoice to `payment_method_id` now (after a card update).

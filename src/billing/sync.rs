@@ -44,13 +44,30 @@ impl Synced {
     }
 }
 
-/// Stripe could not be asked: the caller answers so that Stripe (or the reader) tries again.
+pub const STRIPE_UNAVAILABLE: &str = "The card payment provider is not answering. Please try again in a few minutes.";
+
+/// Stripe could not be asked (or refused a call it should not have): logged, and the caller answers
+/// so that Stripe (or the reader) tries again.
 pub fn unavailable(failure: StripeFailure) -> Error {
-    Error::Internal(anyhow::anyhow!(failure))
+    tracing::error!(%failure, "Stripe call failed");
+    Error::Unavailable(STRIPE_UNAVAILABLE)
 }
 
-/// Reads Stripe subscription `subscription_id` again and applies it, in the caller's transaction.
-pub async fn subscription(conn: &mut PgConnection, stripe: &StripeApi, jobs: &dyn JobQueue, subscription_id: &str) -> Result<Synced> {
+/// Who made the change Stripe reports: Stripe itself (its webhooks, the reconcile), unless a
+/// reader's own request here caused it.
+pub fn stripe_actor() -> Actor {
+    Actor { user_id: None, route: Route::Stripe }
+}
+
+/// Reads Stripe subscription `subscription_id` again and applies it, in the caller's transaction;
+/// a change is audited as `actor`'s.
+pub async fn subscription(
+    conn: &mut PgConnection,
+    stripe: &StripeApi,
+    jobs: &dyn JobQueue,
+    subscription_id: &str,
+    actor: &Actor,
+) -> Result<Synced> {
     let mirror = sqlx::query!(
         r#"select s.user_id, s.channel_id, p.unit_amount_cents
              from billing_stripe_subscription s join billing_channel_price p on p.stripe_price_id = s.stripe_price_id
@@ -87,7 +104,7 @@ pub async fn subscription(conn: &mut PgConnection, stripe: &StripeApi, jobs: &dy
         Ok(transition) => {
             let action = transition.action;
             let change = Change { user_id: mirror.user_id.clone(), before, transition };
-            store::write(conn, jobs, &channel.id, &Actor { user_id: None, route: Route::Stripe }, &[change], now).await?;
+            store::write(conn, jobs, &channel.id, actor, &[change], now).await?;
             Ok(Synced::Changed(action))
         }
         Err(Refusal::Conflict(message)) if message == machine::NO_CHANGE => Ok(Synced::Unchanged),
@@ -106,6 +123,11 @@ pub async fn subscription(conn: &mut PgConnection, stripe: &StripeApi, jobs: &dy
 pub async fn store_invoice(conn: &mut PgConnection, invoice: &Invoice, subscription_id: &str, user_id: &str) -> Result<()> {
     let Some(id) = &invoice.id else { return Ok(()) };
     let status = invoice.status.as_ref().map(InvoiceStatus::as_str).unwrap_or("draft");
+    // The period billed is its lines' (a subscription invoice's own period fields are the previous
+    // period's, or its creation time for the first one).
+    let lines = &invoice.lines.data;
+    let period_start = lines.iter().map(|line| line.period.start).min().unwrap_or(invoice.period_start);
+    let period_end = lines.iter().map(|line| line.period.end).max().unwrap_or(invoice.period_end);
     sqlx::query!(
         "insert into billing_invoice (stripe_invoice_id, stripe_subscription_id, user_id, number, status, amount_due_cents,
                                       amount_paid_cents, currency, hosted_invoice_url, period_start, period_end, created)
@@ -123,8 +145,8 @@ pub async fn store_invoice(conn: &mut PgConnection, invoice: &Invoice, subscript
         invoice.amount_paid.max(0),
         invoice.currency.to_string(),
         invoice.hosted_invoice_url,
-        time(invoice.period_start),
-        time(invoice.period_end),
+        time(period_start),
+        time(period_end),
         time(invoice.created),
     )
     .execute(&mut *conn)
@@ -176,4 +198,39 @@ pub fn payment_method_summary(method: &stripe_shared::PaymentMethod) -> (Option<
 /// 4950 → "49.50".
 pub fn dollars(cents: i64) -> String {
     format!("{}.{:02}", cents / 100, cents % 100)
+}
+
+/// Card subscriptions whose state at Stripe may have moved without an event reaching this server
+/// (a webhook misconfigured or down): unpaid checkouts of the last two days, and paid ones whose
+/// period has ended. Each is read again and applied, so no reader who paid is left without
+/// access. Run by the expiry sweep's schedule; returns how many changed.
+pub async fn reconcile(state: &crate::AppState, now: DateTime<Utc>) -> Result<u64> {
+    let Some(stripe) = state.stripe.as_deref() else { return Ok(0) };
+    let due: Vec<String> = sqlx::query_scalar!(
+        "select stripe_subscription_id from billing_stripe_subscription
+          where (status = 'incomplete' and created_at > $1::timestamptz - interval '2 days')
+             or (status in ('active', 'trialing', 'past_due', 'unpaid') and current_period_end < $1)
+          order by synced_at
+          limit 500",
+        now
+    )
+    .fetch_all(&state.pool)
+    .await?;
+    let mut changed = 0;
+    for subscription_id in due {
+        let mut tx = state.pool.begin().await?;
+        let synced = subscription(&mut tx, stripe, state.jobs.as_ref(), &subscription_id, &stripe_actor()).await;
+        match synced {
+            Ok(synced) => {
+                tx.commit().await?;
+                if let Synced::Changed(action) = synced {
+                    tracing::info!(subscription_id, action, "card subscription reconciled with Stripe");
+                    changed += 1;
+                }
+            }
+            // One unreachable read does not stop the others; the next run tries again.
+            Err(error) => tracing::warn!(subscription_id, error = ?error, "card subscription not reconciled"),
+        }
+    }
+    Ok(changed)
 }

@@ -101,12 +101,12 @@ async fn dispatch(conn: &mut PgConnection, stripe: &StripeApi, jobs: &dyn JobQue
     let id = object.get("id").and_then(Value::as_str).unwrap_or_default();
     let synced = match event.type_.as_str() {
         "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" => {
-            sync::subscription(conn, stripe, jobs, id).await?
+            sync::subscription(conn, stripe, jobs, id, &sync::stripe_actor()).await?
         }
         kind if kind.starts_with("invoice.") => {
             let invoice = stripe.invoice(id).await.map_err(unavailable)?;
             match sync::invoice_subscription(&invoice) {
-                Some(subscription_id) => sync::subscription(conn, stripe, jobs, &subscription_id).await?,
+                Some(subscription_id) => sync::subscription(conn, stripe, jobs, &subscription_id, &sync::stripe_actor()).await?,
                 None => Synced::Unknown,
             }
         }

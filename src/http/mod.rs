@@ -194,6 +194,7 @@ impl IntoResponse for HttpError {
             Error::NotFound(_) | Error::ArticleNotFound => StatusCode::NOT_FOUND,
             Error::BadUserInput { .. } | Error::PublishGaps(_) => StatusCode::BAD_REQUEST,
             Error::Conflict(_) | Error::Duplicate { .. } => StatusCode::CONFLICT,
+            Error::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Error::Internal(_) | Error::Database(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         let status = self.1.unwrap_or(status);

@@ -457,8 +457,10 @@ impl SubscriptionsMutation {
     async fn cancel_subscription(&self, ctx: &Context<'_>, channel_id: ID) -> Result<ChannelSubscriptionObject> {
         let viewer = viewer(ctx)?;
         viewer.require(ALL_ROLES)?;
-        // A card subscription is cancelled on Stripe first; the change is then recorded here.
-        crate::billing::checkout::cancel_card_at_period_end(app_state(ctx), &viewer.user.user_id, &channel_id).await?;
+        // A card subscription is cancelled on Stripe, and recorded as Stripe then says.
+        if crate::billing::checkout::cancel_card_at_period_end(app_state(ctx), &viewer.user.user_id, &channel_id).await? {
+            return subscription_of(ctx, &channel_id, &viewer.user.user_id).await;
+        }
         reader_change(ctx, &channel_id, Event::Cancel).await
     }
 

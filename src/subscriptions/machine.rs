@@ -118,7 +118,8 @@ pub enum CardStatus {
     Unpaid,
     /// Paid up (active, trialing).
     Active,
-    /// A renewal failed (past_due, unpaid): access kept while Stripe retries, the reader is told.
+    /// A renewal failed (past_due, unpaid): the reader is told and asked for a new card; what they
+    /// may read meanwhile is the entitlement rule's (`reading::entitlement`).
     PaymentFailed,
     /// Ended (canceled, or paused).
     Canceled,
@@ -335,6 +336,8 @@ pub fn transition(channel: ChannelFacts, current: Option<&Subscription>, event: 
                         cancel_at_period_end: true,
                         cancel_requested_at: Some(now),
                         subscribed: false,
+                        // Nothing more is charged.
+                        next_payment: None,
                         ..sub.clone()
                     };
                     done(next, "cancelAtPeriodEnd", Some(EmailKind::SubscriptionCanceled))
@@ -467,7 +470,7 @@ pub fn transition(channel: ChannelFacts, current: Option<&Subscription>, event: 
                 },
                 ..Subscription::new(SubscriptionType::Account, SubscriptionState::Active)
             };
-            done(next, "payByAccount", None)
+            done(next, "payByAccount", Some(EmailKind::Welcome))
         }
         Event::RequestInvoice { legal_entity_name, billing_email_address, price_per_month } => {
             refuse_unless_buyable(channel, current, now)?;
@@ -564,7 +567,12 @@ fn card_sync(current: Option<&Subscription>, card: &CardState, now: DateTime<Utc
     } else {
         email
     };
-    let action = if card.cancel_at_period_end && !base.cancel_at_period_end && is_this_card { "cancelAtPeriodEnd" } else { action };
+    // The reader (here or at Stripe) asked to end it with the paid period: told once, when it is recorded.
+    let (action, email) = if card.cancel_at_period_end && !base.cancel_at_period_end && is_this_card && !ended {
+        ("cancelAtPeriodEnd", Some(EmailKind::SubscriptionCanceled))
+    } else {
+        (action, email)
+    };
     Ok(Transition { next: Some(next), action, email })
 }
 

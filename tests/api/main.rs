@@ -4,6 +4,8 @@
 mod api_conventions;
 mod articles;
 mod auth;
+mod billing_accounts;
+mod billing_sync;
 mod channels;
 mod checkout;
 mod demo;
@@ -21,6 +23,7 @@ mod reading;
 mod schema;
 mod search;
 mod seed;
+mod stripe_webhooks;
 mod subscriber_admin;
 mod subscriptions;
 mod support;

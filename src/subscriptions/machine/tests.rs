@@ -731,6 +731,8 @@ fn cancel_of_a_card_subscription_keeps_access_to_the_next_payment() {
         cancel_at_period_end: true,
         cancel_requested_at: Some(now()),
         subscribed: false,
+        // Nothing more is charged.
+        next_payment: None,
         ..card.clone()
     };
     assert_eq!(cancelled, Transition { next: Some(want), action: "cancelAtPeriodEnd", email: Some(EmailKind::SubscriptionCanceled) });
@@ -1446,7 +1448,7 @@ fn a_reader_buys_unless_a_paid_subscription_is_live_or_an_invoice_request_waits(
     let by_account = [
         (paid_live.clone(), refused(ALREADY_SUBSCRIBED)),
         (invoice_pending.clone(), refused(INVOICE_PENDING)),
-        (buyable.clone(), ok_as(T::Account, S::Active, "payByAccount", None)),
+        (buyable.clone(), ok_as(T::Account, S::Active, "payByAccount", Some(EmailKind::Welcome))),
     ];
     check_table(ChannelType::Premium, &pay_by_account(), &by_account);
     let by_invoice = [
@@ -1544,7 +1546,7 @@ fn a_failed_renewal_warns_the_reader_and_a_new_card_recovers() {
 fn cancel_at_period_end_keeps_access_then_the_end_cancels() {
     let active = card_subscription(S::Active);
     let cancelling = apply(ChannelType::Premium, Some(&active), &card_sync(CardStatus::Active, true)).unwrap();
-    assert_eq!((cancelling.action, cancelling.email), ("cancelAtPeriodEnd", None));
+    assert_eq!((cancelling.action, cancelling.email), ("cancelAtPeriodEnd", Some(EmailKind::SubscriptionCanceled)));
     let cancelling = cancelling.next.unwrap();
     assert_eq!((cancelling.state, cancelling.cancel_at, cancelling.cancel_at_period_end), (S::Active, Some(next_charge()), true));
     assert_eq!(reader_card(ChannelType::Premium, Some(&cancelling), now()).action, CardAction::AccessUntil);

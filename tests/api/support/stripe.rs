@@ -4,8 +4,7 @@
 
 use serde_json::{Value, json};
 use sqlx::PgPool;
-use stripe_double::Options;
-pub use stripe_double::{Signing, StripeDouble};
+pub use stripe_double::{Options, Signing, StripeDouble};
 
 use super::TestApp;
 
@@ -15,11 +14,64 @@ pub const WEBHOOK_SECRET: &str = "whsec_insights_test_secret";
 
 /// The app and its Stripe double; events are delivered as they happen unless a test holds them.
 pub async fn spawn(pool: PgPool) -> (TestApp, StripeDouble) {
+    spawn_with(pool, Options::default()).await
+}
+
+/// As `spawn`, with the double started with `options` (e.g. a lower tax id limit at Stripe).
+pub async fn spawn_with(pool: PgPool, options: Options) -> (TestApp, StripeDouble) {
+    let double = start_double(options).await;
+    let base = double.base_url();
+    (app_for(pool, &double, &base).await, double)
+}
+
+/// The app talking to the double through a proxy that, after answering each POST, delivers the
+/// events it queued before the answer reaches the app: Stripe's webhook overtaking its own API
+/// answer, every time. Events are held from the start.
+pub async fn spawn_with_events_first(pool: PgPool) -> (TestApp, StripeDouble) {
+    let double = start_double(Options::default()).await;
+    double.hold_events();
+    let proxy = events_first_proxy(double.clone()).await;
+    (app_for(pool, &double, &proxy).await, double)
+}
+
+async fn start_double(options: Options) -> StripeDouble {
     // The webhook endpoint sends events in the API version the app's async-stripe is built for, as
     // the endpoint would be set up at Stripe.
-    let options = Options { api_version: stripe_shared::version::VERSION.as_str().to_owned(), ..Options::default() };
-    let double = StripeDouble::start_with(options).await.expect("start the Stripe double");
-    let base = double.base_url();
+    let options = Options { api_version: stripe_shared::version::VERSION.as_str().to_owned(), ..options };
+    StripeDouble::start_with(options).await.expect("start the Stripe double")
+}
+
+async fn events_first_proxy(double: StripeDouble) -> String {
+    use axum::{
+        body::Bytes,
+        extract::State,
+        http::{HeaderMap, Method, StatusCode, Uri},
+        response::IntoResponse,
+    };
+    async fn forward(State(double): State<StripeDouble>, method: Method, uri: Uri, headers: HeaderMap, body: Bytes) -> impl IntoResponse {
+        let url = format!("{}{}", double.base_url(), uri.path_and_query().map_or("/", |p| p.as_str()));
+        let mut request = reqwest::Client::new().request(reqwest::Method::from_bytes(method.as_str().as_bytes()).unwrap(), url);
+        for name in ["authorization", "content-type", "idempotency-key", "stripe-version"] {
+            if let Some(value) = headers.get(name).and_then(|v| v.to_str().ok()) {
+                request = request.header(name, value);
+            }
+        }
+        let response = request.body(body).send().await.expect("the double answers");
+        let status = StatusCode::from_u16(response.status().as_u16()).unwrap();
+        let answer = response.bytes().await.expect("the double's answer");
+        if method == Method::POST {
+            double.deliver_all().await;
+        }
+        (status, [("content-type", "application/json")], answer)
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind a free port");
+    let address = listener.local_addr().unwrap();
+    let router = axum::Router::new().fallback(forward).with_state(double);
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    format!("http://{address}")
+}
+
+async fn app_for(pool: PgPool, double: &StripeDouble, base: &str) -> TestApp {
     let app = TestApp::spawn_with(
         pool,
         &[
@@ -30,12 +82,12 @@ pub async fn spawn(pool: PgPool) -> (TestApp, StripeDouble) {
             "--stripe-webhook-secret",
             WEBHOOK_SECRET,
             "--stripe-api-base",
-            &base,
+            base,
         ],
     )
     .await;
     double.set_webhook(&app.url("/webhooks/stripe"), WEBHOOK_SECRET);
-    (app, double)
+    app
 }
 
 /// The intent a client secret belongs to (`pi_…_secret_…` → `pi_…`).
@@ -96,4 +148,42 @@ pub const CREATE_SUBSCRIPTION: &str = "mutation($channelId: ID!, $businessName: 
 pub fn with_channel(mut variables: Value, channel: &str) -> Value {
     variables["channelId"] = json!(channel);
     variables
+}
+
+/// Stripe's list of subscriptions of a customer, canceled ones too, as the secret key sees it.
+pub async fn subscriptions_of(double: &StripeDouble, customer: &str) -> Vec<Value> {
+    let url = format!("{}/v1/subscriptions", double.base_url());
+    let response = reqwest::Client::new()
+        .get(url)
+        .basic_auth(SECRET_KEY, Some(""))
+        .query(&[("customer", customer), ("status", "all"), ("limit", "100")])
+        .send()
+        .await
+        .expect("list subscriptions");
+    let list: Value = response.json().await.expect("list JSON");
+    list["data"].as_array().cloned().unwrap_or_else(|| panic!("a list: {list}"))
+}
+
+/// POSTs `payload` to the app's webhook endpoint signed now with `secret`, as a forger (or
+/// Stripe) would; returns the HTTP status.
+pub async fn post_event(app: &TestApp, payload: &str, secret: &str) -> u16 {
+    let header = stripe_double::sign(payload, secret, chrono::Utc::now().timestamp());
+    app.client
+        .post(app.url("/webhooks/stripe"))
+        .header("content-type", "application/json")
+        .header("stripe-signature", header)
+        .body(payload.to_owned())
+        .send()
+        .await
+        .expect("post the event")
+        .status()
+        .as_u16()
+}
+
+/// The events the app stored (applied once each), oldest first: (id, type, outcome).
+pub async fn stored_events(app: &TestApp) -> Vec<(String, String, String)> {
+    sqlx::query_as("select event_id, type, outcome from stripe_event order by received_at, event_id")
+        .fetch_all(&app.pool)
+        .await
+        .expect("stripe_event rows")
 }

@@ -214,6 +214,7 @@ fn route(store: &mut Store, key: Key, method: &Method, path: &str, params: &Para
         }
         (Method::GET, ["v1", "invoices", id]) => show(store, store.find("invoice", id, "invoice")?),
         (Method::POST, ["v1", "invoices", id, "pay"]) => invoices::pay(store, id, params).map(|i| store.render(&i, &expand)),
+        (Method::POST, ["v1", "invoices", id, "void"]) => invoices::void(store, id).map(|i| store.render(&i, &expand)),
         // PaymentIntents, SetupIntents, PaymentMethods.
         (Method::GET, ["v1", "payment_intents", id]) => {
             let intent = store.find("payment_intent", id, "intent")?;

@@ -238,6 +238,33 @@ pub fn pay(store: &mut Store, id: &str, params: &Params) -> Result<Value, ApiErr
     store.find("invoice", id, "invoice")
 }
 
+/// `POST /v1/invoices/{id}/void`: an open invoice can no longer be paid; its payment intent is canceled.
+pub fn void(store: &mut Store, id: &str) -> Result<Value, ApiError> {
+    let invoice = store.find("invoice", id, "invoice")?;
+    if invoice["status"] != "open" {
+        return Err(ApiError::with_code(
+            axum::http::StatusCode::BAD_REQUEST,
+            "invoice_not_editable",
+            None,
+            format!("You can only void open invoices; this one is {}.", invoice["status"].as_str().unwrap_or_default()),
+        ));
+    }
+    let at = store.now();
+    if let Some(intent) = intent_of(store, id)
+        && let Some(intent) = store.get_mut(&intent)
+    {
+        intent["status"] = json!("canceled");
+        intent["canceled_at"] = json!(at);
+        intent["cancellation_reason"] = json!("void_invoice");
+    }
+    let Some(invoice) = store.get_mut(id) else { return Err(ApiError::not_found("invoice", id, "invoice")) };
+    invoice["status"] = json!("void");
+    invoice["status_transitions"]["voided_at"] = json!(at);
+    let invoice = invoice.clone();
+    emit(store, "invoice.voided", &invoice, None);
+    Ok(invoice)
+}
+
 /// The hosted invoice page (`hosted_invoice_url`).
 pub fn page(store: &Store, id: &str) -> Option<String> {
     let invoice = store.get(id).filter(|o| o["object"] == "invoice")?;

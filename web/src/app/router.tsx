@@ -45,7 +45,7 @@ const ChannelPage = lazy(() => import('../features/reader/ChannelPage'));
 const SubscribePage = lazy(() => import('../features/reader/subscribe/SubscribePage'));
 const ConfirmTrialPage = lazy(() => import('../features/reader/subscribe/ConfirmTrialPage'));
 const ConfirmInterestPage = lazy(() => import('../features/reader/subscribe/ConfirmInterestPage'));
-const CheckoutPlaceholder = lazy(() => import('../features/reader/subscribe/CheckoutPlaceholder'));
+const CheckoutPage = lazy(() => import('../features/reader/subscribe/CheckoutPage'));
 const SubscriptionResultPage = lazy(() => import('../features/reader/subscribe/SubscriptionResultPage'));
 const ArticlePage = lazy(() => import('../features/reader/article/ArticlePage'));
 const MarketingArticlePage = lazy(() => import('../features/reader/article/MarketingArticlePage'));
@@ -210,7 +210,7 @@ export const routes: RouteObject[] = [
       { path: 'browse/channel/:channelId/:status', element: reader(<SubscriptionResultPage />) },
       // Subscribing: the subscription page, then the checkout, the free trial request and the interest page.
       { path: 'subscribe/channel/:channelId', element: reader(<SubscribePage />) },
-      { path: 'subscribe/channel/confirm/:channelId', element: reader(<CheckoutPlaceholder />) },
+      { path: 'subscribe/channel/confirm/:channelId', element: reader(<CheckoutPage />) },
       { path: 'subscribe/channel/confirm-trial/:channelId', element: reader(<ConfirmTrialPage />) },
       { path: 'subscribe/channel/confirm-interest/:channelId', element: reader(<ConfirmInterestPage />) },
       // The browse root goes to the channels page.

@@ -77,6 +77,10 @@ export const CLIENT_CONFIG_QUERY = gql`
       supportEmail
       landingUrl
       profileLandingUrl
+      stripe {
+        publishableKey
+        jsUrl
+      }
     }
   }
 `;

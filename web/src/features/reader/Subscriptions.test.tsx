@@ -2,11 +2,24 @@ import type { MockLink } from '@apollo/client/testing';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { GraphQLError } from 'graphql';
-import { describe, expect, it } from 'vitest';
-import { testUser } from '../../testing/fixtures';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ClientConfig } from '../../lib/config';
+import { testConfig, testUser } from '../../testing/fixtures';
 import { renderApp } from '../../testing/renderApp';
+import { installStripe, lastElements, stripeMock } from '../../testing/stripe';
 import { PAYMENT_FAILED_TEXT } from './common/subscriptionText';
-import { cancelWarning, isCurrent, stateText, subscriptionDates, type ReaderSubscription } from './Subscriptions';
+import {
+  cancelWarning,
+  canUpdateCard,
+  isCurrent,
+  paymentMethodText,
+  stateText,
+  subscriptionDates,
+  type ReaderSubscription,
+} from './Subscriptions';
+import { CARD_UPDATED_TEXT } from './UpdateCardDialog';
+
+vi.mock('@stripe/react-stripe-js', () => import('../../testing/stripe'));
 import { changedChannel, cards, READER_IDS, readerCard } from './testData';
 import {
   AcknowledgeExpiredSubscriptionDocument,
@@ -14,6 +27,8 @@ import {
   SubscriptionArticlesDocument,
   SubscriptionsScreenDocument,
 } from './__generated__/Subscriptions.generated';
+import { MyInvoicesDocument } from './__generated__/Invoices.generated';
+import { CreatePaymentSetupIntentDocument } from './__generated__/UpdateCardDialog.generated';
 
 const USER = testUser('Subscriber');
 const LATER = new Date(2026, 3, 30, 23, 59).toISOString();
@@ -31,6 +46,9 @@ function sub(channelId: string, name: string, status: Partial<Status> = {}, fiel
     nextPayment: null,
     createdAt: CREATED,
     rebate: false,
+    subscriptionType: 'free',
+    subscriptionId: null,
+    paymentMethod: null,
     channel: { __typename: 'Channel', _id: channelId, name },
     status: {
       __typename: 'SubscriptionStatus',
@@ -110,8 +128,27 @@ function server(initial: ReaderSubscription[]) {
   return { state, list, articles, mutation };
 }
 
-function open(mocks: MockLink.MockedResponse[], width?: number) {
-  return renderApp({ path: '/subscriptions', user: USER, mocks, width });
+/** The reader's invoices (none unless a test says otherwise). */
+function invoicesMock(invoices: unknown[] = []): MockLink.MockedResponse {
+  return {
+    request: { query: MyInvoicesDocument },
+    maxUsageCount: Number.POSITIVE_INFINITY,
+    result: { data: { myInvoices: invoices } },
+  };
+}
+
+function open(
+  mocks: MockLink.MockedResponse[],
+  width?: number,
+  options: { invoices?: unknown[]; config?: ClientConfig; path?: string } = {},
+) {
+  return renderApp({
+    path: options.path ?? '/subscriptions',
+    user: USER,
+    mocks: [...mocks, invoicesMock(options.invoices)],
+    width,
+    config: options.config,
+  });
 }
 
 const card = (name: string) => within(screen.getByRole('article', { name }));
@@ -283,5 +320,180 @@ describe('Subscription card wording', () => {
     const rebated = sub('x', 'Rebated', { typeLabel: 'Rebated - Clearing', cancelKeepsAccessToPeriodEnd: true }, { rebate: true });
     expect(cancelWarning(rebated)).toBe('You keep Premium access to Rebated until the end of the current billing period.');
     expect(cancelWarning(TRIAL)).toBe('Your access to Gas Daily ends now. You can subscribe again later.');
+  });
+});
+
+const CARD_CONFIG = testConfig({
+  features: { ...testConfig().features, cardPayments: true },
+  stripe: { __typename: 'StripeSettings', publishableKey: 'pk_test_insights', jsUrl: 'http://127.0.0.1:9/js/v3' },
+} as Partial<ClientConfig>);
+const VISA = { __typename: 'PaymentMethod', type: 'card', details: 'Visa ending 4242' };
+const CARD_PAID = sub(
+  READER_IDS.oilChannel,
+  'Oil Weekly',
+  { payable: true, cancelKeepsAccessToPeriodEnd: true, typeLabel: 'Paid - Non-clearing' },
+  { nextPayment: new Date(2026, 4, 1).toISOString(), subscriptionType: 'stripe', subscriptionId: 'sub_oil', paymentMethod: VISA },
+);
+const CARD_FAILED = sub(
+  READER_IDS.metalsChannel,
+  'Metals Monthly',
+  { effectiveState: 'paymentFailed', paymentFailedAlert: true, typeLabel: 'Paid - Non-clearing' },
+  { subscriptionType: 'stripe', subscriptionId: 'sub_metals', paymentMethod: VISA },
+);
+
+describe('Subscriptions page: card payments and invoices', () => {
+  beforeEach(() => installStripe());
+
+  it('shows a card subscription with its next payment date and card', async () => {
+    const { list, articles } = server([CARD_PAID]);
+    open([list, articles], undefined, { config: CARD_CONFIG });
+    await screen.findByRole('list', { name: 'Your subscriptions' });
+    expect(card('Oil Weekly').getByText('Next payment').nextElementSibling).toHaveTextContent('01 May 2026');
+    expect(card('Oil Weekly').getByText('Payment method').nextElementSibling).toHaveTextContent('Visa ending 4242');
+    expect(card('Oil Weekly').getByRole('button', { name: 'Update card' })).toBeEnabled();
+    expect(card('Oil Weekly').queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('says a subscription cancelled at period end will not renew', async () => {
+    const cancelled = { ...CARD_PAID, cancelAtPeriodEnd: true, cancelAt: LATER, status: { ...CARD_PAID.status, canCancel: false } };
+    const { list, articles } = server([cancelled]);
+    open([list, articles]);
+    await screen.findByRole('list', { name: 'Your subscriptions' });
+    expect(card('Oil Weekly').getByText('Cancelled')).toBeInTheDocument();
+    expect(card('Oil Weekly').getByText('Your subscription will not renew. You keep access until 30 Apr 2026.')).toBeInTheDocument();
+    expect(card('Oil Weekly').queryByText('Next payment')).not.toBeInTheDocument();
+  });
+
+  it('updates the card from the payment-issue alert, then reads the list again until the alert goes', async () => {
+    const { list, articles, state } = server([CARD_FAILED]);
+    const setup: MockLink.MockedResponse = {
+      request: { query: CreatePaymentSetupIntentDocument, variables: { subscriptionId: 'sub_metals' } },
+      result: {
+        data: {
+          createPaymentSetupIntent: {
+            __typename: 'PaymentSetup',
+            clientSecret: 'seti_1_secret_abc',
+            billingAddress: {
+              __typename: 'PaymentSetupAddress',
+              city: 'London',
+              country: 'GB',
+              line1: '1 King St',
+              line2: null,
+              postalCode: 'EC2V 8AU',
+              state: null,
+            },
+            metadata: { __typename: 'PaymentSetupMetadata', businessName: 'Acme Trading Ltd', taxId: 'GB123456789' },
+          },
+        },
+      },
+    };
+    stripeMock.confirmSetup.mockImplementation(async () => {
+      // The webhook pays the open invoice: the next read of the list has no alert.
+      state.subs = [
+        { ...CARD_FAILED, status: { ...CARD_FAILED.status, effectiveState: 'active', paymentFailedAlert: false, payable: true } },
+      ];
+      return { setupIntent: { id: 'seti_1', status: 'succeeded' } };
+    });
+    open([list, articles, setup], undefined, { config: CARD_CONFIG });
+    await screen.findByRole('list', { name: 'Your subscriptions' });
+    const alert = card('Metals Monthly').getByRole('alert');
+    expect(alert).toHaveTextContent(PAYMENT_FAILED_TEXT);
+    await userEvent.click(within(alert).getByRole('button', { name: 'Update card' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Update the card for Metals Monthly' });
+    expect(await within(dialog).findByRole('group', { name: 'Card payment form' })).toBeInTheDocument();
+    expect(lastElements.options).toEqual({ clientSecret: 'seti_1_secret_abc' });
+    const readsBefore = state.reads;
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Save card' })).toBeEnabled());
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save card' }));
+
+    await waitFor(() => expect(stripeMock.confirmSetup).toHaveBeenCalled());
+    expect(await screen.findByText(CARD_UPDATED_TEXT)).toBeInTheDocument();
+    const call = stripeMock.confirmSetup.mock.calls[0][0];
+    expect(call.redirect).toBe('if_required');
+    expect(call.confirmParams.return_url).toMatch(/\/subscriptions$/);
+    expect(call.confirmParams.payment_method_data.billing_details.address).toMatchObject({
+      line1: '1 King St',
+      postal_code: 'EC2V 8AU',
+      country: 'GB',
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(card('Metals Monthly').queryByRole('alert')).not.toBeInTheDocument(), { timeout: 3000 });
+    expect(state.reads).toBeGreaterThan(readsBefore);
+  }, 10_000);
+
+  it("shows the provider's message when the card cannot be saved", async () => {
+    const { list, articles } = server([CARD_FAILED]);
+    const setup: MockLink.MockedResponse = {
+      request: { query: CreatePaymentSetupIntentDocument, variables: { subscriptionId: 'sub_metals' } },
+      result: {
+        data: {
+          createPaymentSetupIntent: {
+            __typename: 'PaymentSetup',
+            clientSecret: 'seti_2_secret_abc',
+            billingAddress: {
+              __typename: 'PaymentSetupAddress',
+              city: 'Oslo',
+              country: 'NO',
+              line1: 'Gate 1',
+              line2: null,
+              postalCode: '0150',
+              state: null,
+            },
+            metadata: { __typename: 'PaymentSetupMetadata', businessName: 'Nord AS', taxId: null },
+          },
+        },
+      },
+    };
+    stripeMock.confirmSetup.mockResolvedValue({ error: { type: 'card_error', message: 'Your card was declined.' } });
+    open([list, articles, setup], undefined, { config: CARD_CONFIG });
+    await userEvent.click(await within(await screen.findByRole('alert')).findByRole('button', { name: 'Update card' }));
+    const dialog = await screen.findByRole('dialog');
+    await within(dialog).findByRole('group', { name: 'Card payment form' });
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Save card' })).toBeEnabled());
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save card' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Your card was declined.');
+  });
+
+  it("lists the reader's invoices with links to the hosted invoice pages, and says when there are none", async () => {
+    const invoice = {
+      __typename: 'Invoice',
+      _id: 'in_1',
+      channelId: READER_IDS.oilChannel,
+      channelName: 'Oil Weekly',
+      number: 'INS-0001',
+      status: 'paid',
+      amountDue: '49.50',
+      amountPaid: '49.50',
+      currency: 'usd',
+      hostedInvoiceUrl: 'https://invoice.stripe.com/i/in_1',
+      periodStart: new Date(2026, 3, 1).toISOString(),
+      periodEnd: new Date(2026, 4, 1).toISOString(),
+      created: new Date(2026, 3, 1).toISOString(),
+    };
+    const { list, articles } = server([CARD_PAID]);
+    const { unmount } = open([list, articles], undefined, { invoices: [invoice] });
+    const invoices = await screen.findByRole('list', { name: 'Your invoices' });
+    expect(within(invoices).getByText('Oil Weekly')).toBeInTheDocument();
+    expect(within(invoices).getByText('Invoice INS-0001')).toBeInTheDocument();
+    expect(within(invoices).getByText('$49.50')).toBeInTheDocument();
+    expect(within(invoices).getByText('Paid')).toBeInTheDocument();
+    const link = within(invoices).getByRole('link', { name: 'View Oil Weekly, invoice INS-0001 (opens in a new tab)' });
+    expect(link).toHaveAttribute('href', 'https://invoice.stripe.com/i/in_1');
+    expect(link).toHaveAttribute('target', '_blank');
+    unmount();
+
+    const again = server([CARD_PAID]);
+    open([again.list, again.articles]);
+    expect(await screen.findByText('You have no invoices yet. Card payments are listed here.')).toBeInTheDocument();
+  });
+
+  it('offers a card update only on live card subscriptions, and names the card', () => {
+    expect(canUpdateCard(CARD_PAID)).toBe(true);
+    expect(canUpdateCard(CARD_FAILED)).toBe(true);
+    expect(canUpdateCard(PAID)).toBe(false);
+    expect(canUpdateCard({ ...CARD_PAID, status: { ...CARD_PAID.status, effectiveState: 'canceled' } })).toBe(false);
+    expect(paymentMethodText(CARD_PAID)).toBe('Visa ending 4242');
+    expect(paymentMethodText(PAID)).toBeNull();
   });
 });

@@ -3,15 +3,17 @@
 //! dates), the expired and payment-issue alerts, Dismiss for an expired non-charge subscription,
 //! cancel (or withdraw a request) after a confirmation, 'Manage email notifications', the
 //! articles of the reader's channels and an empty state with a way to the channels directory.
-//! Ended subscriptions are listed apart under 'Past subscriptions'.
+//! Ended subscriptions are listed apart under 'Past subscriptions'. A card subscription shows its
+//! next payment date and card ('Visa ending 4242'), and 'Update card' (UpdateCardDialog), also in
+//! its payment-issue alert; 'Your invoices' lists the reader's card invoices (Invoices).
 //!
 //! What each card shows and allows is the server's state machine's answer
 //! (`ChannelSubscription.status`), never re-derived here. After an update the list is read again
 //! at once and then every second for 2 seconds (spec 3 §4, §9: `usePollAfterUpdate`).
 import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
-import { useId, useState, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { Banner } from '../../components/Banner';
 import { Button } from '../../components/Button';
 import { Badge, Card } from '../../components/Card';
@@ -27,6 +29,8 @@ import { ArticleCardList } from './common/ArticleCardList';
 import { channelPath, CHANNELS_PATH, EMAIL_NOTIFICATIONS_PATH, subscribePath } from './common/channelText';
 import { formatDay } from './common/readerDates';
 import { PAYMENT_FAILED_TEXT } from './common/subscriptionText';
+import { Invoices } from './Invoices';
+import { CARD_UPDATED_TEXT, UpdateCardDialog } from './UpdateCardDialog';
 import {
   AcknowledgeExpiredSubscriptionDocument,
   CancelSubscriptionDocument,
@@ -93,10 +97,37 @@ export function subscriptionDates(sub: ReaderSubscription): { label: string; val
   return dates.filter((d) => formatDay(d.value) !== '');
 }
 
+/** 'Visa ending 4242' for a live subscription paid by card (or account), else null. */
+export function paymentMethodText(sub: Pick<ReaderSubscription, 'paymentMethod' | 'status'>): string | null {
+  const live = sub.status.effectiveState === 'active' || sub.status.effectiveState === 'paymentFailed';
+  return live && sub.paymentMethod?.details ? sub.paymentMethod.details : null;
+}
+
+/** A live card subscription whose card the reader can change. */
+export function canUpdateCard(
+  sub: Pick<ReaderSubscription, 'subscriptionType' | 'subscriptionId' | 'status' | 'cancelAtPeriodEnd'>,
+): boolean {
+  const live = sub.status.effectiveState === 'active' || sub.status.effectiveState === 'paymentFailed';
+  return sub.subscriptionType === 'stripe' && !!sub.subscriptionId && live;
+}
+
 export default function Subscriptions() {
   const query = useQuery(SubscriptionsScreenDocument, { fetchPolicy: 'cache-and-network' });
   const { data, loading, error } = query;
   const pollAfterUpdate = usePollAfterUpdate(query);
+  const [params, setParams] = useSearchParams();
+  const returned = params.get('redirect_status');
+  // Back from a card check at the bank (confirmSetup's return_url): say how it went, read again.
+  useEffect(() => {
+    if (!returned) return;
+    void showToast(
+      returned === 'succeeded'
+        ? { message: CARD_UPDATED_TEXT, intent: 'success' }
+        : { message: 'Your card could not be saved. Please try again.', intent: 'danger' },
+    );
+    setParams({}, { replace: true });
+    pollAfterUpdate();
+  }, [returned, setParams, pollAfterUpdate]);
   const subscriptions = data?.me.channelSubscriptions ?? [];
   const current = subscriptions.filter((s) => isCurrent(s.status));
   const past = subscriptions.filter((s) => !isCurrent(s.status));
@@ -143,6 +174,9 @@ export default function Subscriptions() {
               </ul>
             </Section>
           )}
+          <Section title="Your invoices">
+            <Invoices />
+          </Section>
           {current.length > 0 && (
             <Section title="Articles from your subscriptions">
               <SubscriptionArticles />
@@ -181,10 +215,21 @@ function SubscriptionCard({ subscription: sub, onUpdated, headingLevel = 2 }: Su
   const Heading = `h${headingLevel}` as const;
   const { status, channel } = sub;
   const [confirming, setConfirming] = useState(false);
+  const [updatingCard, setUpdatingCard] = useState(false);
   const [cancel, cancelling] = useMutation(CancelSubscriptionDocument, REFETCH_LIST);
   const [acknowledge, acknowledging] = useMutation(AcknowledgeExpiredSubscriptionDocument, REFETCH_LIST);
   const pending = status.effectiveState === 'pending';
   const dates = subscriptionDates(sub);
+  const card = paymentMethodText(sub);
+  const updateCard = canUpdateCard(sub);
+  const cardUpdated = () => {
+    setUpdatingCard(false);
+    void showToast({ message: CARD_UPDATED_TEXT, intent: 'success' });
+    onUpdated();
+  };
+  const updateCardButton = updateCard && (
+    <Button text="Update card" intent={status.paymentFailedAlert ? 'primary' : 'none'} onClick={() => setUpdatingCard(true)} />
+  );
 
   const run = async (change: () => Promise<unknown>, done?: string) => {
     try {
@@ -209,7 +254,7 @@ function SubscriptionCard({ subscription: sub, onUpdated, headingLevel = 2 }: Su
         <Badge text={status.typeLabel} />
         <Badge text={stateText(sub)} intent={stateIntent(status)} />
       </p>
-      {dates.length > 0 && (
+      {(dates.length > 0 || card) && (
         <dl className="insights-subscription-dates">
           {dates.map((d) => (
             <div key={d.label}>
@@ -219,7 +264,20 @@ function SubscriptionCard({ subscription: sub, onUpdated, headingLevel = 2 }: Su
               </dd>
             </div>
           ))}
+          {card && (
+            <div>
+              <dt>Payment method</dt>
+              <dd>{card}</dd>
+            </div>
+          )}
         </dl>
+      )}
+      {sub.cancelAtPeriodEnd && status.effectiveState === 'active' && status.trial !== 'Active' && (
+        <p className="insights-subscription-note">
+          {sub.cancelAt
+            ? `Your subscription will not renew. You keep access until ${formatDay(sub.cancelAt)}.`
+            : 'Your subscription will not renew. You keep access to the end of the billing period.'}
+        </p>
       )}
       {status.expiredAlert && (
         <Banner intent="warning" role="alert">
@@ -229,11 +287,13 @@ function SubscriptionCard({ subscription: sub, onUpdated, headingLevel = 2 }: Su
       )}
       {status.paymentFailedAlert && (
         <Banner intent="danger" role="alert">
-          {PAYMENT_FAILED_TEXT}
+          <p>{PAYMENT_FAILED_TEXT}</p>
+          {updateCardButton}
         </Banner>
       )}
-      {(status.canAcknowledgeExpired || status.canCancel) && (
+      {(status.canAcknowledgeExpired || status.canCancel || (updateCard && !status.paymentFailedAlert)) && (
         <div className="insights-channel-card-actions">
+          {!status.paymentFailedAlert && updateCardButton}
           {status.canAcknowledgeExpired && (
             <Button
               text="Dismiss"
@@ -275,6 +335,15 @@ function SubscriptionCard({ subscription: sub, onUpdated, headingLevel = 2 }: Su
       >
         <p>{cancelWarning(sub)}</p>
       </Dialog>
+      {updateCard && sub.subscriptionId && (
+        <UpdateCardDialog
+          isOpen={updatingCard}
+          channelName={channel.name}
+          subscriptionId={sub.subscriptionId}
+          onClose={() => setUpdatingCard(false)}
+          onUpdated={cardUpdated}
+        />
+      )}
     </Card>
   );
 }
@@ -374,6 +443,12 @@ export const SUBSCRIPTIONS_SCREEN_QUERY = gql`
         nextPayment
         createdAt
         rebate
+        subscriptionType
+        subscriptionId
+        paymentMethod {
+          type
+          details
+        }
         channel {
           _id
           name

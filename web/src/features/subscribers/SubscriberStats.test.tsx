@@ -9,6 +9,7 @@ import {
   ChannelSubscribersDocument,
   DeleteSubscriberDocument,
   ProcessFreeClosedRequestDocument,
+  ProcessInvoiceRequestDocument,
   ProcessTrialRequestDocument,
   SubscriberStatsHeaderDocument,
   type ChannelSubscribersQueryVariables,
@@ -47,6 +48,10 @@ const REQUESTS = [
   listUser(
     { _id: IDS.bob, insightsUserId: 'auth0|bob', name: 'Bob Buyer', email: 'bob@example.com' },
     { subscriptionType: 'free', cancelAt: null, status: { effectiveState: 'pending', typeLabel: 'Free' } },
+  ),
+  listUser(
+    { _id: IDS.cy, insightsUserId: 'auth0|cy', name: 'Cy Client', email: 'cy@example.com', company: 'Cyan' },
+    { subscriptionType: 'external', cancelAt: null, status: { effectiveState: 'pending', typeLabel: 'Billed externally' } },
   ),
 ];
 
@@ -265,6 +270,39 @@ describe('SubscriberStats', { timeout: 15_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Reject' }));
     expect(await screen.findByText('The access request of Bob Buyer has been rejected.')).toBeInTheDocument();
     expect(reject).toHaveBeenCalledTimes(1);
+  });
+
+  it('approves an invoice request through processInvoiceRequest', async () => {
+    const user = userEvent.setup();
+    const approve = vi.fn(() => ({
+      data: {
+        processInvoiceRequest: {
+          __typename: 'ProcessedRequest',
+          name: 'Cy Client',
+          channelSubscription: { __typename: 'ChannelSubscription', subscriptionState: 'active' },
+        },
+      },
+    }));
+    renderApp({
+      path: PATH,
+      user: administrator,
+      mocks: [
+        headerMock({ n: 0 }),
+        listMock([]),
+        {
+          request: { query: ProcessInvoiceRequestDocument, variables: { item: { channelId: IDS.oil, userId: IDS.cy, approved: true } } },
+          result: approve,
+        },
+      ],
+    });
+    await screen.findByText('Ada Reader');
+    await user.click(views().getByRole('button', { name: 'Requests (2)' }));
+    await user.click(await screen.findByRole('button', { name: 'Approve Cy Client' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Approve request' });
+    expect(dialog).toHaveTextContent('Approve the invoice request of Cy Client? The subscription starts now, billed externally');
+    await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('The invoice request of Cy Client has been approved.')).toBeInTheDocument();
+    expect(approve).toHaveBeenCalledTimes(1);
   });
 
   it('cancels a subscription now and deletes a subscriber, each after a confirmation', async () => {

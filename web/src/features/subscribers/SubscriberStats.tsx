@@ -23,6 +23,7 @@ import {
   ChannelSubscribersDocument,
   DeleteSubscriberDocument,
   ProcessFreeClosedRequestDocument,
+  ProcessInvoiceRequestDocument,
   ProcessTrialRequestDocument,
   SubscriberStatsHeaderDocument,
   type ChannelSubscribersQuery,
@@ -70,11 +71,15 @@ export function subscriberListVariables(channelId: string, state: ListState): Ch
 }
 
 /** A trial or access request waiting for staff. */
-function requestKind(user: Subscriber): 'trial' | 'access' | null {
+type RequestKind = 'trial' | 'access' | 'invoice';
+
+function requestKind(user: Subscriber): RequestKind | null {
   const sub = user.channelSubscription;
   if (!sub || sub.status.effectiveState !== 'pending') return null;
   if (sub.subscriptionType === 'trial') return 'trial';
   if (sub.subscriptionType === 'free') return 'access';
+  // A reader who asked to pay by invoice (checkout): staff confirm they are invoiced.
+  if (sub.subscriptionType === 'external') return 'invoice';
   return null;
 }
 
@@ -97,11 +102,16 @@ interface ActionWords {
   confirm: string;
   icon: IconName;
   intent: Intent;
-  text: (name: string, request: 'trial' | 'access' | null) => string;
-  done: (name: string, request: 'trial' | 'access' | null) => string;
+  text: (name: string, request: RequestKind | null) => string;
+  done: (name: string, request: RequestKind | null) => string;
 }
 
-const requestWords = (request: 'trial' | 'access' | null) => (request === 'trial' ? 'free trial request' : 'access request');
+const REQUEST_WORDS: Record<RequestKind, string> = {
+  trial: 'free trial request',
+  access: 'access request',
+  invoice: 'invoice request',
+};
+const requestWords = (request: RequestKind | null) => REQUEST_WORDS[request ?? 'access'];
 
 const ACTIONS: Record<ActionKind, ActionWords> = {
   approve: {
@@ -112,7 +122,9 @@ const ACTIONS: Record<ActionKind, ActionWords> = {
     text: (name, request) =>
       request === 'trial'
         ? `Approve the free trial request of ${name}? The trial starts now with the channel's trial days, and ${name} is told by email.`
-        : `Approve the access request of ${name}? ${name} is told by email.`,
+        : request === 'invoice'
+          ? `Approve the invoice request of ${name}? The subscription starts now, billed externally, and ${name} is told by email.`
+          : `Approve the access request of ${name}? ${name} is told by email.`,
     done: (name, request) => `The ${requestWords(request)} of ${name} has been approved.`,
   },
   reject: {
@@ -155,6 +167,7 @@ export default function SubscriberStats() {
   });
   const [processTrial] = useMutation(ProcessTrialRequestDocument);
   const [processFreeClosed] = useMutation(ProcessFreeClosedRequestDocument);
+  const [processInvoice] = useMutation(ProcessInvoiceRequestDocument);
   const [cancelNow] = useMutation(CancelSubscriberNowDocument);
   const [deleteSubscriber] = useMutation(DeleteSubscriberDocument);
 
@@ -199,7 +212,9 @@ export default function SubscriberStats() {
         const result =
           request === 'trial'
             ? (await processTrial({ variables: { item } })).data?.processTrialRequest
-            : (await processFreeClosed({ variables: { item } })).data?.processFreeClosedRequest;
+            : request === 'invoice'
+              ? (await processInvoice({ variables: { item } })).data?.processInvoiceRequest
+              : (await processFreeClosed({ variables: { item } })).data?.processFreeClosedRequest;
         name = result?.name || name;
       } else if (kind === 'cancel') {
         await cancelNow({ variables: ids });
@@ -383,6 +398,15 @@ export const SUBSCRIBER_STATS_OPERATIONS = gql`
 
   mutation ProcessFreeClosedRequest($item: RequestDecisionInput!) {
     processFreeClosedRequest(item: $item) {
+      name
+      channelSubscription {
+        subscriptionState
+      }
+    }
+  }
+
+  mutation ProcessInvoiceRequest($item: RequestDecisionInput!) {
+    processInvoiceRequest(item: $item) {
       name
       channelSubscription {
         subscriptionState

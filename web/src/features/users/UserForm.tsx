@@ -1,7 +1,8 @@
 //! Edit a user (spec 2 §2 "Users", §5, §6): email, role, last sign-in, member since, name, company
 //! and phone are read only; Function (at most 50) can change, and so can the contributor photo
 //! (only for users on the internal company domains: `canHaveProfilePicture`) and the tableau-chart
-//! access (only an administrator may change it). A Contributor may edit only themself; the
+//! access (only an administrator may change it). Administrators also manage the user's clearing
+//! accounts here (BillingAccounts, issue 13). A Contributor may edit only themself; the
 //! server checks every rule again.
 import { gql } from '@apollo/client';
 import { useMutation } from '@apollo/client/react';
@@ -21,6 +22,7 @@ import { Page } from '../../components/Page';
 import { formatDateTime } from '../../lib/dates';
 import { formatError } from '../../lib/errors';
 import { useSession } from '../../lib/session';
+import { BillingAccounts } from './BillingAccounts';
 import { EditUserDocument, UserByIdDocument, type UserFormFieldsFragment } from './__generated__/UserForm.generated';
 import { checkPhoto, PHOTO_ACCEPT, usePhotoUpload, useProfilePicture } from './profilePicture';
 import './UserForm.css';
@@ -105,7 +107,12 @@ export function UserForm({ record }: { record: UserFormFieldsFragment }) {
   ];
 
   return (
-    <AdminForm form={form} title="Edit user" breadcrumbs={[{ text: 'Users', to: USERS_PATH }, { text: record.name }]}>
+    <AdminForm
+      form={form}
+      title="Edit user"
+      breadcrumbs={[{ text: 'Users', to: USERS_PATH }, { text: record.name }]}
+      after={isAdministrator ? <BillingAccounts userId={record._id} userName={record.name} /> : undefined}
+    >
       {!canEdit && <Banner>A contributor can change only their own profile.</Banner>}
       <dl className="insights-user-facts" aria-label="User details">
         {facts.map(([term, value]) => (

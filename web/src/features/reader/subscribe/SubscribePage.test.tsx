@@ -7,6 +7,7 @@ import { testUser } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/renderApp';
 import { SubscribeToFreeChannelDocument } from '../common/__generated__/ChannelCardActions.generated';
 import { changedChannel, channel, READER_IDS, readerCard } from '../testData';
+import { CheckoutPageDocument } from './__generated__/CheckoutPage.generated';
 import { SubscribePageDocument } from './__generated__/SubscribePage.generated';
 
 const ID = READER_IDS.oilChannel;
@@ -111,11 +112,21 @@ describe('Channel subscription page', () => {
     expect(await screen.findByRole('heading', { name: 'Channel not found', level: 1 })).toBeInTheDocument();
   });
 
-  it('leads Buy Premium access to the checkout placeholder, with a way back', async () => {
-    open([pageMock(channel())]);
+  it('leads Buy Premium access to the checkout', async () => {
+    const checkout: MockLink.MockedResponse = {
+      request: { query: CheckoutPageDocument, variables: { id: ID } },
+      result: {
+        data: {
+          channel: { ...channel(), state: 'active' },
+          stripeTaxCountries: [],
+          isoCountries: [],
+          myBillingAccounts: [],
+        },
+      },
+    };
+    open([pageMock(channel()), checkout]);
     await userEvent.click(await screen.findByRole('link', { name: 'Buy Premium access' }));
-    expect(await screen.findByRole('heading', { name: 'Checkout', level: 1 })).toBeInTheDocument();
-    expect(screen.getByText(/by card, clearing account or invoice is coming soon/)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Back to the subscription page' })).toHaveAttribute('href', PATH);
+    expect(await screen.findByRole('list', { name: 'Checkout steps' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Step 1 of 3: Business and tax identification' })).toBeInTheDocument();
   });
 });
