@@ -8,6 +8,7 @@ use sqlx::{PgConnection, PgExecutor, PgPool};
 
 use crate::{
     error::{Error, FieldErrors, REQUIRED_MESSAGE, Result},
+    subscriptions::csv_emails::{BOM, LineCounter},
     validation::max_length_message,
 };
 
@@ -265,40 +266,6 @@ fn refusal(email: &str, number: &str, name: &str) -> Option<String> {
         Some(format!("name longer than {NAME_MAX} characters"))
     } else {
         None
-    }
-}
-
-const BOM: &[u8] = "\u{feff}".as_bytes();
-
-/// Physical line numbers as a text editor shows them, counting LF, CRLF and lone CR alike: the csv
-/// reader's position before a record is where it started scanning, before any blank lines (and,
-/// with CRLF, before the LF of the previous line). The same counter as the subscriber import's
-/// (`subscriptions::csv_emails`).
-#[derive(Default)]
-struct LineCounter {
-    /// Bytes before this offset are already counted.
-    counted_to: usize,
-    /// Line breaks before `counted_to`.
-    breaks: u64,
-}
-
-impl LineCounter {
-    fn line_of_record(&mut self, data: &[u8], scan_from: usize) -> u64 {
-        let mut start = scan_from.max(self.counted_to).min(data.len());
-        if start == 0 && data.starts_with(BOM) {
-            start = BOM.len();
-        }
-        while matches!(data.get(start), Some(b'\r' | b'\n')) {
-            start += 1;
-        }
-        // A CRLF is one break; neither end of the range sits on an LF, so none is split across ranges.
-        let range = &data[self.counted_to..start];
-        let lf = range.iter().filter(|&&byte| byte == b'\n').count();
-        let cr = range.iter().filter(|&&byte| byte == b'\r').count();
-        let crlf = if cr == 0 { 0 } else { range.windows(2).filter(|pair| *pair == b"\r\n").count() };
-        self.breaks += (lf + cr - crlf) as u64;
-        self.counted_to = start;
-        self.breaks + 1
     }
 }
 
