@@ -17,6 +17,8 @@ use crate::{
     jobs::JobQueue,
 };
 
+pub const NOT_RUNNING: &str = "This subscription is not running: there is no card to update.";
+
 /// What the card update form needs: the setup intent's client secret and the billing details
 /// the checkout collected.
 #[derive(Debug, Clone)]
@@ -30,7 +32,7 @@ pub struct PaymentSetup {
 /// Starts a card update for the reader's own card subscription `subscription_id`.
 pub async fn create_setup_intent(pool: &sqlx::PgPool, stripe: &StripeApi, user_id: &str, subscription_id: &str) -> Result<PaymentSetup> {
     let owned = sqlx::query!(
-        r#"select c.stripe_customer_id, c.business_name, c.tax_id, c.address_line1, c.address_line2, c.address_city,
+        r#"select s.channel_id, c.stripe_customer_id, c.business_name, c.tax_id, c.address_line1, c.address_line2, c.address_city,
                   c.address_state, c.address_postcode, c.address_country_code
              from billing_stripe_subscription s join billing_customer c on c.user_id = s.user_id
             where s.stripe_subscription_id = $1 and s.user_id = $2"#,
@@ -41,6 +43,14 @@ pub async fn create_setup_intent(pool: &sqlx::PgPool, stripe: &StripeApi, user_i
     .await?;
     // Someone else's subscription is as unknown as a made-up one.
     let customer = owned.ok_or(Error::NotFound("Subscription"))?;
+    // Only the card of a subscription that is running now (an unpaid checkout or an ended one has none to replace).
+    let subscription = crate::subscriptions::queries::of_channel_user(pool, &customer.channel_id, user_id).await?.map(|row| row.machine());
+    let runs_on_this_card = subscription.is_some_and(|s| {
+        s.card.as_ref().is_some_and(|card| card.subscription_id == subscription_id) && s.card_updatable(chrono::Utc::now())
+    });
+    if !runs_on_this_card {
+        return Err(Error::Conflict(NOT_RUNNING.into()));
+    }
     let metadata =
         HashMap::from([("subscription_id".to_owned(), subscription_id.to_owned()), ("insights_user_id".to_owned(), user_id.to_owned())]);
     let intent = stripe.create_setup_intent(&customer.stripe_customer_id, metadata).await.map_err(unavailable)?;

@@ -8,7 +8,7 @@ use super::{
     accounts::{self, BillingAccount},
     card_update,
     checkout::{self, BillingInput, CardCheckout, Reader, TaxIdResult},
-    countries,
+    countries, invoices,
     stripe::StripeApi,
 };
 use crate::{
@@ -159,19 +159,7 @@ impl BillingQuery {
     async fn my_invoices(&self, ctx: &Context<'_>) -> Result<Vec<Invoice>> {
         let viewer = viewer(ctx)?;
         viewer.require(ALL_ROLES)?;
-        let rows = sqlx::query!(
-            r#"select i.stripe_invoice_id, s.channel_id, c.name as "channel_name: String", i.number, i.status, i.amount_due_cents,
-                      i.amount_paid_cents, i.currency, i.hosted_invoice_url, i.period_start, i.period_end, i.created
-                 from billing_invoice i
-                 join billing_stripe_subscription s on s.stripe_subscription_id = i.stripe_subscription_id
-                 join channel c on c.channel_id = s.channel_id
-                where i.user_id = $1 and i.status <> 'draft'
-                order by i.created desc
-                limit 100"#,
-            viewer.user.user_id
-        )
-        .fetch_all(&app_state(ctx).pool)
-        .await?;
+        let rows = invoices::of_user(&app_state(ctx).pool, &viewer.user.user_id).await?;
         Ok(rows
             .into_iter()
             .map(|r| Invoice {

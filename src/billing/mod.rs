@@ -6,6 +6,7 @@
 //!   channel's monthly price (billed on the 1st), clearing-account and invoice subscriptions.
 //! - `sync` and `webhook`: Stripe's events, each applied once and in any order by reading the
 //!   subscription again from Stripe; access follows only what Stripe says was paid.
+//! - `invoices`: the reader's card invoices, as Stripe reports them.
 //! - `card_update`: a new card for a subscription whose payment failed (a setup intent).
 //! - `accounts`: the clearing accounts readers may charge; `countries`: the country and tax id lists.
 
@@ -14,6 +15,7 @@ pub mod card_update;
 pub mod checkout;
 pub mod countries;
 pub mod graphql;
+pub mod invoices;
 pub mod stripe;
 pub mod sync;
 pub mod webhook;

@@ -6,7 +6,7 @@
 
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
-use stripe_shared::{Invoice, InvoiceStatus, Subscription as StripeSubscription, SubscriptionStatus};
+use stripe_shared::{Invoice, Subscription as StripeSubscription, SubscriptionStatus};
 use stripe_types::Expandable;
 
 use super::stripe::{StripeApi, StripeFailure, time};
@@ -94,7 +94,7 @@ pub async fn subscription(
     .execute(&mut *conn)
     .await?;
     if let Some(Expandable::Object(invoice)) = &subscription.latest_invoice {
-        store_invoice(conn, invoice, subscription_id, &mirror.user_id).await?;
+        super::invoices::store(conn, invoice, subscription_id, &mirror.user_id).await?;
     }
 
     let now = Utc::now();
@@ -117,41 +117,6 @@ pub async fn subscription(
             Ok(Synced::Refused(message))
         }
     }
-}
-
-/// Records an invoice of a known subscription (the reader's invoice list), as Stripe has it now.
-pub async fn store_invoice(conn: &mut PgConnection, invoice: &Invoice, subscription_id: &str, user_id: &str) -> Result<()> {
-    let Some(id) = &invoice.id else { return Ok(()) };
-    let status = invoice.status.as_ref().map(InvoiceStatus::as_str).unwrap_or("draft");
-    // The period billed is its lines' (a subscription invoice's own period fields are the previous
-    // period's, or its creation time for the first one).
-    let lines = &invoice.lines.data;
-    let period_start = lines.iter().map(|line| line.period.start).min().unwrap_or(invoice.period_start);
-    let period_end = lines.iter().map(|line| line.period.end).max().unwrap_or(invoice.period_end);
-    sqlx::query!(
-        "insert into billing_invoice (stripe_invoice_id, stripe_subscription_id, user_id, number, status, amount_due_cents,
-                                      amount_paid_cents, currency, hosted_invoice_url, period_start, period_end, created)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-         on conflict (stripe_invoice_id) do update
-            set number = excluded.number, status = excluded.status, amount_due_cents = excluded.amount_due_cents,
-                amount_paid_cents = excluded.amount_paid_cents, hosted_invoice_url = excluded.hosted_invoice_url,
-                period_start = excluded.period_start, period_end = excluded.period_end, synced_at = now()",
-        id.as_str(),
-        subscription_id,
-        user_id,
-        invoice.number,
-        status,
-        invoice.amount_due.max(0),
-        invoice.amount_paid.max(0),
-        invoice.currency.to_string(),
-        invoice.hosted_invoice_url,
-        time(period_start),
-        time(period_end),
-        time(invoice.created),
-    )
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
 }
 
 /// The Stripe subscription an invoice belongs to, if any.

@@ -225,6 +225,11 @@ impl Subscription {
         }
     }
 
+    /// A running card subscription, whose card the reader may replace (`createPaymentSetupIntent`).
+    pub fn card_updatable(&self, now: DateTime<Utc>) -> bool {
+        self.subscription_type == SubscriptionType::Stripe && self.card.is_some() && self.is_live(now)
+    }
+
     fn is_live(&self, now: DateTime<Utc>) -> bool {
         matches!(self.effective_state(now), SubscriptionState::Active | SubscriptionState::PaymentFailed)
     }

@@ -669,6 +669,17 @@ async fn a_card_update_is_only_for_the_readers_own_subscription(pool: PgPool) {
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn a_card_update_is_only_for_a_running_subscription(pool: PgPool) {
+    let shop = shop(pool).await;
+    // An unpaid checkout has no card to replace, whatever the client sends.
+    let checkout = shop.checkout().await;
+    let unpaid = checkout["subscriptionId"].as_str().unwrap();
+    let refused = shop.app.gql(Some(&shop.reader), SETUP_INTENT, json!({ "s": unpaid })).await;
+    assert_eq!(error_code(&refused), Some("CONFLICT"), "{refused}");
+    assert_eq!(refused["errors"][0]["message"], insights::billing::card_update::NOT_RUNNING);
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn card_payments_off_refuse_the_card_calls_and_hide_stripe(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     let admin = app.token(TestRole::Administrator).await;
