@@ -9,7 +9,9 @@
 //!    double holds its events; then BENCH_EVENTS signed deliveries (the held events in order,
 //!    topped up with duplicates when there are fewer) are POSTed at /webhooks/stripe with
 //!    BENCH_IN_FLIGHT in flight, each timed (BENCH_ORDER=shuffled: in a fixed pseudo-random
-//!    order); then whether every event was applied exactly once.
+//!    order): the endpoint records each event and answers; the workers (`insights_jobs::run`, as
+//!    `serve` runs them) apply them. Then how long the workers took to apply them all, each
+//!    event's time from receipt to applied, and whether every event was applied exactly once.
 //!    The other readers' checkouts follow (their events stay held).
 //!
 //! Prints figures (a `figures: name=value …` line for the script); asserts nothing. Environment:
@@ -250,6 +252,9 @@ async fn main() -> anyhow::Result<()> {
     insights::db::migrate(&pool).await?;
     insights_jobs::setup(&pool).await?;
     let state = AppState::new(pool.clone(), config, insights_jobs::queue());
+    // The workers, as `serve` runs them: they apply the events the webhook records.
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    tokio::spawn(insights_jobs::run(state.clone(), shutdown.clone()));
     let app = insights::http::build_app(state.clone());
     tokio::spawn(async move { axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>()).await });
     double.set_webhook(&format!("{address}/webhooks/stripe"), WEBHOOK_SECRET);
@@ -355,6 +360,45 @@ async fn main() -> anyhow::Result<()> {
         println!("  warm-up request failed: {error}");
     }
     let url = format!("{}/webhooks/stripe", bench.address);
+    // ... and has recorded and applied events before: as many again of a subscription event about
+    // subscriptions unknown here (ids `evt_warm_…`, left out of the counts below), then applied.
+    if let Some(template) = queued.iter().find(|e| e["type"] == "customer.subscription.updated") {
+        let warm_events: Vec<String> = (0..in_flight * 2)
+            .map(|i| {
+                let mut event = template.clone();
+                event["id"] = json!(format!("evt_warm_{i}"));
+                event["data"]["object"]["id"] = json!(format!("sub_warm_{i}"));
+                event.to_string()
+            })
+            .collect();
+        let statuses: Vec<u16> = futures_util::stream::iter(warm_events.into_iter().map(|payload| {
+            let (client, url) = (bench.client.clone(), url.clone());
+            async move {
+                let signature = stripe_double::sign(&payload, WEBHOOK_SECRET, chrono::Utc::now().timestamp());
+                let response = client
+                    .post(&url)
+                    .header("content-type", "application/json")
+                    .header("stripe-signature", signature)
+                    .body(payload)
+                    .send()
+                    .await;
+                response.map(|r| r.status().as_u16()).unwrap_or(0)
+            }
+        }))
+        .buffer_unordered(in_flight * 2)
+        .collect()
+        .await;
+        if statuses.iter().any(|status| *status != 200) {
+            println!("  warm-up events not all answered 200: {statuses:?}");
+        }
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while sqlx::query_scalar::<_, i64>("select count(*) from stripe_event where applied_at is null").fetch_one(&pool).await? > 0
+            && Instant::now() < deadline
+        {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+    let url = format!("{}/webhooks/stripe", bench.address);
     let (calls_before, provider_before) = bench.proxy.total();
     let started = Instant::now();
     let results: Vec<(f64, u16, String, usize)> = futures_util::stream::iter(order.iter().enumerate().map(|(position, &i)| {
@@ -409,13 +453,44 @@ async fn main() -> anyhow::Result<()> {
     let late = double.deliver_in_order(&leftover_ids).await;
     let late_failed = late.iter().filter(|d| !d.succeeded()).count();
 
+    // ---- The workers apply what the endpoint recorded ------------------------------------------
+    let drain_deadline = Instant::now() + Duration::from_secs(120);
+    let mut pending: i64;
+    loop {
+        pending = sqlx::query_scalar("select count(*) from stripe_event where applied_at is null").fetch_one(&pool).await?;
+        if pending == 0 || Instant::now() > drain_deadline {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let drained_seconds = started.elapsed().as_secs_f64();
+    let (applied_p50, applied_p99, applied_max): (Option<f64>, Option<f64>, Option<f64>) = sqlx::query_as(
+        "select percentile_cont(0.5) within group (order by ms), percentile_cont(0.99) within group (order by ms), max(ms)
+           from (select extract(epoch from applied_at - received_at)::float8 * 1000 as ms from stripe_event
+                  where outcome not like 'ignored: % not handled' and applied_at is not null and event_id not like 'evt_warm_%') applied",
+    )
+    .fetch_one(&pool)
+    .await?;
+    let (calls_drained, _) = bench.proxy.total();
+    println!(
+        "  applied by the workers: {} within {drained_seconds:.2} s of the burst's start; received → applied p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms; {} Stripe reads in all",
+        if pending == 0 { "all".to_owned() } else { format!("NOT ALL ({pending} still pending)") },
+        applied_p50.unwrap_or(f64::NAN),
+        applied_p99.unwrap_or(f64::NAN),
+        applied_max.unwrap_or(f64::NAN),
+        calls_drained - calls_before
+    );
+
     // ---- Exactly once ------------------------------------------------------------------------
     let (stored, stored_distinct): (i64, i64) =
-        sqlx::query_as("select count(*), count(distinct event_id) from stripe_event").fetch_one(&pool).await?;
-    let outcomes: Vec<(String, i64)> =
-        sqlx::query_as("select split_part(outcome, ':', 1), count(*) from stripe_event group by 1 order by 2 desc")
-            .fetch_all(&pool)
+        sqlx::query_as("select count(*), count(distinct event_id) from stripe_event where event_id not like 'evt_warm_%'")
+            .fetch_one(&pool)
             .await?;
+    let outcomes: Vec<(String, i64)> = sqlx::query_as(
+        "select split_part(outcome, ':', 1), count(*) from stripe_event where event_id not like 'evt_warm_%' group by 1 order by 2 desc",
+    )
+    .fetch_all(&pool)
+    .await?;
     let active: i64 = sqlx::query_scalar(
         "select count(*) from channel_subscription where subscription_type = 'stripe' and subscription_state = 'active'",
     )
@@ -434,6 +509,7 @@ async fn main() -> anyhow::Result<()> {
         && active == paid as i64
         && refused.is_empty()
         && late_failed == 0
+        && pending == 0
         && audits.iter().all(|(n, _)| *n == 1)
         && audit_rows == paid as i64;
     println!(
@@ -462,17 +538,19 @@ async fn main() -> anyhow::Result<()> {
     println!("  createStripeCustomer      excluding the provider: {customer_line}   (with it: {customer_total_line})");
     println!("  createStripeSubscription  excluding the provider: {subscription_line}   (with it: {subscription_total_line})");
     println!(
-        "figures: webhook_p50={:.1} webhook_p99={:.1} webhook_max={:.1} deliveries={} rate={:.0} once={} customer_p50={:.1} customer_p99={:.1} subscription_p50={:.1} subscription_p99={:.1}",
+        "figures: webhook_p50={:.1} webhook_p99={:.1} webhook_max={:.1} deliveries={} rate={:.0} drained={drained_seconds:.2} applied_p99={:.0} once={} customer_p50={:.1} customer_p99={:.1} subscription_p50={:.1} subscription_p99={:.1}",
         percentile(&webhook_sorted, 50.0),
         percentile(&webhook_sorted, 99.0),
         webhook_sorted.last().copied().unwrap_or(f64::NAN),
         results.len(),
         results.len() as f64 / burst_seconds.max(1e-9),
+        applied_p99.unwrap_or(f64::NAN),
         if once { "yes" } else { "no" },
         percentile(&customer_sorted, 50.0),
         percentile(&customer_sorted, 99.0),
         percentile(&subscription_sorted, 50.0),
         percentile(&subscription_sorted, 99.0)
     );
+    shutdown.cancel();
     Ok(())
 }

@@ -25,6 +25,8 @@ pub enum JobRequest {
     ComposeDigests,
     /// End the subscriptions whose end has come and ask for the trial reminders that are due.
     ExpireSubscriptions,
+    /// Apply the Stripe events the webhook recorded (`billing::webhook::apply_pending`).
+    ApplyStripeEvents,
 }
 
 #[async_trait::async_trait]

@@ -5,6 +5,7 @@
 //! exactly when that transaction commits. Handlers are idempotent: apalis retries failures.
 
 pub mod admin;
+mod apply_stripe_events;
 mod compose_digests;
 mod deliver_emails;
 mod expire_subscriptions;
@@ -82,6 +83,7 @@ async fn run_job(job: JobRequest, state: Data<AppState>, process: Data<Arc<Proce
         JobRequest::DeliverEmails => deliver_emails::handle(&state, &process).await,
         JobRequest::ComposeDigests => compose_digests::handle(&state).await,
         JobRequest::ExpireSubscriptions => expire_subscriptions::handle(&state).await,
+        JobRequest::ApplyStripeEvents => apply_stripe_events::handle(&state).await,
     };
     result.map_err(|error| {
         tracing::error!(error = format!("{error:#}"), "job failed");

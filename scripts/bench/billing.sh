@@ -10,6 +10,7 @@
 #     holds its events; then BENCH_EVENTS (1,000) signed deliveries — the held events in order,
 #     topped up with duplicates (Stripe's redeliveries) when there are fewer — POSTed at
 #     /webhooks/stripe with BENCH_IN_FLIGHT (12) in flight: p50/p99/max of each request, and
+#     how long the workers took to apply them (the endpoint records and answers; a job applies),
 #     whether every event was applied exactly once (stripe_event rows, active card subscriptions,
 #     their audit rows). BENCH_ORDER=shuffled sends them in a fixed pseudo-random order instead
 #     (subscriptions interleaved, each one's events out of order).
@@ -39,4 +40,5 @@ printf '  %-58s %s\n' "createStripeCustomer, excluding the provider" "p50 $(figu
 printf '  %-58s %s\n' "createStripeSubscription, excluding the provider" "p50 $(figure subscription_p50) ms, p99 $(figure subscription_p99) ms"
 printf '  %-58s %s\n' "webhooks: $(figure deliveries) deliveries, ${BENCH_IN_FLIGHT:-12} in flight, ${BENCH_ORDER:-in order}" \
   "p50 $(figure webhook_p50) ms, p99 $(figure webhook_p99) ms, max $(figure webhook_max) ms, $(figure rate)/s   (target p99 < 20 ms)"
+printf '  %-58s %s\n' "workers: all applied within, from the burst's start" "$(figure drained) s; received → applied p99 $(figure applied_p99) ms"
 printf '  %-58s %s\n' "every event applied exactly once" "$(figure once)"

@@ -6,7 +6,7 @@
 
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
-use stripe_shared::{Invoice, Subscription as StripeSubscription, SubscriptionStatus};
+use stripe_shared::{Subscription as StripeSubscription, SubscriptionStatus};
 use stripe_types::Expandable;
 
 use super::stripe::{StripeApi, StripeFailure, time};
@@ -27,6 +27,8 @@ pub enum Synced {
     Changed(&'static str),
     /// It already was as Stripe says.
     Unchanged,
+    /// A sync that began after the event arrived has applied Stripe's state since: nothing to read.
+    AlreadyRead,
     /// Not a subscription a checkout here created.
     Unknown,
     /// The rules refused the change (e.g. an archived channel); logged, nothing written.
@@ -38,6 +40,7 @@ impl Synced {
         match self {
             Synced::Changed(action) => format!("applied: {action}"),
             Synced::Unchanged => "applied: unchanged".to_owned(),
+            Synced::AlreadyRead => "applied: already read since".to_owned(),
             Synced::Unknown => "ignored: unknown subscription".to_owned(),
             Synced::Refused(message) => format!("refused: {message}"),
         }
@@ -68,8 +71,33 @@ pub async fn subscription(
     subscription_id: &str,
     actor: &Actor,
 ) -> Result<Synced> {
+    read_and_apply(conn, stripe, jobs, subscription_id, actor, None).await
+}
+
+/// [`subscription`] for a webhook event that reached this server (by the database's clock) at
+/// `received`. When a sync committed since whose read from Stripe began after that, the state it
+/// applied already includes the event's change, so there is nothing to read: a payment's several
+/// events, or a burst's, are applied with about one read of their subscription.
+pub async fn subscription_for_event(
+    conn: &mut PgConnection,
+    stripe: &StripeApi,
+    jobs: &dyn JobQueue,
+    subscription_id: &str,
+    received: DateTime<Utc>,
+) -> Result<Synced> {
+    read_and_apply(conn, stripe, jobs, subscription_id, &stripe_actor(), Some(received)).await
+}
+
+async fn read_and_apply(
+    conn: &mut PgConnection,
+    stripe: &StripeApi,
+    jobs: &dyn JobQueue,
+    subscription_id: &str,
+    actor: &Actor,
+    received: Option<DateTime<Utc>>,
+) -> Result<Synced> {
     let mirror = sqlx::query!(
-        r#"select s.user_id, s.channel_id, p.unit_amount_cents
+        r#"select s.user_id, s.channel_id, s.read_at, p.unit_amount_cents
              from billing_stripe_subscription s join billing_channel_price p on p.stripe_price_id = s.stripe_price_id
             where s.stripe_subscription_id = $1
             for update of s"#,
@@ -78,18 +106,26 @@ pub async fn subscription(
     .fetch_optional(&mut *conn)
     .await?;
     let Some(mirror) = mirror else { return Ok(Synced::Unknown) };
-    // Read under the lock: a sync that comes later reads a state at least as new.
+    if let (Some(received), Some(read_at)) = (received, mirror.read_at)
+        && read_at > received
+    {
+        return Ok(Synced::AlreadyRead);
+    }
+    // Taken under the lock, before the read: a sync that comes later reads a state at least as new,
+    // and an event received before this moment is covered by this read.
+    let read_at = sqlx::query_scalar!(r#"select clock_timestamp() as "now!""#).fetch_one(&mut *conn).await?;
     let subscription = stripe.subscription(subscription_id).await.map_err(unavailable)?;
     let card = card_state(&subscription, mirror.unit_amount_cents);
     sqlx::query!(
         "update billing_stripe_subscription
-            set status = $2, current_period_end = $3, cancel_at_period_end = $4, latest_invoice_id = $5, synced_at = now()
+            set status = $2, current_period_end = $3, cancel_at_period_end = $4, latest_invoice_id = $5, synced_at = now(), read_at = $6
           where stripe_subscription_id = $1",
         subscription_id,
         subscription.status.as_str(),
         card.period_end,
         subscription.cancel_at_period_end,
         subscription.latest_invoice.as_ref().and_then(|invoice| invoice.id().as_ref()).map(|id| id.as_str().to_owned()),
+        read_at,
     )
     .execute(&mut *conn)
     .await?;
@@ -117,12 +153,6 @@ pub async fn subscription(
             Ok(Synced::Refused(message))
         }
     }
-}
-
-/// The Stripe subscription an invoice belongs to, if any.
-pub fn invoice_subscription(invoice: &Invoice) -> Option<String> {
-    let details = invoice.parent.as_ref()?.subscription_details.as_ref()?;
-    Some(details.subscription.id().as_str().to_owned())
 }
 
 /// A Stripe subscription in the rules' terms; `cents` is its monthly price.

@@ -1,9 +1,10 @@
-//! `POST /webhooks/stripe`: Stripe's events. The signature is checked (a bad or stale one is a
-//! 400 and nothing changes); each event is stored by its id in the transaction that applies it, so
-//! a duplicate delivery, even ten at once, or a replay days later, is a no-op; and applying reads
-//! the subscription again from Stripe (`sync`), so events may arrive in any order. Events about
-//! customers or objects this portal does not know, and types it does not handle, are answered 200
-//! and logged.
+//! `POST /webhooks/stripe`: Stripe's events. The endpoint checks the signature (a bad or stale one
+//! is a 400 and nothing changes), records the event by its id and answers at once; a job applies
+//! it (Stripe's advice: a burst, such as every renewal on the 1st, must not wait on the work).
+//! Recording is idempotent, so a duplicate delivery, even ten at once, or a replay days later is a
+//! no-op; applying claims each event once and reads the subscription again from Stripe (`sync`),
+//! so events may arrive and be applied in any order. Events about customers or objects this portal
+//! does not know, and types it does not handle, are recorded as ignored and logged.
 
 use axum::{
     body::Bytes,
@@ -11,19 +12,23 @@ use axum::{
     http::{HeaderMap, StatusCode},
     response::{IntoResponse, Response},
 };
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::PgConnection;
 use stripe_webhook::Webhook;
 
 use super::{
     stripe::{StripeApi, time},
-    sync::{self, Synced, unavailable},
+    sync::{self, Synced},
 };
-use crate::{AppState, error::Result, jobs::JobQueue};
+use crate::{
+    AppState,
+    error::Result,
+    jobs::{JobQueue, JobRequest},
+};
 
 pub async fn handle(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
-    let (Some(stripe), Some(secret)) = (state.stripe.as_deref(), state.config.stripe.webhook_secret.as_ref()) else {
+    let (Some(_), Some(secret)) = (state.stripe.as_deref(), state.config.stripe.webhook_secret.as_ref()) else {
         return (StatusCode::NOT_FOUND, "Card payments are not configured").into_response();
     };
     let Ok(payload) = std::str::from_utf8(&body) else {
@@ -47,14 +52,14 @@ pub async fn handle(State(state): State<AppState>, headers: HeaderMap, body: Byt
         created: time(event.created),
         object: raw.pointer("/data/object").cloned().unwrap_or(Value::Null),
     };
-    match apply(&state, stripe, &received).await {
+    match record(&state, &received).await {
         Ok(outcome) => {
             tracing::info!(event = received.id, r#type = received.type_, outcome, "Stripe event");
             StatusCode::OK.into_response()
         }
-        // Not stored: Stripe delivers it again later.
+        // Not recorded: Stripe delivers it again later.
         Err(error) => {
-            tracing::error!(event = received.id, r#type = received.type_, error = ?error, "Stripe event not applied; Stripe will retry");
+            tracing::error!(event = received.id, r#type = received.type_, error = ?error, "Stripe event not recorded; Stripe will retry");
             StatusCode::INTERNAL_SERVER_ERROR.into_response()
         }
     }
@@ -69,19 +74,37 @@ pub struct Received {
     pub object: Value,
 }
 
-/// Applies an event once; returns what it did (stored as the event's outcome).
-pub async fn apply(state: &AppState, stripe: &StripeApi, event: &Received) -> Result<String> {
-    let mut tx = state.pool.begin().await?;
+/// Records an event once: one the portal handles is kept pending with its object, and the job
+/// that applies it is enqueued in the same transaction; another is recorded as ignored. Returns
+/// `pending`, the ignored outcome, or `duplicate`.
+pub async fn record(state: &AppState, event: &Received) -> Result<String> {
     let object_id = event.object.get("id").and_then(Value::as_str);
-    // The event's row is written first: a concurrent duplicate waits here for this transaction and
-    // then finds it; if this one fails, nothing is stored and a retry applies it.
+    if !handled(&event.type_) {
+        let outcome = not_handled(&event.type_);
+        let first = sqlx::query!(
+            "insert into stripe_event (event_id, type, object_id, created, outcome, applied_at) values ($1, $2, $3, $4, $5, now())
+             on conflict (event_id) do nothing",
+            event.id,
+            event.type_,
+            object_id,
+            event.created,
+            truncate(&outcome, 200),
+        )
+        .execute(&state.pool)
+        .await?
+        .rows_affected()
+            == 1;
+        return Ok(if first { outcome } else { "duplicate".to_owned() });
+    }
+    let mut tx = state.pool.begin().await?;
     let first = sqlx::query!(
-        "insert into stripe_event (event_id, type, object_id, created, outcome) values ($1, $2, $3, $4, 'applying')
+        "insert into stripe_event (event_id, type, object_id, created, outcome, object) values ($1, $2, $3, $4, 'pending', $5)
          on conflict (event_id) do nothing",
         event.id,
         event.type_,
         object_id,
         event.created,
+        event.object,
     )
     .execute(&mut *tx)
     .await?
@@ -90,26 +113,65 @@ pub async fn apply(state: &AppState, stripe: &StripeApi, event: &Received) -> Re
     if !first {
         return Ok("duplicate".to_owned());
     }
-    let outcome = dispatch(&mut tx, stripe, state.jobs.as_ref(), event).await?;
-    sqlx::query!("update stripe_event set outcome = $2 where event_id = $1", event.id, truncate(&outcome, 200)).execute(&mut *tx).await?;
+    state.jobs.enqueue(&mut tx, JobRequest::ApplyStripeEvents).await?;
     tx.commit().await?;
-    Ok(outcome)
+    Ok("pending".to_owned())
 }
 
-async fn dispatch(conn: &mut PgConnection, stripe: &StripeApi, jobs: &dyn JobQueue, event: &Received) -> Result<String> {
+/// Applies the pending events, oldest first, each in its own transaction; several workers may run
+/// this at once (each claims different events). Stops at the first event that cannot be applied
+/// now (Stripe unavailable): it stays pending for the job's retry or the next sweep. Returns how
+/// many were applied.
+pub async fn apply_pending(state: &AppState) -> Result<u64> {
+    let Some(stripe) = state.stripe.as_deref() else { return Ok(0) };
+    let mut applied = 0;
+    loop {
+        let mut tx = state.pool.begin().await?;
+        let claimed = sqlx::query!(
+            r#"select event_id, type, created, received_at, object as "object!"
+                 from stripe_event
+                where applied_at is null and object is not null
+                order by received_at, event_id
+                limit 1
+                for update skip locked"#
+        )
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(row) = claimed else { return Ok(applied) };
+        let event = Received { id: row.event_id, type_: row.r#type, created: row.created, object: row.object };
+        let outcome = dispatch(&mut tx, stripe, state.jobs.as_ref(), &event, row.received_at).await?;
+        sqlx::query!(
+            "update stripe_event set outcome = $2, applied_at = now(), object = null where event_id = $1",
+            event.id,
+            truncate(&outcome, 200)
+        )
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        tracing::info!(event = event.id, r#type = event.type_, outcome, "Stripe event applied");
+        applied += 1;
+    }
+}
+
+/// `received`: when the event was recorded (`stripe_event.received_at`, by the database's clock).
+async fn dispatch(
+    conn: &mut PgConnection,
+    stripe: &StripeApi,
+    jobs: &dyn JobQueue,
+    event: &Received,
+    received: DateTime<Utc>,
+) -> Result<String> {
     let object = &event.object;
     let id = object.get("id").and_then(Value::as_str).unwrap_or_default();
     let synced = match event.type_.as_str() {
         "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" => {
-            sync::subscription(conn, stripe, jobs, id, &sync::stripe_actor()).await?
+            sync::subscription_for_event(conn, stripe, jobs, id, received).await?
         }
-        kind if kind.starts_with("invoice.") => {
-            let invoice = stripe.invoice(id).await.map_err(unavailable)?;
-            match sync::invoice_subscription(&invoice) {
-                Some(subscription_id) => sync::subscription(conn, stripe, jobs, &subscription_id, &sync::stripe_actor()).await?,
-                None => Synced::Unknown,
-            }
-        }
+        // The invoice's subscription, from the signed payload (an invoice never changes subscription).
+        kind if kind.starts_with("invoice.") => match invoice_subscription(object) {
+            Some(subscription_id) => sync::subscription_for_event(conn, stripe, jobs, subscription_id, received).await?,
+            None => Synced::Unknown,
+        },
         "setup_intent.succeeded" => {
             let subscription_id = object.pointer("/metadata/subscription_id").and_then(Value::as_str);
             let payment_method = object.get("payment_method").and_then(Value::as_str);
@@ -120,9 +182,25 @@ async fn dispatch(conn: &mut PgConnection, stripe: &StripeApi, jobs: &dyn JobQue
                 _ => Synced::Unknown,
             }
         }
-        _ => return Ok(format!("ignored: {} not handled", event.type_)),
+        _ => return Ok(not_handled(&event.type_)),
     };
     Ok(synced.outcome())
+}
+
+/// The event types `dispatch` applies.
+fn handled(type_: &str) -> bool {
+    matches!(type_, "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "setup_intent.succeeded")
+        || type_.starts_with("invoice.")
+}
+
+fn not_handled(type_: &str) -> String {
+    format!("ignored: {type_} not handled")
+}
+
+/// `parent.subscription_details.subscription` of an invoice: an id, or the object when expanded.
+fn invoice_subscription(invoice: &Value) -> Option<&str> {
+    let subscription = invoice.pointer("/parent/subscription_details/subscription")?;
+    subscription.as_str().or_else(|| subscription.get("id").and_then(Value::as_str))
 }
 
 fn truncate(text: &str, max: usize) -> String {

@@ -218,6 +218,7 @@ impl ChannelSubscriptionObject {
             can_acknowledge_expired: status.can_acknowledge_expired,
             can_cancel: status.can_cancel,
             cancel_keeps_access_to_period_end: status.cancel_keeps_access_to_period_end,
+            can_update_card: status.can_update_card,
             trial: status.trial,
             free_closed: status.free_closed,
             type_label: status.type_label,
@@ -251,6 +252,8 @@ pub struct SubscriptionStatus {
     /// Cancelling keeps access to the end of the billing period (paid subscriptions) instead of
     /// ending it now.
     cancel_keeps_access_to_period_end: bool,
+    /// A running card subscription whose card the reader may replace (`createPaymentSetupIntent`).
+    can_update_card: bool,
     /// Trials: pending, active or expired.
     trial: Option<TrialStatus>,
     /// Free closed channels: pending, active, rejected or canceled.

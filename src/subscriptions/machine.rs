@@ -659,6 +659,8 @@ pub struct Status {
     pub can_cancel: bool,
     /// Cancelling keeps access to the end of the billing period (paid), instead of ending it now.
     pub cancel_keeps_access_to_period_end: bool,
+    /// A running card subscription whose card the reader may replace.
+    pub can_update_card: bool,
     pub trial: Option<TrialStatus>,
     pub free_closed: Option<FreeClosedStatus>,
     pub type_label: &'static str,
@@ -678,6 +680,7 @@ pub fn status(channel_type: ChannelType, sub: &Subscription, now: DateTime<Utc>)
         can_acknowledge_expired: expired && non_charge && !sub.acknowledged_non_charge_sub_expired,
         can_cancel: (live && !sub.cancel_at_period_end) || effective == SubscriptionState::Pending,
         cancel_keeps_access_to_period_end: effective == SubscriptionState::Active && sub.is_paid() && !sub.cancel_at_period_end,
+        can_update_card: sub.card_updatable(now),
         trial: (sub.subscription_type == SubscriptionType::Trial)
             .then_some(match effective {
                 SubscriptionState::Pending => Some(TrialStatus::Pending),

@@ -131,10 +131,17 @@ impl Shop {
         let checkout = self.checkout_as(token).await;
         let intent = pay(&self.double, secret_of(&checkout), "pm_card_visa").await;
         assert_eq!(intent["status"], "succeeded", "{intent}");
-        self.double.settle().await;
+        self.settle().await;
         let mine = self.subscription_as(token).await;
         assert_eq!((mine["subscriptionType"].as_str(), mine["subscriptionState"].as_str()), (Some("stripe"), Some("active")), "{mine}");
         subscription_of(&checkout).to_owned()
+    }
+
+    /// Waits for the double's automatic deliveries, then applies the events the webhook recorded,
+    /// as the job they enqueued does in a worker.
+    pub async fn settle(&self) {
+        self.double.settle().await;
+        insights::billing::webhook::apply_pending(&self.app.state).await.expect("apply the recorded Stripe events");
     }
 
     /// The reader's Stripe customer id.
@@ -178,11 +185,13 @@ async fn a_reader_pays_by_card_and_is_subscribed_when_stripe_says_so(pool: PgPoo
     assert_eq!(checkout["addressIsValid"], true);
     // Not paid: no access, whatever events say.
     shop.double.deliver_all().await;
+    shop.settle().await;
     assert_eq!(shop.mine().await, Value::Null, "no subscription before the payment");
 
     let intent = pay(&shop.double, secret, "pm_card_visa").await;
     assert_eq!(intent["status"], "succeeded", "{intent}");
     let deliveries = shop.double.deliver_all().await;
+    shop.settle().await;
     assert!(deliveries.iter().all(|d| d.status == Some(200)), "{deliveries:?}");
     let mine = shop.mine().await;
     assert_eq!(mine["subscriptionType"], "stripe", "{mine}");
@@ -235,7 +244,7 @@ async fn a_declined_card_grants_nothing(pool: PgPool) {
     let checkout = shop.checkout().await;
     let intent = pay(&shop.double, checkout["clientSecret"].as_str().unwrap(), "pm_card_chargeDeclined").await;
     assert_eq!(intent["error"]["code"], "card_declined", "{intent}");
-    shop.double.settle().await;
+    shop.settle().await;
     assert_eq!(shop.mine().await, Value::Null);
 }
 
@@ -330,6 +339,7 @@ async fn the_subscription_is_on_the_channels_monthly_price_billed_on_the_1st_wit
     // Once paid, the reader's next payment is the full month on the 1st.
     pay(&shop.double, secret_of(&checkout), "pm_card_visa").await;
     shop.double.deliver_all().await;
+    shop.settle().await;
     let mine = shop.mine().await;
     assert_eq!(at(&mine["nextPayment"]), unix(anchor), "{mine}");
     assert_eq!(mine["pricePerMonth"], "49.50");
@@ -341,12 +351,12 @@ async fn a_declined_card_can_be_followed_by_one_that_pays(pool: PgPool) {
     let checkout = shop.checkout().await;
     let declined = pay(&shop.double, secret_of(&checkout), "pm_card_chargeDeclined").await;
     assert_eq!(declined["error"]["decline_code"], "generic_decline", "{declined}");
-    shop.double.settle().await;
+    shop.settle().await;
     assert_eq!(shop.mine().await, Value::Null);
     // The same Payment Element, another card: the same subscription is paid, not a second one.
     let paid = pay(&shop.double, secret_of(&checkout), "pm_card_visa").await;
     assert_eq!(paid["status"], "succeeded", "{paid}");
-    shop.double.settle().await;
+    shop.settle().await;
     let mine = shop.mine().await;
     assert_eq!((mine["subscriptionState"].as_str(), &mine["subscriptionId"]), (Some("active"), &checkout["subscriptionId"]), "{mine}");
     let customer = shop.customer_id(&shop.reader_id).await;
@@ -362,12 +372,12 @@ async fn three_d_secure_completed_subscribes_and_failed_does_not(pool: PgPool) {
     let checkout = shop.checkout().await;
     let intent = pay(&shop.double, secret_of(&checkout), "pm_card_threeDSecure2Required").await;
     assert_eq!(intent["status"], "requires_action", "{intent}");
-    shop.double.settle().await;
+    shop.settle().await;
     assert_eq!(shop.mine().await, Value::Null, "waiting for the challenge: nothing yet");
     assert!(!shop.can_read(&shop.reader, &article).await);
     let done = shop.double.complete_authentication(intent_of(secret_of(&checkout))).expect("the challenge");
     assert_eq!(done["status"], "succeeded", "{done}");
-    shop.double.settle().await;
+    shop.settle().await;
     let mine = shop.mine().await;
     assert_eq!(mine["subscriptionState"], "active", "{mine}");
     assert!(shop.can_read(&shop.reader, &article).await);
@@ -379,7 +389,7 @@ async fn three_d_secure_completed_subscribes_and_failed_does_not(pool: PgPool) {
     assert_eq!(intent["status"], "requires_action", "{intent}");
     let failed = shop.double.fail_authentication(intent_of(secret_of(&checkout))).expect("the challenge");
     assert_eq!(failed["status"], "requires_payment_method", "{failed}");
-    shop.double.settle().await;
+    shop.settle().await;
     assert_eq!(shop.subscription_as(&other).await, Value::Null);
     assert!(!shop.can_read(&other, &article).await);
     assert_eq!(shop.double.subscription(subscription_of(&checkout))["status"], "incomplete");
@@ -396,7 +406,7 @@ async fn a_failed_renewal_is_shown_then_a_new_card_pays_the_open_invoice(pool: P
     shop.double.fail_next_renewal(&subscription);
     let end = period_end(&shop.double, &subscription);
     shop.double.advance_clock_to(end + 3600).await.unwrap();
-    shop.double.settle().await;
+    shop.settle().await;
     assert_eq!(shop.double.subscription(&subscription)["status"], "past_due");
     let mine = shop.mine().await;
     assert_eq!(mine["subscriptionState"], "paymentFailed", "{mine}");
@@ -428,7 +438,7 @@ async fn a_failed_renewal_is_shown_then_a_new_card_pays_the_open_invoice(pool: P
     assert_eq!(setup["metadata"]["businessName"], "Acme Metals Ltd");
     let confirmed = confirm_setup(&shop.double, setup["clientSecret"].as_str().unwrap(), "pm_card_mastercard").await;
     assert_eq!(confirmed["status"], "succeeded", "{confirmed}");
-    shop.double.settle().await;
+    shop.settle().await;
 
     let at_stripe = shop.double.subscription(&subscription);
     assert_eq!(at_stripe["status"], "active", "{at_stripe}");
@@ -456,14 +466,16 @@ async fn a_renewal_that_fails_twice_sends_one_email(pool: PgPool) {
     let subscription = shop.subscribe_by_card().await;
     shop.double.fail_next_renewal(&subscription);
     shop.double.advance_clock_to(period_end(&shop.double, &subscription) + 60).await.unwrap();
-    shop.double.settle().await;
+    shop.settle().await;
     assert_eq!(shop.mine().await["subscriptionState"], "paymentFailed");
     let invoice = shop.double.subscription(&subscription)["latest_invoice"].as_str().unwrap().to_owned();
     for event in shop.double.events_of_type("invoice.payment_failed") {
         shop.double.replay(event["id"].as_str().unwrap()).await;
+        shop.settle().await;
     }
     for event in shop.double.events_of_type("customer.subscription.updated") {
         shop.double.replay(event["id"].as_str().unwrap()).await;
+        shop.settle().await;
     }
     assert_eq!(shop.double.invoice(&invoice)["status"], "open");
     assert_eq!(shop.emails("paymentFailed", &shop.reader_id).await, 1);
@@ -488,6 +500,7 @@ async fn cancel_at_period_end_keeps_access_until_the_period_ends(pool: PgPool) {
     let at_stripe = shop.double.subscription(&subscription);
     assert_eq!((&at_stripe["status"], &at_stripe["cancel_at_period_end"]), (&json!("active"), &json!(true)), "{at_stripe}");
     let deliveries = shop.double.deliver_all().await;
+    shop.settle().await;
     assert!(deliveries.iter().all(|d| d.status == Some(200)), "{deliveries:?}");
 
     // Access kept, no next payment.
@@ -509,7 +522,7 @@ async fn cancel_at_period_end_keeps_access_until_the_period_ends(pool: PgPool) {
     // The period ends at Stripe: canceled, no renewal charged.
     shop.double.auto_deliver();
     shop.double.advance_clock_to(end + 60).await.unwrap();
-    shop.double.settle().await;
+    shop.settle().await;
     assert_eq!(shop.double.subscription(&subscription)["status"], "canceled");
     let mine = shop.mine().await;
     assert_eq!(mine["subscriptionState"], "canceled", "{mine}");
@@ -532,6 +545,7 @@ async fn a_cancelled_card_subscription_shows_no_next_payment_at_once(pool: PgPoo
     let before = shop.mine().await;
     assert_eq!(before["nextPayment"], Value::Null, "no next payment after cancelling: {before}");
     let deliveries = shop.double.deliver_all().await;
+    shop.settle().await;
     assert!(deliveries.iter().all(|d| d.status == Some(200)), "{deliveries:?}");
     let audit = shop.audit(&shop.reader_id).await;
     assert_eq!(
@@ -550,6 +564,7 @@ async fn cancelling_is_not_refused_when_stripes_event_arrives_first(pool: PgPool
     let checkout = shop.checkout().await;
     pay(&shop.double, secret_of(&checkout), "pm_card_visa").await;
     shop.double.deliver_all().await;
+    shop.settle().await;
     let subscription = subscription_of(&checkout).to_owned();
     assert_eq!(shop.mine().await["subscriptionState"], "active");
     let canceled = shop.app.gql(Some(&shop.reader), CANCEL, json!({ "c": shop.channel })).await;
@@ -616,7 +631,7 @@ async fn an_unpaid_checkout_on_the_old_price_is_ended_and_a_new_one_made(pool: P
     assert_eq!(shop.double.subscription(subscription_of(&second))["items"]["data"][0]["price"]["unit_amount"], 5500);
     let late = pay(&shop.double, secret_of(&first), "pm_card_visa").await;
     assert!(late["error"].is_object(), "the old invoice cannot be paid: {late}");
-    shop.double.settle().await;
+    shop.settle().await;
     assert_eq!(shop.mine().await, Value::Null);
 }
 

@@ -3,6 +3,10 @@
 //! things this portal does not know. Whatever arrives, the reader's subscription is what Stripe
 //! says now, each change is applied once, and nothing is granted without a paid invoice.
 
+use insights::billing::{
+    sync::{self, Synced},
+    webhook,
+};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
@@ -36,6 +40,79 @@ fn statuses(deliveries: &[stripe_double::Delivery]) -> Vec<Option<u16>> {
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn the_endpoint_records_and_answers_and_a_job_applies(pool: PgPool) {
+    let shop = shop(pool).await;
+    paid_with_events_held(&shop).await;
+    let paid = queued(&shop, "invoice.paid", |_| true);
+    let customer = queued(&shop, "customer.created", |_| true);
+    let jobs = || async {
+        sqlx::query_scalar::<_, i64>("select count(*) from apalis.jobs where convert_from(job, 'UTF8') like '%apply_stripe_events%'")
+            .fetch_one(&shop.app.pool)
+            .await
+            .unwrap()
+    };
+
+    assert_eq!(shop.double.deliver(&paid).await.unwrap().status, Some(200));
+    assert_eq!(shop.double.deliver(&customer).await.unwrap().status, Some(200));
+    // Answered before anything is applied: the event waits with its job.
+    assert_eq!(shop.mine().await, Value::Null);
+    let stored = stored_events(&shop.app).await;
+    assert!(stored.contains(&(paid.clone(), "invoice.paid".to_owned(), "pending".to_owned())), "{stored:?}");
+    assert!(stored.contains(&(customer.clone(), "customer.created".to_owned(), "ignored: customer.created not handled".to_owned())));
+    assert_eq!(jobs().await, 1, "one job, for the handled event");
+
+    assert_eq!(webhook::apply_pending(&shop.app.state).await.unwrap(), 1);
+    assert_eq!(shop.mine().await["subscriptionState"], "active");
+    let stored = stored_events(&shop.app).await;
+    assert!(stored.contains(&(paid, "invoice.paid".to_owned(), "applied: cardPaid".to_owned())), "{stored:?}");
+    assert_eq!(webhook::apply_pending(&shop.app.state).await.unwrap(), 0, "nothing is applied twice");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn workers_applying_at_once_apply_each_event_once(pool: PgPool) {
+    let shop = shop(pool).await;
+    paid_with_events_held(&shop).await;
+    let ids: Vec<String> = shop.double.queued().iter().map(|e| e["id"].as_str().unwrap().to_owned()).collect();
+    let deliveries = shop.double.deliver_concurrently(&ids.iter().map(String::as_str).collect::<Vec<_>>()).await;
+    assert_eq!(statuses(&deliveries), vec![Some(200); ids.len()]);
+
+    let state = &shop.app.state;
+    let (a, b, c) = tokio::join!(webhook::apply_pending(state), webhook::apply_pending(state), webhook::apply_pending(state));
+    let pending: i64 =
+        sqlx::query_scalar("select count(*) from stripe_event where applied_at is null").fetch_one(&shop.app.pool).await.unwrap();
+    let handled: i64 = sqlx::query_scalar("select count(*) from stripe_event where outcome like 'applied:%' or outcome like 'refused:%'")
+        .fetch_one(&shop.app.pool)
+        .await
+        .unwrap();
+    assert_eq!((a.unwrap() + b.unwrap() + c.unwrap(), pending), (handled as u64, 0));
+    assert_eq!(shop.audit(&shop.reader_id).await, [("stripe".to_owned(), "cardPaid".to_owned())]);
+    assert_eq!(shop.emails("welcome", &shop.reader_id).await, 1);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn an_event_stays_pending_while_stripe_does_not_answer(pool: PgPool) {
+    let shop = shop(pool).await;
+    paid_with_events_held(&shop).await;
+    let paid = queued(&shop, "invoice.paid", |_| true);
+    assert_eq!(shop.double.deliver(&paid).await.unwrap().status, Some(200));
+
+    // A worker whose Stripe is unreachable (a closed port).
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let mut config = shop.app.state.config.stripe.clone();
+    config.api_base = Some(format!("http://{closed}"));
+    let unreachable = insights::billing::stripe::StripeApi::from_config(&config).unwrap().map(std::sync::Arc::new);
+    let cut_off = insights::AppState { stripe: unreachable, ..shop.app.state.clone() };
+    let error = webhook::apply_pending(&cut_off).await.unwrap_err();
+    assert_eq!(error.code(), "UNAVAILABLE");
+    assert_eq!(shop.mine().await, Value::Null);
+    assert!(stored_events(&shop.app).await.contains(&(paid.clone(), "invoice.paid".to_owned(), "pending".to_owned())));
+
+    // Stripe answers again: the retry applies it.
+    assert_eq!(webhook::apply_pending(&shop.app.state).await.unwrap(), 1);
+    assert_eq!(shop.mine().await["subscriptionState"], "active");
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn an_update_before_its_create_subscribes_once(pool: PgPool) {
     let shop = shop(pool).await;
     paid_with_events_held(&shop).await;
@@ -43,15 +120,18 @@ async fn an_update_before_its_create_subscribes_once(pool: PgPool) {
     let created = queued(&shop, "customer.subscription.created", |_| true);
 
     let delivery = shop.double.deliver(&updated).await.unwrap();
+    shop.settle().await;
     assert_eq!(delivery.status, Some(200), "{delivery:?}");
     assert_eq!(shop.mine().await["subscriptionState"], "active");
     let delivery = shop.double.deliver(&created).await.unwrap();
+    shop.settle().await;
     assert_eq!(delivery.status, Some(200));
     let mine = shop.mine().await;
     assert_eq!(mine["subscriptionState"], "active", "the older 'incomplete' event does not undo it: {mine}");
     assert_eq!(mine["status"]["payable"], true);
 
     let rest = shop.double.deliver_all().await;
+    shop.settle().await;
     assert!(rest.iter().all(|d| d.status == Some(200)), "{rest:?}");
     assert_eq!(shop.mine().await["subscriptionState"], "active");
     assert_eq!(shop.audit(&shop.reader_id).await, [("stripe".to_owned(), "cardPaid".to_owned())]);
@@ -68,10 +148,71 @@ async fn events_in_reverse_order_end_as_stripe_says(pool: PgPool) {
     ids.reverse();
     let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
     let deliveries = shop.double.deliver_in_order(&ids).await;
+    shop.settle().await;
     assert!(deliveries.iter().all(|d| d.status == Some(200)), "{deliveries:?}");
     let mine = shop.mine().await;
     assert_eq!((&mine["subscriptionState"], &mine["paymentMethod"]["details"]), (&json!("active"), &json!("Visa ending 4242")), "{mine}");
     assert_eq!(shop.audit(&shop.reader_id).await.len(), 1);
+}
+
+/// How often the app has read this subscription from Stripe.
+fn subscription_reads(shop: &Shop, subscription: &str) -> usize {
+    let read = format!("GET /v1/subscriptions/{subscription}");
+    shop.double.api_calls().iter().filter(|call| **call == read).count()
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_payments_events_at_once_are_applied_once_with_fewer_reads_than_events(pool: PgPool) {
+    let shop = shop(pool).await;
+    let subscription = paid_with_events_held(&shop).await;
+    let queued = shop.double.queued();
+    let ids: Vec<String> = queued.iter().map(|e| e["id"].as_str().unwrap().to_owned()).collect();
+    // The events applied by reading the subscription (the others are not about it).
+    let about_it = queued
+        .iter()
+        .filter(|e| e["type"].as_str().is_some_and(|t| t.starts_with("customer.subscription.") || t.starts_with("invoice.")))
+        .count();
+    assert!(about_it >= 4, "a payment's events: {queued:?}");
+    let reads_before = subscription_reads(&shop, &subscription);
+
+    let deliveries = shop.double.deliver_concurrently(&ids.iter().map(String::as_str).collect::<Vec<_>>()).await;
+    shop.settle().await;
+    assert_eq!(statuses(&deliveries), vec![Some(200); ids.len()], "{deliveries:?}");
+    let mine = shop.mine().await;
+    assert_eq!((&mine["subscriptionState"], &mine["paymentMethod"]["details"]), (&json!("active"), &json!("Visa ending 4242")), "{mine}");
+    assert_eq!(shop.audit(&shop.reader_id).await, [("stripe".to_owned(), "cardPaid".to_owned())]);
+    assert_eq!(shop.emails("welcome", &shop.reader_id).await, 1);
+    let stored = stored_events(&shop.app).await;
+    assert_eq!(stored.len(), ids.len(), "each event stored once: {stored:?}");
+    // Events that waited while another read the subscription are covered by that read.
+    let reads = subscription_reads(&shop, &subscription) - reads_before;
+    assert!(reads < about_it, "{reads} reads for {about_it} events about the subscription: {stored:?}");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn an_event_received_before_the_last_read_needs_no_read_of_its_own(pool: PgPool) {
+    let shop = shop(pool).await;
+    let subscription = paid_with_events_held(&shop).await;
+    let paid = queued(&shop, "invoice.paid", |_| true);
+    assert_eq!(shop.double.deliver(&paid).await.unwrap().status, Some(200));
+    shop.settle().await;
+    let read_at: chrono::DateTime<chrono::Utc> =
+        sqlx::query_scalar("select read_at from billing_stripe_subscription where stripe_subscription_id = $1")
+            .bind(&subscription)
+            .fetch_one(&shop.app.pool)
+            .await
+            .unwrap();
+    let stripe = shop.app.state.stripe.as_deref().unwrap();
+    let jobs = shop.app.state.jobs.as_ref();
+    let mut tx = shop.app.pool.begin().await.unwrap();
+    let before = subscription_reads(&shop, &subscription);
+
+    let earlier = read_at - chrono::Duration::milliseconds(1);
+    let synced = sync::subscription_for_event(&mut tx, stripe, jobs, &subscription, earlier).await.unwrap();
+    assert_eq!((synced, subscription_reads(&shop, &subscription)), (Synced::AlreadyRead, before));
+    // Received when the read began (or later): the read may not include its change; read again.
+    let synced = sync::subscription_for_event(&mut tx, stripe, jobs, &subscription, read_at).await.unwrap();
+    assert_eq!((synced, subscription_reads(&shop, &subscription)), (Synced::Unchanged, before + 1));
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -82,6 +223,7 @@ async fn an_older_update_after_a_newer_one_does_not_undo_the_cancel(pool: PgPool
     let old_active = queued(&shop, "customer.subscription.updated", |s| s["status"] == "active" && s["cancel_at_period_end"] == false);
     let paid = queued(&shop, "invoice.paid", |_| true);
     assert_eq!(shop.double.deliver(&paid).await.unwrap().status, Some(200));
+    shop.settle().await;
     assert_eq!(shop.mine().await["subscriptionState"], "active");
 
     // The reader cancels at period end; Stripe's newer update arrives.
@@ -89,14 +231,17 @@ async fn an_older_update_after_a_newer_one_does_not_undo_the_cancel(pool: PgPool
     assert_eq!(canceled["data"]["cancelSubscription"]["cancelAtPeriodEnd"], true, "{canceled}");
     let newer = queued(&shop, "customer.subscription.updated", |s| s["cancel_at_period_end"] == true);
     assert_eq!(shop.double.deliver(&newer).await.unwrap().status, Some(200));
+    shop.settle().await;
     let after_cancel = shop.mine().await;
     assert_eq!(after_cancel["cancelAtPeriodEnd"], true, "{after_cancel}");
 
     // Then the older 'active' one: nothing is undone.
     let delivery = shop.double.deliver(&old_active).await.unwrap();
+    shop.settle().await;
     assert_eq!(delivery.status, Some(200));
     assert_eq!(shop.mine().await, after_cancel, "the older event changed nothing");
     let rest = shop.double.deliver_all().await;
+    shop.settle().await;
     assert!(rest.iter().all(|d| d.status == Some(200)), "{rest:?}");
     assert_eq!(shop.mine().await, after_cancel);
     let mirror: (String, bool) =
@@ -114,6 +259,7 @@ async fn one_event_delivered_ten_times_at_once_is_applied_once(pool: PgPool) {
     paid_with_events_held(&shop).await;
     let paid = queued(&shop, "invoice.paid", |_| true);
     let deliveries = shop.double.duplicate(&paid, 10).await;
+    shop.settle().await;
     assert_eq!(statuses(&deliveries), vec![Some(200); 10], "{deliveries:?}");
     let stored = stored_events(&shop.app).await;
     let rows: Vec<_> = stored.iter().filter(|(id, ..)| *id == paid).collect();
@@ -126,6 +272,7 @@ async fn one_event_delivered_ten_times_at_once_is_applied_once(pool: PgPool) {
     for event in shop.double.queued() {
         let id = event["id"].as_str().unwrap();
         let deliveries = shop.double.duplicate(id, 10).await;
+        shop.settle().await;
         assert_eq!(statuses(&deliveries), vec![Some(200); 10], "{id}: {deliveries:?}");
     }
     let stored = stored_events(&shop.app).await;
@@ -152,6 +299,7 @@ async fn an_event_replayed_a_day_later_changes_nothing(pool: PgPool) {
     for kind in ["customer.subscription.created", "customer.subscription.updated", "invoice.paid", "invoice.payment_succeeded"] {
         for event in shop.double.events_of_type(kind) {
             let delivery = shop.double.replay(event["id"].as_str().unwrap()).await.unwrap();
+            shop.settle().await;
             assert_eq!(delivery.status, Some(200), "{kind}: {delivery:?}");
             replayed += 1;
         }
@@ -171,6 +319,7 @@ async fn badly_signed_and_stale_events_are_refused_and_change_nothing(pool: PgPo
     for id in &ids {
         for signing in [Signing::Bad, Signing::Stale] {
             let delivery = shop.double.deliver_signed(id, signing).await.unwrap();
+            shop.settle().await;
             assert_eq!(delivery.status, Some(400), "{signing:?}: {delivery:?}");
         }
     }
@@ -188,6 +337,7 @@ async fn badly_signed_and_stale_events_are_refused_and_change_nothing(pool: PgPo
     assert!(shop.audit(&shop.reader_id).await.is_empty());
     // The same events, signed right, are applied (and were not taken as seen).
     let deliveries = shop.double.deliver_in_order(&ids.iter().map(String::as_str).collect::<Vec<_>>()).await;
+    shop.settle().await;
     assert!(deliveries.iter().all(|d| d.status == Some(200)), "{deliveries:?}");
     assert_eq!(shop.mine().await["subscriptionState"], "active");
 }
@@ -209,11 +359,13 @@ async fn forged_events_grant_nothing_without_a_paid_invoice(pool: PgPool) {
 
     // Signed with another secret: refused, not stored.
     assert_eq!(post_event(&shop.app, &payload, "whsec_forger").await, 400);
+    shop.settle().await;
     assert_eq!(stored_events(&shop.app).await, []);
     assert_eq!(shop.mine().await, Value::Null);
 
     // Even signed with the endpoint's secret: Stripe is asked, says incomplete, nothing is granted.
     assert_eq!(post_event(&shop.app, &payload, stripe::WEBHOOK_SECRET).await, 200);
+    shop.settle().await;
     assert_eq!(shop.mine().await, Value::Null);
     let stored = stored_events(&shop.app).await;
     assert_eq!(stored, [("evt_forged_active".to_owned(), "customer.subscription.updated".to_owned(), "applied: unchanged".to_owned())]);
@@ -226,11 +378,13 @@ async fn forged_events_grant_nothing_without_a_paid_invoice(pool: PgPool) {
     forged["data"]["object"]["status"] = json!("paid");
     forged["data"]["object"]["amount_paid"] = forged["data"]["object"]["amount_due"].clone();
     assert_eq!(post_event(&shop.app, &forged.to_string(), stripe::WEBHOOK_SECRET).await, 200);
+    shop.settle().await;
     assert_eq!(shop.mine().await, Value::Null);
     assert!(shop.audit(&shop.reader_id).await.is_empty());
     assert_eq!(email_requests(&shop.app, "welcome").await, []);
     // The real events change nothing either: nobody paid.
     let deliveries = shop.double.deliver_all().await;
+    shop.settle().await;
     assert!(deliveries.iter().all(|d| d.status == Some(200)), "{deliveries:?}");
     assert_eq!(shop.mine().await, Value::Null);
     assert_eq!(shop.double.subscription(&subscription)["status"], "incomplete");
@@ -244,16 +398,19 @@ async fn events_about_unknown_things_are_answered_and_logged(pool: PgPool) {
     // A type the portal does not handle.
     let customer_created = queued(&shop, "customer.created", |_| true);
     assert_eq!(shop.double.deliver(&customer_created).await.unwrap().status, Some(200));
+    shop.settle().await;
     // A subscription no checkout here made.
     let created = queued(&shop, "customer.subscription.created", |_| true);
     let mut foreign = shop.double.event(&created).unwrap();
     foreign["id"] = json!("evt_foreign");
     foreign["data"]["object"]["id"] = json!("sub_made_elsewhere");
     assert_eq!(post_event(&shop.app, &foreign.to_string(), stripe::WEBHOOK_SECRET).await, 200);
+    shop.settle().await;
     let stored = stored_events(&shop.app).await;
     let outcome = |id: &str| stored.iter().find(|(event, ..)| event == id).map(|(.., outcome)| outcome.clone());
     assert_eq!(outcome(&customer_created).as_deref(), Some("ignored: customer.created not handled"), "{stored:?}");
     assert_eq!(outcome("evt_foreign").as_deref(), Some("ignored: unknown subscription"), "{stored:?}");
     // Not JSON of an event at all, but signed: refused.
     assert_eq!(post_event(&shop.app, "{\"hello\":1}", stripe::WEBHOOK_SECRET).await, 400);
+    shop.settle().await;
 }

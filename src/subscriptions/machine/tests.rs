@@ -1090,6 +1090,20 @@ fn status_payment_failed_alert_unless_cancelled_at_period_end() {
 }
 
 #[test]
+fn status_can_update_card_only_of_a_running_card_subscription() {
+    let card = Card { subscription_id: "sub_1".into(), payment_method_type: Some("card".into()), payment_method_details: None };
+    for state in [S::Active, S::PaymentFailed, S::Pending, S::Expired, S::Canceled, S::Rejected] {
+        let on_card = Subscription { card: Some(card.clone()), ..plain(T::Stripe, state) };
+        let running = matches!(state, S::Active | S::PaymentFailed);
+        assert_eq!(status(ChannelType::Premium, &on_card, now()).can_update_card, running, "{state:?}");
+    }
+    // No Stripe subscription behind it, or paid another way: no card to replace.
+    assert!(!status(ChannelType::Premium, &plain(T::Stripe, S::Active), now()).can_update_card);
+    let by_account = Subscription { card: Some(card), ..plain(T::Account, S::Active) };
+    assert!(!status(ChannelType::Premium, &by_account, now()).can_update_card);
+}
+
+#[test]
 fn status_expired_alert_and_acknowledge() {
     check_status(
         ChannelType::Premium,
@@ -1209,6 +1223,7 @@ fn status_of_whole_subscriptions() {
             can_acknowledge_expired: false,
             can_cancel: true,
             cancel_keeps_access_to_period_end: false,
+            can_update_card: false,
             trial: None,
             free_closed: None,
             type_label: "Paid - Non-clearing",
@@ -1226,6 +1241,7 @@ fn status_of_whole_subscriptions() {
             can_acknowledge_expired: true,
             can_cancel: false,
             cancel_keeps_access_to_period_end: false,
+            can_update_card: false,
             trial: None,
             free_closed: None,
             type_label: "Non-charge",
@@ -1243,6 +1259,7 @@ fn status_of_whole_subscriptions() {
             can_acknowledge_expired: false,
             can_cancel: true,
             cancel_keeps_access_to_period_end: false,
+            can_update_card: false,
             trial: None,
             free_closed: Some(FreeClosedStatus::Pending),
             type_label: "Free",

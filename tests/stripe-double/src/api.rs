@@ -83,6 +83,7 @@ pub async fn handle(State(inner): State<Arc<Inner>>, method: Method, uri: Uri, h
         let Ok(mut store) = inner.store.lock() else {
             return (StatusCode::INTERNAL_SERVER_ERROR, "store poisoned").into_response();
         };
+        store.api_calls.push(format!("{method} {}", uri.path()));
         if let Some(cached) = cache_key.as_ref().and_then(|k| store.idempotent.get(k)).cloned() {
             (cached.0, cached.1, true)
         } else {

@@ -207,10 +207,20 @@ impl StripeDouble {
     /// Delivers one event `copies` times concurrently.
     pub async fn duplicate(&self, id: &str, copies: usize) -> Vec<Delivery> {
         self.dequeue(&[id.to_owned()]);
+        self.deliver_at_once(vec![id.to_owned(); copies]).await
+    }
+
+    /// Delivers these events all at once (as Stripe does with a payment's several events).
+    pub async fn deliver_concurrently(&self, ids: &[&str]) -> Vec<Delivery> {
+        let ids: Vec<String> = ids.iter().map(|id| id.to_string()).collect();
+        self.dequeue(&ids);
+        self.deliver_at_once(ids).await
+    }
+
+    async fn deliver_at_once(&self, ids: Vec<String>) -> Vec<Delivery> {
         let mut tasks = tokio::task::JoinSet::new();
-        for _ in 0..copies {
+        for id in ids {
             let inner = self.inner.clone();
-            let id = id.to_owned();
             tasks.spawn(async move { events::deliver_once(&inner, &id, Signing::Valid, 1).await });
         }
         let mut deliveries = Vec::new();
@@ -218,6 +228,11 @@ impl StripeDouble {
             deliveries.extend(result.ok().flatten());
         }
         deliveries
+    }
+
+    /// The API requests the double has served, as `METHOD /v1/path`, oldest first.
+    pub fn api_calls(&self) -> Vec<String> {
+        self.with_store(|s| s.api_calls.clone())
     }
 
     fn dequeue(&self, ids: &[String]) {

@@ -29,6 +29,8 @@ pub struct Store {
     pub idempotent: HashMap<(String, String), (u16, Value)>,
     /// The request being served: (request id, idempotency key), copied into events.
     pub request: Option<(String, Option<String>)>,
+    /// Every authenticated API request, as `METHOD /v1/path` (how often the app asks Stripe).
+    pub api_calls: Vec<String>,
     pub webhooks: Webhooks,
     pub base_url: String,
     pub api_version: String,

@@ -103,14 +103,6 @@ export function paymentMethodText(sub: Pick<ReaderSubscription, 'paymentMethod' 
   return live && sub.paymentMethod?.details ? sub.paymentMethod.details : null;
 }
 
-/** A live card subscription whose card the reader can change. */
-export function canUpdateCard(
-  sub: Pick<ReaderSubscription, 'subscriptionType' | 'subscriptionId' | 'status' | 'cancelAtPeriodEnd'>,
-): boolean {
-  const live = sub.status.effectiveState === 'active' || sub.status.effectiveState === 'paymentFailed';
-  return sub.subscriptionType === 'stripe' && !!sub.subscriptionId && live;
-}
-
 export default function Subscriptions() {
   const query = useQuery(SubscriptionsScreenDocument, { fetchPolicy: 'cache-and-network' });
   const { data, loading, error } = query;
@@ -221,7 +213,7 @@ function SubscriptionCard({ subscription: sub, onUpdated, headingLevel = 2 }: Su
   const pending = status.effectiveState === 'pending';
   const dates = subscriptionDates(sub);
   const card = paymentMethodText(sub);
-  const updateCard = canUpdateCard(sub);
+  const updateCard = status.canUpdateCard;
   const cardUpdated = () => {
     setUpdatingCard(false);
     void showToast({ message: CARD_UPDATED_TEXT, intent: 'success' });
@@ -461,6 +453,7 @@ export const SUBSCRIPTIONS_SCREEN_QUERY = gql`
           canAcknowledgeExpired
           canCancel
           cancelKeepsAccessToPeriodEnd
+          canUpdateCard
           trial
           freeClosed
           typeLabel
