@@ -9,6 +9,12 @@
 // 2. An Administrator adds a clearing account on the reader's user screen; the reader pays with it.
 // 3. A card reader's renewal fails (the double's clock passes the 1st with a failing renewal):
 //    they see the payment-issue alert, update the card, and the alert goes.
+// 4. A reader's card is declined (4000 0000 0000 0002): the checkout says so and nothing is granted;
+//    then a card needing 3D Secure (4000 0025 0000 3155) is authenticated in the double's challenge
+//    dialog and the reader is subscribed.
+// 5. A reader asks to pay by invoice; the request waits (Pending, 'Billed externally') until the
+//    channel's admin, the Editor, approves it under Requests in subscriber stats; the reader's
+//    subscription is then active.
 //
 // Each test signs in a reader of its own through the built-in provider's 'Another user' form, so
 // the ready users' subscriptions (other specs) are not touched.
@@ -21,6 +27,8 @@ const STRIPE_URL = (process.env.E2E_STRIPE_URL ?? '').replace(/\/$/, '');
 const PREMIUM_SENTENCE = `Card readers of run ${run} read this premium paragraph in full.`;
 const PAYMENT_FAILED_TEXT =
   'There was an issue processing your payment for this channel. Please update your payment details to avoid cancellation.';
+/** Stripe's message for a generic decline, which the checkout shows as it comes (spec 3 §8). */
+const DECLINED_TEXT = 'Your card was declined.';
 
 interface Named {
   id: string;
@@ -29,9 +37,12 @@ interface Named {
 
 interface Setup {
   admin: SignedInUser;
+  /** An admin user of every channel here: processes the invoice request. */
+  editor: SignedInUser;
   card: Named;
   clearing: Named;
   renewal: Named;
+  invoice: Named;
   article: { id: string; title: string };
 }
 
@@ -66,6 +77,7 @@ test.beforeAll(async ({ browser, playwright }) => {
   const card = await channel(`E2E Card Premium ${run}`);
   const clearing = await channel(`E2E Clearing Premium ${run}`);
   const renewal = await channel(`E2E Renewal Premium ${run}`);
+  const invoice = await channel(`E2E Invoice Premium ${run}`);
   const topicId = await add(admin.token, 'addCategory', 'CategoryInput', { name: `E2E Freight ${run}`, description: 'Freight' });
   const title = `E2E tanker freight premium outlook ${run}`;
   const articleId = await add(editor.token, 'publishAdd', 'ArticleInput', {
@@ -78,7 +90,7 @@ test.beforeAll(async ({ browser, playwright }) => {
     contributors: [editor.id],
   });
   await api.dispose();
-  s = { admin, card, clearing, renewal, article: { id: articleId, title } };
+  s = { admin, editor, card, clearing, renewal, invoice, article: { id: articleId, title } };
 });
 
 const contexts: BrowserContext[] = [];
@@ -184,6 +196,31 @@ async function eventually(page: Page, path: string, check: () => Promise<void>, 
     await page.goto(path);
     await check();
   }).toPass({ timeout, intervals: [500, 1000, 2000] });
+}
+
+/** Waits until the double has posted every event it made to the server (the API tests' `settle()`). */
+async function webhooksDelivered(): Promise<void> {
+  const get = async <T>(path: string) => (await (await fetch(`${STRIPE_URL}/_double${path}`)).json()) as T;
+  await expect
+    .poll(
+      async () => {
+        const { queued, events } = await get<{ queued: string[]; events: { id: string }[] }>('/events');
+        const delivered = new Set((await get<{ event_id: string }[]>('/deliveries')).map((d) => d.event_id));
+        return queued.length + events.filter((e) => !delivered.has(e.id)).length;
+      },
+      { message: 'events waiting for delivery', timeout: 15_000 },
+    )
+    .toBe(0);
+}
+
+/** The reader's subscription to a channel, as the server has it (null when there is none). */
+async function mySubscription(page: Page, channel: Named): Promise<{ subscriptionState: string } | null> {
+  const { channel: found } = await graphqlData<{ channel: { userChannelSubscription: { subscriptionState: string } | null } }>(
+    page,
+    'query($c: ID!) { channel(id: $c) { userChannelSubscription { subscriptionState } } }',
+    { c: channel.id },
+  );
+  return found.userChannelSubscription;
 }
 
 async function double(path: string, body: unknown): Promise<Response> {
@@ -311,4 +348,132 @@ test("A reader's renewal fails: the alert, a card update, and the alert goes", a
     await expect(card.getByRole('alert')).toHaveCount(0);
   });
   await screenshot(page, 'checkout-renewal-card-updated');
+});
+
+test("A reader's card is declined, then a card needing 3D Secure is authenticated and the reader is subscribed", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const { page } = await newReader(browser, 'declined');
+  await checkoutToPayment(page, s.card);
+  const type = page.getByRole('radiogroup', { name: 'Payment type' });
+  await type.getByText('Card', { exact: true }).click();
+  await expect(type.getByRole('radio', { name: 'Card' })).toBeChecked();
+  const cardDetails = page.getByRole('region', { name: 'Card details' });
+  const pay = page.getByRole('button', { name: 'Pay and subscribe' });
+
+  // Declined: Stripe's message, in the checkout's alert and under the card; still on the payment step.
+  await typeCard(page, '4000 0000 0000 0002');
+  await expect(pay).toBeEnabled();
+  await pay.click();
+  const declined = page.getByRole('alert').filter({ hasText: DECLINED_TEXT });
+  await expect(declined).toHaveCount(2);
+  await expect(cardDetails.getByRole('alert')).toHaveText(DECLINED_TEXT);
+  await expect(stepHeading(page, 3, 'Payment')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/subscribe/channel/confirm/${s.card.id}$`));
+  await expect(pay).toBeEnabled();
+  await screenshot(page, 'checkout-card-declined');
+  // Nothing granted once Stripe's events about the failed payment have reached the server (its
+  // workers apply them within milliseconds when idle; the API tests check this after applying).
+  await webhooksDelivered();
+  expect(await mySubscription(page, s.card)).toBeNull();
+
+  // The same Payment Element, a card that asks for 3D Secure: the double's challenge dialog.
+  await typeCard(page, '4000 0025 0000 3155');
+  await pay.click();
+  const challenge = page.getByRole('dialog', { name: '3D Secure authentication' });
+  await expect(challenge).toBeVisible({ timeout: 15_000 });
+  await expect(challenge.getByRole('heading', { name: '3D Secure test payment' })).toBeVisible();
+  await expect(challenge.getByRole('button', { name: 'Fail authentication' })).toBeVisible();
+  await screenshot(page, 'checkout-3ds-challenge');
+  await challenge.getByRole('button', { name: 'Complete authentication' }).click();
+  await expect(challenge).toBeHidden();
+  await expect(page).toHaveURL(new RegExp(`/browse/channel/${s.card.id}/subscribed$`), { timeout: 20_000 });
+  await expect(heading1(page, 'Subscription confirmed')).toBeVisible();
+  await expect(page.getByText(`You are now subscribed to ${s.card.name}.`, { exact: false })).toBeVisible();
+  await screenshot(page, 'checkout-3ds-subscribed');
+
+  const card = subscriptionCard(page, s.card.name);
+  await eventually(page, 'subscriptions', async () => {
+    await expect(card.getByText('Active', { exact: true })).toBeVisible({ timeout: 3000 });
+    await expect(card.getByText('Visa ending 3155')).toBeVisible({ timeout: 3000 });
+  });
+  await expect(card.getByText('Paid - Non-clearing')).toBeVisible();
+  await expect(card.getByRole('alert')).toHaveCount(0);
+  expect(await mySubscription(page, s.card)).toEqual({ subscriptionState: 'active' });
+  await screenshot(page, 'checkout-3ds-subscriptions');
+});
+
+test("A reader asks to pay by invoice and the channel's editor confirms it", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const reader = await newReader(browser, 'invoice');
+  const { page } = reader;
+  const email = `e2e-invoice-${run}@buyer.example`;
+
+  await checkoutToPayment(page, s.invoice);
+  const type = page.getByRole('radiogroup', { name: 'Payment type' });
+  await type.getByText('Invoice', { exact: true }).click();
+  await expect(type.getByRole('radio', { name: 'Invoice' })).toBeChecked();
+  const request = page.getByRole('button', { name: 'Request invoice' });
+  await request.click();
+  await expect(page.getByText('This field is required')).toHaveCount(2);
+  await page.getByLabel('Legal entity name').fill('Buyer Trading Ltd');
+  await page.getByLabel('Billing email address').fill('not-an-email');
+  await expect(page.getByText('Please enter a valid email address')).toBeVisible();
+  await page.getByLabel('Billing email address').fill(`accounts-${run}@buyer.example`);
+  await screenshot(page, 'checkout-invoice-payment-step');
+  await request.click();
+
+  await expect(page).toHaveURL(new RegExp(`/browse/channel/${s.invoice.id}/paying-invoice-requested$`));
+  await expect(heading1(page, 'Invoice requested')).toBeVisible();
+  await expect(page.getByText('Thank you for your request')).toBeVisible();
+  await expect(
+    page.getByText(
+      `Your request to pay for ${s.invoice.name} by invoice has been received. Your Premium access starts once the invoice has been set up, and we will email you.`,
+    ),
+  ).toBeVisible();
+  await screenshot(page, 'checkout-invoice-requested');
+
+  // Waiting for staff: billed externally, pending, withdrawable.
+  await page.goto('subscriptions');
+  const card = subscriptionCard(page, s.invoice.name);
+  await expect(card.getByText('Billed externally', { exact: true })).toBeVisible();
+  await expect(card.getByText('Pending', { exact: true })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Withdraw request' })).toBeVisible();
+
+  // The channel's admin (the Editor) approves it in subscriber stats, under Requests.
+  const editor = await pageAs(browser, s.editor);
+  await editor.goto(`publisher/premium-channels/subscriber-stats/${s.invoice.id}`);
+  await expect(heading1(editor, `${s.invoice.name}: subscribers`)).toBeVisible();
+  const views = editor.getByRole('group', { name: 'Filter' });
+  await views.getByRole('button', { name: 'Requests (1)', exact: true }).click();
+  await expect(views.getByRole('button', { name: 'Requests (1)', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  const subscribers = editor.getByRole('table', { name: 'Subscribers' });
+  const row = subscribers.getByRole('row').filter({ hasText: email });
+  await expect(row).toContainText(reader.name);
+  await expect(row).toContainText('Billed externally');
+  await expect(row).toContainText('Pending');
+  await screenshot(editor, 'checkout-invoice-request-stats');
+  await row.getByRole('button', { name: `Approve ${reader.name}` }).click();
+  const approve = editor.getByRole('alertdialog', { name: 'Approve request' });
+  await expect(approve).toContainText(
+    `Approve the invoice request of ${reader.name}? The subscription starts now, billed externally, and ${reader.name} is told by email.`,
+  );
+  await approve.getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(
+    editor.locator('.bp6-toast').getByText(`The invoice request of ${reader.name} has been approved.`, { exact: true }),
+  ).toBeVisible();
+  await expect(approve).toBeHidden();
+  await expect(views.getByRole('button', { name: 'Requests (0)', exact: true })).toBeVisible();
+  await views.getByRole('button', { name: 'Paid (1)', exact: true }).click();
+  const paid = subscribers.getByRole('row').filter({ hasText: email });
+  await expect(paid).toContainText('Billed externally');
+  await expect(paid).toContainText('Active');
+  await screenshot(editor, 'checkout-invoice-approved-stats');
+
+  // The reader: paid by invoice, active.
+  await page.goto('subscriptions');
+  await expect(card.getByText('Billed externally', { exact: true })).toBeVisible();
+  await expect(card.getByText('Active', { exact: true })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Withdraw request' })).toHaveCount(0);
+  expect(await mySubscription(page, s.invoice)).toEqual({ subscriptionState: 'active' });
+  await screenshot(page, 'checkout-invoice-subscriptions');
 });
