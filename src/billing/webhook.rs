@@ -119,29 +119,52 @@ pub async fn record(state: &AppState, event: &Received) -> Result<String> {
 }
 
 /// Applies the pending events, oldest first, each in its own transaction; several workers may run
-/// this at once (each claims different events). Stops at the first event that cannot be applied
-/// now (Stripe unavailable): it stays pending for the job's retry or the next sweep. Returns how
-/// many were applied.
+/// this at once (each claims different events). An event that fails waits (30 s, doubling, at
+/// most an hour) while the others go on; when Stripe does not answer, the run stops there, the
+/// rest would fail the same way. Returns how many were applied, or the last failure (so the job
+/// is retried; the expiry schedule also runs this).
 pub async fn apply_pending(state: &AppState) -> Result<u64> {
     let Some(stripe) = state.stripe.as_deref() else { return Ok(0) };
     let mut applied = 0;
+    let mut failed = None;
     loop {
         let mut tx = state.pool.begin().await?;
         let claimed = sqlx::query!(
             r#"select event_id, type, created, received_at, object as "object!"
                  from stripe_event
-                where applied_at is null and object is not null
+                where applied_at is null and object is not null and (retry_at is null or retry_at <= now())
                 order by received_at, event_id
                 limit 1
                 for update skip locked"#
         )
         .fetch_optional(&mut *tx)
         .await?;
-        let Some(row) = claimed else { return Ok(applied) };
+        let Some(row) = claimed else { break };
         let event = Received { id: row.event_id, type_: row.r#type, created: row.created, object: row.object };
-        let outcome = dispatch(&mut tx, stripe, state.jobs.as_ref(), &event, row.received_at).await?;
+        let outcome = match dispatch(&mut tx, stripe, state.jobs.as_ref(), &event, row.received_at).await {
+            Ok(outcome) => outcome,
+            Err(error) => {
+                tx.rollback().await?;
+                tracing::warn!(event = event.id, r#type = event.type_, error = ?error, "Stripe event not applied; retried later");
+                sqlx::query!(
+                    "update stripe_event
+                        set attempts = attempts + 1, outcome = $2,
+                            retry_at = now() + least(interval '1 hour', interval '30 seconds' * power(2, least(attempts, 10)))
+                      where event_id = $1",
+                    event.id,
+                    truncate(&format!("retrying: {}", error.message()), 200)
+                )
+                .execute(&state.pool)
+                .await?;
+                if matches!(error, crate::error::Error::Unavailable(_)) {
+                    return Err(error);
+                }
+                failed = Some(error);
+                continue;
+            }
+        };
         sqlx::query!(
-            "update stripe_event set outcome = $2, applied_at = now(), object = null where event_id = $1",
+            "update stripe_event set outcome = $2, applied_at = now(), object = null, retry_at = null where event_id = $1",
             event.id,
             truncate(&outcome, 200)
         )
@@ -150,6 +173,10 @@ pub async fn apply_pending(state: &AppState) -> Result<u64> {
         tx.commit().await?;
         tracing::info!(event = event.id, r#type = event.type_, outcome, "Stripe event applied");
         applied += 1;
+    }
+    match failed {
+        Some(error) => Err(error),
+        None => Ok(applied),
     }
 }
 

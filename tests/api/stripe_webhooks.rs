@@ -105,9 +105,20 @@ async fn an_event_stays_pending_while_stripe_does_not_answer(pool: PgPool) {
     let error = webhook::apply_pending(&cut_off).await.unwrap_err();
     assert_eq!(error.code(), "UNAVAILABLE");
     assert_eq!(shop.mine().await, Value::Null);
-    assert!(stored_events(&shop.app).await.contains(&(paid.clone(), "invoice.paid".to_owned(), "pending".to_owned())));
+    let (outcome, attempts, waits): (String, i32, bool) =
+        sqlx::query_as("select outcome, attempts, retry_at > now() + interval '20 seconds' from stripe_event where event_id = $1")
+            .bind(&paid)
+            .fetch_one(&shop.app.pool)
+            .await
+            .unwrap();
+    assert_eq!(
+        (outcome.as_str(), attempts, waits),
+        ("retrying: The card payment provider is not answering. Please try again in a few minutes.", 1, true)
+    );
+    assert_eq!(webhook::apply_pending(&shop.app.state).await.unwrap(), 0, "it waits before the next attempt");
 
-    // Stripe answers again: the retry applies it.
+    // Its time comes and Stripe answers again: the retry applies it.
+    sqlx::query("update stripe_event set retry_at = now() where event_id = $1").bind(&paid).execute(&shop.app.pool).await.unwrap();
     assert_eq!(webhook::apply_pending(&shop.app.state).await.unwrap(), 1);
     assert_eq!(shop.mine().await["subscriptionState"], "active");
 }
