@@ -211,6 +211,18 @@ fn spread(mut values: Vec<f64>) -> (String, Vec<f64>) {
     (line, values)
 }
 
+/// POSTs a Stripe event to the webhook endpoint as Stripe does: JSON, signed now.
+async fn deliver(client: &reqwest::Client, url: &str, payload: String) -> reqwest::Result<reqwest::Response> {
+    let signature = stripe_double::sign(&payload, WEBHOOK_SECRET, chrono::Utc::now().timestamp());
+    client
+        .post(url)
+        .header("content-type", "application/json; charset=utf-8")
+        .header("stripe-signature", signature)
+        .body(payload)
+        .send()
+        .await
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let readers = env_number("BENCH_READERS", 200);
@@ -373,17 +385,7 @@ async fn main() -> anyhow::Result<()> {
             .collect();
         let statuses: Vec<u16> = futures_util::stream::iter(warm_events.into_iter().map(|payload| {
             let (client, url) = (bench.client.clone(), url.clone());
-            async move {
-                let signature = stripe_double::sign(&payload, WEBHOOK_SECRET, chrono::Utc::now().timestamp());
-                let response = client
-                    .post(&url)
-                    .header("content-type", "application/json")
-                    .header("stripe-signature", signature)
-                    .body(payload)
-                    .send()
-                    .await;
-                response.map(|r| r.status().as_u16()).unwrap_or(0)
-            }
+            async move { deliver(&client, &url, payload).await.map(|r| r.status().as_u16()).unwrap_or(0) }
         }))
         .buffer_unordered(in_flight * 2)
         .collect()
@@ -406,15 +408,8 @@ async fn main() -> anyhow::Result<()> {
         let url = url.clone();
         let client = bench.client.clone();
         async move {
-            let signature = stripe_double::sign(&payload, WEBHOOK_SECRET, chrono::Utc::now().timestamp());
             let sent = Instant::now();
-            let response = client
-                .post(&url)
-                .header("content-type", "application/json; charset=utf-8")
-                .header("stripe-signature", signature)
-                .body(payload)
-                .send()
-                .await;
+            let response = deliver(&client, &url, payload).await;
             match response {
                 Ok(response) => {
                     let status = response.status().as_u16();

@@ -79,7 +79,7 @@ pub struct Received {
 /// `pending`, the ignored outcome, or `duplicate`.
 pub async fn record(state: &AppState, event: &Received) -> Result<String> {
     let object_id = event.object.get("id").and_then(Value::as_str);
-    if !handled(&event.type_) {
+    if handled(&event.type_).is_none() {
         let outcome = not_handled(&event.type_);
         let first = sqlx::query!(
             "insert into stripe_event (event_id, type, object_id, created, outcome, applied_at) values ($1, $2, $3, $4, $5, now())
@@ -180,6 +180,26 @@ pub async fn apply_pending(state: &AppState) -> Result<u64> {
     }
 }
 
+/// What the portal does with an event type; `None`: nothing (recorded as ignored).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Handled {
+    /// `customer.subscription.created|updated|deleted`: the subscription is read again.
+    Subscription,
+    /// `invoice.*`: its subscription is read again.
+    Invoice,
+    /// `setup_intent.succeeded`: a reader's new card.
+    NewCard,
+}
+
+fn handled(type_: &str) -> Option<Handled> {
+    match type_ {
+        "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" => Some(Handled::Subscription),
+        "setup_intent.succeeded" => Some(Handled::NewCard),
+        kind if kind.starts_with("invoice.") => Some(Handled::Invoice),
+        _ => None,
+    }
+}
+
 /// `received`: when the event was recorded (`stripe_event.received_at`, by the database's clock).
 async fn dispatch(
     conn: &mut PgConnection,
@@ -189,17 +209,18 @@ async fn dispatch(
     received: DateTime<Utc>,
 ) -> Result<String> {
     let object = &event.object;
-    let id = object.get("id").and_then(Value::as_str).unwrap_or_default();
-    let synced = match event.type_.as_str() {
-        "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" => {
+    let Some(kind) = handled(&event.type_) else { return Ok(not_handled(&event.type_)) };
+    let synced = match kind {
+        Handled::Subscription => {
+            let id = object.get("id").and_then(Value::as_str).unwrap_or_default();
             sync::subscription_for_event(conn, stripe, jobs, id, received).await?
         }
         // The invoice's subscription, from the signed payload (an invoice never changes subscription).
-        kind if kind.starts_with("invoice.") => match invoice_subscription(object) {
+        Handled::Invoice => match invoice_subscription(object) {
             Some(subscription_id) => sync::subscription_for_event(conn, stripe, jobs, subscription_id, received).await?,
             None => Synced::Unknown,
         },
-        "setup_intent.succeeded" => {
+        Handled::NewCard => {
             let subscription_id = object.pointer("/metadata/subscription_id").and_then(Value::as_str);
             let payment_method = object.get("payment_method").and_then(Value::as_str);
             match (subscription_id, payment_method) {
@@ -209,15 +230,8 @@ async fn dispatch(
                 _ => Synced::Unknown,
             }
         }
-        _ => return Ok(not_handled(&event.type_)),
     };
     Ok(synced.outcome())
-}
-
-/// The event types `dispatch` applies.
-fn handled(type_: &str) -> bool {
-    matches!(type_, "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "setup_intent.succeeded")
-        || type_.starts_with("invoice.")
 }
 
 fn not_handled(type_: &str) -> String {

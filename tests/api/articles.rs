@@ -349,11 +349,7 @@ async fn publishing_records_a_notification_request_when_emails_are_sent(pool: Pg
     let requests = || async {
         let rows: Vec<(String,)> =
             sqlx::query_as("select article_id from article_notification_request order by request_id").fetch_all(&w.app.pool).await.unwrap();
-        let jobs: i64 =
-            sqlx::query_scalar("select count(*) from apalis.jobs where convert_from(job, 'UTF8') like '%notify_article_subscribers%'")
-                .fetch_one(&w.app.pool)
-                .await
-                .unwrap();
+        let jobs = w.app.jobs_like("notify_article_subscribers").await;
         (rows.len(), jobs)
     };
     // A fresh article published now always notifies, whatever the checkbox says.

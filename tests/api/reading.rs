@@ -444,14 +444,6 @@ async fn register_interest(w: &World, times: usize) -> Vec<(String, String, Opti
     sqlx::query_as("select kind, recipient, data->>'readerEmail' from email_outbox order by email_id").fetch_all(&app.pool).await.unwrap()
 }
 
-async fn jobs_like(app: &TestApp, kind: &str) -> i64 {
-    sqlx::query_scalar("select count(*) from apalis.jobs where convert_from(job, 'UTF8') like $1")
-        .bind(format!("%{kind}%"))
-        .fetch_one(&app.pool)
-        .await
-        .unwrap()
-}
-
 #[sqlx::test(migrations = "./migrations")]
 async fn registering_interest_is_recorded_and_emailed_in_one_transaction(pool: PgPool) {
     let w = world(pool).await;
@@ -462,8 +454,8 @@ async fn registering_interest_is_recorded_and_emailed_in_one_transaction(pool: P
     let rows: Vec<(String, bool)> =
         sqlx::query_as("select user_id, notified_at is not null from article_interest").fetch_all(&app.pool).await.unwrap();
     assert_eq!(rows, [(w.reader_id.clone(), true)], "marked notified with the email");
-    assert_eq!(jobs_like(app, "deliver_emails").await, 1, "the delivery is enqueued with the email");
-    assert_eq!(jobs_like(app, "notify_article_interest").await, 0, "no separate job any more");
+    assert_eq!(app.jobs_like("deliver_emails").await, 1, "the delivery is enqueued with the email");
+    assert_eq!(app.jobs_like("notify_article_interest").await, 0, "no separate job any more");
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -471,5 +463,5 @@ async fn registering_interest_twice_emails_the_desk_once(pool: PgPool) {
     let w = world(pool).await;
     let emails = register_interest(&w, 2).await;
     assert_eq!(emails.len(), 1, "one email for one pending interest: {emails:?}");
-    assert_eq!(jobs_like(&w.app, "deliver_emails").await, 1);
+    assert_eq!(w.app.jobs_like("deliver_emails").await, 1);
 }

@@ -486,10 +486,7 @@ async fn registering_interest_in_a_channel_asks_for_one_email_a_day(pool: PgPool
     };
     let to_admin = (w.premium.clone(), admin_id, TestRole::Administrator.email(), "reader@client.example".to_owned());
     assert_eq!(interest_emails().await, [to_admin.clone()]);
-    let jobs: i64 = sqlx::query_scalar("select count(*) from apalis.jobs where convert_from(job, 'UTF8') like '%deliver_emails%'")
-        .fetch_one(&app.pool)
-        .await
-        .unwrap();
+    let jobs = app.jobs_like("deliver_emails").await;
     assert!(jobs >= 1, "the delivery is enqueued with the email");
 
     // The next day it is recorded (and emailed) again.

@@ -70,6 +70,15 @@ impl TestApp {
     pub async fn token(&self, role: TestRole) -> String {
         tokens::for_role(&self.state, role).await
     }
+
+    /// How many enqueued jobs (any state) are of `kind` (`JobRequest`'s snake_case tag).
+    pub async fn jobs_like(&self, kind: &str) -> i64 {
+        sqlx::query_scalar("select count(*) from apalis.jobs where convert_from(job, 'UTF8') like $1")
+            .bind(format!("%{kind}%"))
+            .fetch_one(&self.pool)
+            .await
+            .expect("count jobs")
+    }
 }
 
 /// The `extensions.code` of the first error, if any.

@@ -222,19 +222,26 @@ fn challenge_action(store: &Store, intent_id: &str, client_secret: &str, return_
     })
 }
 
+/// Stripe's refusal to confirm an intent (`payment_intent` or `setup_intent`, named `label` in the
+/// message) that is past confirmation.
+fn confirmable(intent: &Value, object: &str, label: &str) -> Result<(), ApiError> {
+    let status = intent["status"].as_str().unwrap_or_default();
+    if matches!(status, "requires_payment_method" | "requires_confirmation") {
+        return Ok(());
+    }
+    Err(ApiError::with_code(
+        axum::http::StatusCode::BAD_REQUEST,
+        &format!("{object}_unexpected_state"),
+        None,
+        format!("You cannot confirm this {label} because it has a status of {status}."),
+    )
+    .with(object, intent.clone()))
+}
+
 /// `POST /v1/payment_intents/{id}/confirm`.
 pub fn confirm_payment_intent(store: &mut Store, id: &str, params: &Params) -> Result<Value, ApiError> {
     let intent = store.find("payment_intent", id, "intent")?;
-    let status = intent["status"].as_str().unwrap_or_default();
-    if !matches!(status, "requires_payment_method" | "requires_confirmation") {
-        return Err(ApiError::with_code(
-            axum::http::StatusCode::BAD_REQUEST,
-            "payment_intent_unexpected_state",
-            None,
-            format!("You cannot confirm this PaymentIntent because it has a status of {status}."),
-        )
-        .with("payment_intent", intent));
-    }
+    confirmable(&intent, "payment_intent", "PaymentIntent")?;
     let method = resolve_payment_method(store, params, intent["payment_method"].as_str())?;
     match charge(store, &method, params.bool("off_session")?.unwrap_or(false)) {
         Outcome::Succeeded => Ok(succeed_payment_intent(store, id, &method)),
@@ -356,16 +363,7 @@ pub fn create_setup_intent(store: &mut Store, params: &Params) -> Result<Value, 
 /// `POST /v1/setup_intents/{id}/confirm`.
 pub fn confirm_setup_intent(store: &mut Store, id: &str, params: &Params) -> Result<Value, ApiError> {
     let intent = store.find("setup_intent", id, "intent")?;
-    let status = intent["status"].as_str().unwrap_or_default();
-    if !matches!(status, "requires_payment_method" | "requires_confirmation") {
-        return Err(ApiError::with_code(
-            axum::http::StatusCode::BAD_REQUEST,
-            "setup_intent_unexpected_state",
-            None,
-            format!("You cannot confirm this SetupIntent because it has a status of {status}."),
-        )
-        .with("setup_intent", intent));
-    }
+    confirmable(&intent, "setup_intent", "SetupIntent")?;
     let method = resolve_payment_method(store, params, intent["payment_method"].as_str())?;
     match setup(store, &method) {
         Outcome::Succeeded => Ok(succeed_setup_intent(store, id, &method)),
