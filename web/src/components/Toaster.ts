@@ -1,11 +1,29 @@
 //! Toasts (Blueprint OverlayToaster), created on first use.
 import { OverlayToaster, Position, type Intent, type Toaster } from '@blueprintjs/core';
+import { createRoot, type Root } from 'react-dom/client';
 
 let toaster: Promise<Toaster> | null = null;
+let mounted: { root: Root; container: Element } | null = null;
 
 function getToaster(): Promise<Toaster> {
-  toaster ??= OverlayToaster.create({ position: Position.BOTTOM, maxToasts: 3 });
+  toaster ??= OverlayToaster.create(
+    { position: Position.BOTTOM, maxToasts: 3 },
+    {
+      domRenderer: (element, container) => {
+        mounted = { root: createRoot(container), container };
+        mounted.root.render(element);
+      },
+    },
+  );
   return toaster;
+}
+
+/** Removes the toaster and its pending timers (tests call it after each test, before the DOM goes away). */
+export function unmountToaster() {
+  mounted?.root.unmount();
+  mounted?.container.remove();
+  mounted = null;
+  toaster = null;
 }
 
 export interface ToastOptions {

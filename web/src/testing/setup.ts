@@ -1,6 +1,8 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
+import { act } from 'react';
 import { afterEach } from 'vitest';
+import { unmountToaster } from '../components/Toaster';
 
 // findBy* waits up to 5 s (default 1 s): the whole suite runs in parallel on a 2-core machine, where
 // a lazily loaded screen or the first toast can take over a second to appear.
@@ -8,6 +10,8 @@ configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();
+  // The toaster lives outside the rendered tree: its hide timers would fire after the file's DOM is gone.
+  act(() => unmountToaster());
   window.localStorage.clear();
   window.sessionStorage.clear();
 });
