@@ -118,7 +118,7 @@ run_e2e() {
     INSIGHTS_WEB_DIR="$root/web/dist" INSIGHTS_LOG_FORMAT=json INSIGHTS_SMTP_URL="smtp://127.0.0.1:$smtp_port" \
     INSIGHTS_STRIPE_SECRET_KEY=sk_test_insights_e2e INSIGHTS_STRIPE_PUBLISHABLE_KEY=pk_test_insights_e2e \
     INSIGHTS_STRIPE_WEBHOOK_SECRET="$stripe_webhook_secret" INSIGHTS_STRIPE_API_BASE="$stripe_url" \
-    INSIGHTS_STRIPE_JS_URL="$stripe_url/js/v3" \
+    INSIGHTS_STRIPE_JS_URL="$stripe_url/js/v3" INSIGHTS_FEATURE_INTELLIGENCE=true \
     "$bin" serve >web/e2e/artifacts/server.log 2>&1 &
   server_pid=$!
   for _ in $(seq 1 100); do

@@ -76,6 +76,12 @@ pub struct Config {
     #[command(flatten)]
     pub stripe: StripeConfig,
 
+    #[command(flatten)]
+    pub chat: crate::chat::ChatConfig,
+
+    #[command(flatten)]
+    pub tableau: TableauConfig,
+
     /// Log format: `json` (structured, for production) or `pretty` (for a terminal).
     #[arg(long, env = "INSIGHTS_LOG_FORMAT", default_value = "json", value_parser = ["json", "pretty"])]
     pub log_format: String,
@@ -303,6 +309,54 @@ impl StripeConfig {
     /// Stripe is usable: both API keys and the webhook secret are set.
     pub fn is_configured(&self) -> bool {
         self.secret_key.is_some() && self.publishable_key.is_some() && self.webhook_secret.is_some()
+    }
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct TableauConfig {
+    /// Tableau Server or Tableau Cloud URL (`https://tableau.example.com`). Unset, or without the
+    /// connected app below: the chart features are hidden.
+    #[arg(id = "tableau_server_url", long = "tableau-server-url", env = "INSIGHTS_TABLEAU_SERVER_URL")]
+    pub server_url: Option<String>,
+
+    /// Content URL of the Tableau site (the `{site}` of `/#/site/{site}/…`). Unset: the default site.
+    #[arg(id = "tableau_site", long = "tableau-site", env = "INSIGHTS_TABLEAU_SITE")]
+    pub site: Option<String>,
+
+    /// Client id of the Tableau connected app (direct trust).
+    #[arg(id = "tableau_client_id", long = "tableau-client-id", env = "INSIGHTS_TABLEAU_CLIENT_ID")]
+    pub client_id: Option<String>,
+
+    /// Id of the connected app's secret (the `kid` of the tokens it signs).
+    #[arg(id = "tableau_secret_id", long = "tableau-secret-id", env = "INSIGHTS_TABLEAU_SECRET_ID")]
+    pub secret_id: Option<String>,
+
+    /// Value of the connected app's secret, which signs the tokens (HS256).
+    #[arg(id = "tableau_secret_value", long = "tableau-secret-value", env = "INSIGHTS_TABLEAU_SECRET_VALUE", hide_env_values = true)]
+    pub secret_value: Option<Secret>,
+
+    /// Tableau project whose views the editor's chart button offers. Unset: every view of the site.
+    #[arg(id = "tableau_project", long = "tableau-project", env = "INSIGHTS_TABLEAU_PROJECT")]
+    pub project: Option<String>,
+
+    /// A user's Tableau username is their email; when set, with its domain replaced by this one
+    /// (`ann@insights.example` becomes `ann@{domain}`).
+    #[arg(id = "tableau_username_domain", long = "tableau-username-domain", env = "INSIGHTS_TABLEAU_USERNAME_DOMAIN")]
+    pub username_domain: Option<String>,
+
+    /// Version of Tableau's REST API in its URLs (`/api/{version}/…`).
+    #[arg(id = "tableau_api_version", long = "tableau-api-version", env = "INSIGHTS_TABLEAU_API_VERSION", default_value = "3.22")]
+    pub api_version: String,
+}
+
+impl TableauConfig {
+    /// The server and the whole connected app are set.
+    pub fn is_configured(&self) -> bool {
+        let set = |value: &Option<String>| value.as_deref().is_some_and(|v| !v.trim().is_empty());
+        set(&self.server_url)
+            && set(&self.client_id)
+            && set(&self.secret_id)
+            && self.secret_value.as_ref().is_some_and(|secret| !secret.expose().is_empty())
     }
 }
 

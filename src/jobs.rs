@@ -13,9 +13,9 @@ pub enum JobRequest {
     /// Email the subscribers of a just-published article (request recorded in
     /// `article_notification_request`).
     NotifyArticleSubscribers { request_id: i64, article_id: String },
-    /// Tell an article's desk that a reader registered interest in it (recorded in
-    /// `article_interest`). Interest is now written to the outbox when it is registered; jobs of
-    /// this kind enqueued before that write it if it is still waiting.
+    /// Tell an article's desk that a reader registered interest in it (recorded in `interest`).
+    /// Interest is now written to the outbox when it is registered; jobs of this kind enqueued
+    /// before that write it if it is still waiting.
     NotifyArticleInterest { article_id: String, user_id: String },
     /// Deliver the emails waiting in the outbox (`email::delivery`). Any job of the older name
     /// delivers the outbox too.
@@ -27,6 +27,9 @@ pub enum JobRequest {
     ExpireSubscriptions,
     /// Apply the Stripe events the webhook recorded (`billing::webhook::apply_pending`).
     ApplyStripeEvents,
+    /// Post a registered interest to its promotion page's Microsoft Teams webhook
+    /// (`interests::teams`); the outbox schedule takes up retries and lost jobs.
+    DeliverInterestToTeams { interest_id: i64 },
 }
 
 #[async_trait::async_trait]

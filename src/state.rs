@@ -34,6 +34,8 @@ pub struct AppState {
     pub unsubscribe_key: Arc<tokio::sync::OnceCell<Vec<u8>>>,
     /// The Stripe account card payments go through; None when Stripe is not configured.
     pub stripe: Option<Arc<StripeApi>>,
+    /// The Tableau server embedded charts come from; None when Tableau is not configured.
+    pub tableau: Option<Arc<crate::tableau::Tableau>>,
 }
 
 impl AppState {
@@ -56,6 +58,7 @@ impl AppState {
                 None
             }
         };
+        let tableau = crate::tableau::Tableau::from_config(&config.tableau).map(Arc::new);
         AppState {
             pool,
             config: Arc::new(config),
@@ -68,6 +71,7 @@ impl AppState {
             pdf_renderer,
             unsubscribe_key: Arc::default(),
             stripe,
+            tableau,
         }
     }
 }

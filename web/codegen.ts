@@ -17,7 +17,7 @@ const config: CodegenConfig = {
       config: {
         enumType: 'string-literal',
         useTypeImports: true,
-        scalars: { DateTime: 'string' },
+        scalars: { DateTime: 'string', Date: 'string' },
         avoidOptionals: false,
         dedupeFragments: true,
       },

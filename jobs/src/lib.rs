@@ -8,6 +8,7 @@ pub mod admin;
 mod apply_stripe_events;
 mod compose_digests;
 mod deliver_emails;
+mod deliver_interests;
 mod expire_subscriptions;
 mod notify_article_interest;
 mod notify_article_subscribers;
@@ -84,6 +85,7 @@ async fn run_job(job: JobRequest, state: Data<AppState>, process: Data<Arc<Proce
         JobRequest::ComposeDigests => compose_digests::handle(&state).await,
         JobRequest::ExpireSubscriptions => expire_subscriptions::handle(&state).await,
         JobRequest::ApplyStripeEvents => apply_stripe_events::handle(&state).await,
+        JobRequest::DeliverInterestToTeams { interest_id } => deliver_interests::handle(&state, Some(interest_id)).await,
     };
     result.map_err(|error| {
         tracing::error!(error = format!("{error:#}"), "job failed");
@@ -98,9 +100,11 @@ async fn enqueue_scheduled(_tick: Tick, job: Data<JobRequest>, state: Data<AppSt
 }
 
 /// The outbox schedule runs the delivery itself (no job row per tick): retries whose time has come
-/// and emails a dead worker was sending.
+/// and emails a dead worker was sending; and the same for registered interest posted to Teams.
 async fn deliver_scheduled(_tick: Tick, state: Data<AppState>, process: Data<Arc<Process>>) -> Result<(), BoxDynError> {
-    deliver_emails::handle(&state, &process).await.map_err(|error| {
+    let emails = deliver_emails::handle(&state, &process).await;
+    let teams = deliver_interests::handle(&state, None).await;
+    emails.and(teams).map_err(|error| {
         tracing::error!(error = format!("{error:#}"), "outbox delivery failed");
         error.into()
     })

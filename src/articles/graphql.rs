@@ -342,6 +342,8 @@ pub struct ArticleStats {
     users: i64,
     /// Sorted by last view, newest first.
     viewers: Vec<ArticleViewer>,
+    /// Its campaign links with the views they brought, newest first.
+    campaigns: Vec<crate::interests::campaigns::CampaignStats>,
 }
 
 #[derive(Default)]
@@ -400,14 +402,20 @@ impl ArticlesQuery {
     /// Viewers of an article (same access as findArticleById).
     async fn find_article_stats(&self, ctx: &Context<'_>, id: ID) -> Result<ArticleStats> {
         let article = load_article(ctx, &id, Access::Required).await?;
-        let viewers = queries::viewers_of(&app_state(ctx).pool, &article.row.article_id).await?;
+        let state = app_state(ctx);
+        let campaigns = if ctx.look_ahead().field("campaigns").exists() {
+            crate::interests::campaigns::of_article(&state.pool, state.config.public_url(), &article.row.article_id).await?
+        } else {
+            Vec::new()
+        };
+        let viewers = queries::viewers_of(&state.pool, &article.row.article_id).await?;
         let views = viewers.iter().map(|v| i64::from(v.views)).sum();
         let users = viewers.len() as i64;
         let viewers = viewers
             .into_iter()
             .map(|v| ArticleViewer { id: v.user_id, name: v.name, email: v.email, views: v.views, last_viewed: v.last_viewed })
             .collect();
-        Ok(ArticleStats { article, views, users, viewers })
+        Ok(ArticleStats { article, views, users, viewers, campaigns })
     }
 }
 
@@ -472,7 +480,7 @@ impl From<ArticleInput> for ArticleChange {
 async fn write(ctx: &Context<'_>, item: ArticleInput, action: Action, is_new: bool) -> Result<ArticleObject> {
     let viewer = viewer(ctx)?;
     let role = viewer.require(STAFF)?;
-    let author = Author { user_id: &viewer.user.user_id, role };
+    let author = Author { user_id: &viewer.user.user_id, role, tableau_access: viewer.user.tableau_access };
     let id = service::write_article(app_state(ctx), author, &item.into(), action, is_new).await?;
     load_article(ctx, &id, Access::Written).await
 }
@@ -508,7 +516,7 @@ impl ArticlesMutation {
     async fn archive_article(&self, ctx: &Context<'_>, #[graphql(name = "_id")] id: ID, version: i32) -> Result<ArticleObject> {
         let viewer = viewer(ctx)?;
         let role = viewer.require(STAFF)?;
-        let author = Author { user_id: &viewer.user.user_id, role };
+        let author = Author { user_id: &viewer.user.user_id, role, tableau_access: viewer.user.tableau_access };
         let id = service::archive_article(&app_state(ctx).pool, author, &id, version).await?;
         load_article(ctx, &id, Access::Written).await
     }

@@ -325,12 +325,13 @@ pub struct LockedArticle {
     pub publish_date: Option<DateTime<Utc>>,
     pub was_published_previously: bool,
     pub premium_channel_id: Option<String>,
+    pub display_in_chart_section: bool,
 }
 
 pub async fn lock_article(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<LockedArticle>> {
     sqlx::query_as!(
         LockedArticle,
-        "select state, version, publish_date, was_published_previously, premium_channel_id
+        "select state, version, publish_date, was_published_previously, premium_channel_id, display_in_chart_section
          from article where article_id = $1 for update",
         id
     )

@@ -66,6 +66,8 @@ pub enum Action {
 pub struct Author<'a> {
     pub user_id: &'a str,
     pub role: Role,
+    /// May embed Tableau charts and choose 'Display in chart section' (spec 1 §6).
+    pub tableau_access: bool,
 }
 
 impl Author<'_> {
@@ -243,6 +245,11 @@ pub async fn write_article(state: &AppState, author: Author<'_>, change: &Articl
     // Only publishers set a custom publish date; others keep the stored one.
     let stored_date = stored.as_ref().and_then(|s| s.publish_date);
     if change.publish_date.is_some() && change.publish_date != stored_date && !author.may_publish() {
+        return Err(Error::Forbidden);
+    }
+    // 'Display in chart section' is changed only by users with Tableau access; others keep it.
+    let stored_chart_flag = stored.as_ref().is_some_and(|s| s.display_in_chart_section);
+    if change.display_in_chart_section != stored_chart_flag && !author.tableau_access {
         return Err(Error::Forbidden);
     }
     let stored_channel = stored.as_ref().and_then(|s| s.premium_channel_id.as_deref());

@@ -225,12 +225,12 @@ fn premium_expiry(publish_date: DateTime<Utc>, offset: Option<&str>) -> Option<D
 
 fn author<'a>(people: &'a People, email: &str) -> anyhow::Result<Author<'a>> {
     let staff = people.staff.get(email).with_context(|| format!("{email} is not in the demo's staff"))?;
-    Ok(Author { user_id: &staff.id, role: staff.role })
+    Ok(Author { user_id: &staff.id, role: staff.role, tableau_access: true })
 }
 
 fn administrator(people: &People) -> anyhow::Result<Author<'_>> {
     let admin = people.staff.values().find(|s| s.role == Role::Administrator).context("the demo has an Administrator")?;
-    Ok(Author { user_id: &admin.id, role: admin.role })
+    Ok(Author { user_id: &admin.id, role: admin.role, tableau_access: true })
 }
 
 fn ids_of(people: &People, emails: &[&str]) -> anyhow::Result<Vec<String>> {

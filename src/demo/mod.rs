@@ -37,6 +37,7 @@ use people::People;
 use crate::{
     channels::{OwnerType, queries as channel_queries, service as channel_service},
     desks::service as desk_service,
+    promotions::service as promotions,
     error::Error,
     state::AppState,
     taxonomy::{
@@ -245,6 +246,7 @@ pub async fn seed_demo(state: &AppState, options: DemoOptions<'_>) -> anyhow::Re
     let desks = seed_desks(state, &people, &mut counts).await?;
     let channels = seed_channels(state, &people, &desks, &images, &mut counts).await?;
     counts.topics_with_images = seed_topic_images(state, &taxonomy, &images).await?;
+    seed_promotion(state, &images).await?;
 
     progress("articles");
     let written = articles::seed(state, now, &people, &channels, &taxonomy, &images, &progress).await?;
@@ -336,6 +338,67 @@ async fn seed_channels(
         seeded.push(SeededChannel { def, id, active: true });
     }
     Ok(seeded)
+}
+
+/// A promotion page and the promotional content that opens it, linked from the Commodities topic:
+/// its articles (the welcome article among them) show it in their sidebar, and the landing page
+/// takes registered interest. Skipped when that topic already has promotional content.
+async fn seed_promotion(state: &AppState, images: &images::Stored) -> anyhow::Result<()> {
+    let categories = all_categories(&mut *state.pool.acquire().await?).await.context("read the topics")?;
+    let Some(topic) = categories.iter().find(|c| c.parent_id.is_none() && c.name.eq_ignore_ascii_case("Commodities")) else {
+        return Ok(());
+    };
+    if topic.promotional_content_id.is_some() {
+        return Ok(());
+    }
+    let page = promotions::PageChange {
+        name: "Commodities Outlook Summit".to_owned(),
+        html: "<h2>Commodities Outlook Summit</h2>\
+            <p>A morning with our energy, metals and agriculture analysts: the supply picture for the next twelve \
+            months, where the curves are mispriced, and questions from the floor.</p>\
+            <ul><li>Oil and gas: inventories, spare capacity and the refining margin</li>\
+            <li>Metals: the energy-transition demand story against Chinese supply</li>\
+            <li>Grains and softs: weather, freight and the carry</li></ul>\
+            <p>Register your interest and the events team will send you the invitation.</p>"
+            .to_owned(),
+        teams_channel: "events@insights.example".to_owned(),
+        page_summary: "Our commodity analysts on the year ahead, in person.".to_owned(),
+        social_sharing_image_url: images.name(cast::Image::CoverWaves).to_owned(),
+        success_title: "Thank you for your interest".to_owned(),
+        success_message: "The events team will send you the invitation and the agenda.".to_owned(),
+        ..promotions::PageChange::default()
+    };
+    let page_id =
+        promotions::add_page(&state.pool, &state.sanitizer, &page).await.map_err(|e| service_error(e, "add the demo promotion page"))?;
+    let content = promotions::ContentChange {
+        id: None,
+        version: None,
+        name: "Commodities Outlook Summit".to_owned(),
+        description: Some("Meet our commodity analysts: the supply picture and the curves for the next twelve months.".to_owned()),
+        article_image: Some(images.name(cast::Image::CoverWaves).to_owned()),
+        sidebar_image: Some(images.name(cast::Image::BadgeAmber).to_owned()),
+        destination: promotions::Destination::CustomLandingPage,
+        link: None,
+        promotion_page_id: Some(page_id),
+        expiry_date: None,
+    };
+    let content_id =
+        promotions::add_content(&state.pool, &content).await.map_err(|e| service_error(e, "add the demo promotional content"))?;
+    let change = CategoryChange {
+        id: Some(topic.category_id.clone()),
+        name: topic.name.clone(),
+        description: topic.description.clone(),
+        parent: None,
+        is_featured: topic.is_featured,
+        small_image: topic.small_image.clone(),
+        large_image: topic.large_image.clone(),
+        promotional_content_id: Some(content_id),
+        is_locked: topic.is_locked,
+        is_premium: topic.is_premium,
+        version: Some(topic.version),
+    };
+    taxonomy_service::edit_category(&state.pool, &change).await.map_err(|e| service_error(e, "link the demo promotional content"))?;
+    Ok(())
 }
 
 /// Gives some root topics the demo's images, unless they have images already.

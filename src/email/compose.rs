@@ -90,65 +90,96 @@ async fn about_reader_to_admins(
     .rows_affected())
 }
 
-/// A reader's registered interest in a premium article: to its desk's contact address, or to its
-/// channel's admins when the desk has none. Marks the interest notified. Returns how many emails.
-pub async fn article_interest(conn: &mut PgConnection, jobs: &dyn JobQueue, article_id: &str, reader: &str) -> anyhow::Result<u64> {
+/// The emails of a reader's registered interest (`interests`): an article's to its desk's contact
+/// address, or to its channel's admins when the desk has none; a channel's to its admins; a
+/// promotional content's to its promotion page's address. They are linked to the interest, whose
+/// delivery state then follows theirs (a trigger, migrations/0014). An interest with nobody to
+/// tell is marked failed. Idempotent: an interest whose emails exist gets none. Returns how many.
+pub async fn interest(conn: &mut PgConnection, jobs: &dyn JobQueue, interest_id: i64) -> anyhow::Result<u64> {
     let interest = sqlx::query!(
-        r#"select i.registered_at, a.title, a.premium_channel_id, c.name as "channel_name?: String", d.email as desk_email,
+        r#"select i.kind, i.item_id, coalesce(a.premium_channel_id, i.channel_id) as channel_id, a.title as "title?",
+                  ch.name as "channel_name?", d.email as "desk_email?", p.name as "content_name?", g.name as "page_name?",
+                  g.teams_channel as "teams_channel?",
                   r.name as reader_name, r.company as reader_company, r.email as "reader_email: String"
-             from article_interest i
-             join article a on a.article_id = i.article_id
+             from interest i
              join users r on r.user_id = i.user_id
-             left join channel c on c.channel_id = a.premium_channel_id
+             left join article a on a.article_id = i.article_id
              left join desk d on d.desk_id = a.published_by_desk_id
-            where i.article_id = $1 and i.user_id = $2 and i.notified_at is null
+             left join channel ch on ch.channel_id = coalesce(a.premium_channel_id, i.channel_id)
+             left join promotional_content p on p.promotional_content_id = i.promotional_content_id
+             left join promotion_page g on g.promotion_page_id = p.promotion_page_id
+            where i.interest_id = $1 and i.delivery_method = 'email' and i.delivery_state = 'pending'
+              and not exists (select 1 from email_outbox o where o.interest_id = i.interest_id)
             for update of i"#,
-        article_id,
-        reader,
+        interest_id,
     )
     .fetch_optional(&mut *conn)
     .await?;
     let Some(interest) = interest else { return Ok(0) };
-    let recipients: Vec<(Option<String>, String)> = match interest.desk_email.filter(|e| !e.trim().is_empty()) {
-        Some(desk) => vec![(None, desk)],
-        None => sqlx::query!(
-            r#"select u.user_id, u.email as "email: String" from channel_admin a join users u on u.user_id = a.user_id
-                where a.channel_id = $1 order by u.user_id"#,
-            interest.premium_channel_id,
-        )
-        .fetch_all(&mut *conn)
-        .await?
-        .into_iter()
-        .map(|admin| (Some(admin.user_id), admin.email))
-        .collect(),
+    let reader =
+        json!({ "readerName": interest.reader_name, "readerCompany": interest.reader_company, "readerEmail": interest.reader_email });
+    // Each kind: its email, who gets it, what it says besides the reader, and why nobody might.
+    let (kind, recipients, mut data, nobody) = match interest.kind.as_str() {
+        "Article" => {
+            let recipients = match interest.desk_email.filter(|e| !e.trim().is_empty()) {
+                Some(desk) => vec![(None, desk)],
+                None => channel_admins(conn, interest.channel_id.as_deref()).await?,
+            };
+            let data = json!({ "articleId": interest.item_id, "title": interest.title, "channelId": interest.channel_id,
+                               "channelName": interest.channel_name });
+            (Kind::ArticleInterest, recipients, data, "The desk has no address and the channel no admins")
+        }
+        "Channel" => {
+            let data = json!({ "channelId": interest.channel_id, "channelName": interest.channel_name });
+            (Kind::ChannelInterest, channel_admins(conn, interest.channel_id.as_deref()).await?, data, "The channel has no admins")
+        }
+        _ => {
+            let recipients: Vec<_> = interest.teams_channel.filter(|c| !c.trim().is_empty()).map(|to| (None, to)).into_iter().collect();
+            let data = json!({ "promotionalContentId": interest.item_id, "contentName": interest.content_name,
+                               "pageName": interest.page_name });
+            (Kind::PromotionInterest, recipients, data, "The promotional content no longer leads to a promotion page")
+        }
     };
-    let occasion = outbox_occasion(interest.registered_at);
-    let data = json!({
-        "articleId": article_id, "title": interest.title, "channelId": interest.premium_channel_id,
-        "channelName": interest.channel_name, "readerName": interest.reader_name, "readerCompany": interest.reader_company,
-        "readerEmail": interest.reader_email,
-    });
+    if recipients.is_empty() {
+        sqlx::query!("update interest set delivery_state = 'failed', last_error = $2 where interest_id = $1", interest_id, nobody)
+            .execute(&mut *conn)
+            .await?;
+        return Ok(0);
+    }
+    data.as_object_mut().expect("an object").extend(reader.as_object().expect("an object").clone());
     let emails: Vec<Outgoing> = recipients
         .into_iter()
         .map(|(user_id, recipient)| Outgoing {
-            delivery_key: format!("articleInterest:{recipient}:{article_id}:{reader}:{occasion}"),
-            kind: Kind::ArticleInterest,
+            delivery_key: format!("{}:{interest_id}:{recipient}", kind.as_str()),
+            kind,
             user_id,
             recipient,
-            channel_id: interest.premium_channel_id.clone(),
+            channel_id: interest.channel_id.clone(),
             unsubscribe: None,
             content_id: None,
             data: data.clone(),
         })
         .collect();
+    let keys: Vec<&str> = emails.iter().map(|e| e.delivery_key.as_str()).collect();
     let written = outbox::write(conn, jobs, &emails).await?;
-    sqlx::query!("update article_interest set notified_at = now() where article_id = $1 and user_id = $2", article_id, reader)
-        .execute(&mut *conn)
-        .await?;
+    sqlx::query!(
+        "update email_outbox set interest_id = $1 where delivery_key = any($2) and interest_id is null",
+        interest_id,
+        &keys as &[&str]
+    )
+    .execute(&mut *conn)
+    .await?;
     Ok(written)
 }
 
-/// An occasion key for a moment (the same format subscription emails use).
-fn outbox_occasion(at: chrono::DateTime<chrono::Utc>) -> String {
-    crate::subscriptions::store::occasion_at(at)
+/// A channel's admins as recipients (their user and address).
+async fn channel_admins(conn: &mut PgConnection, channel_id: Option<&str>) -> sqlx::Result<Vec<(Option<String>, String)>> {
+    let admins = sqlx::query!(
+        r#"select u.user_id, u.email as "email: String" from channel_admin a join users u on u.user_id = a.user_id
+            where a.channel_id = $1 order by u.user_id"#,
+        channel_id,
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(admins.into_iter().map(|admin| (Some(admin.user_id), admin.email)).collect())
 }

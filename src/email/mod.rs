@@ -42,10 +42,12 @@ pub enum Kind {
     PaymentFailed,
     /// A reader asks to pay a channel by invoice: to the channel's admins.
     InvoiceRequested,
+    /// A reader's registered interest in a promotional content, to its promotion page's address.
+    PromotionInterest,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 14] = [
+    pub const ALL: [Kind; 15] = [
         Kind::ArticlePublished,
         Kind::Digest,
         Kind::Welcome,
@@ -60,6 +62,7 @@ impl Kind {
         Kind::ArticleInterest,
         Kind::PaymentFailed,
         Kind::InvoiceRequested,
+        Kind::PromotionInterest,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -78,6 +81,7 @@ impl Kind {
             Kind::ArticleInterest => "articleInterest",
             Kind::PaymentFailed => "paymentFailed",
             Kind::InvoiceRequested => "invoiceRequested",
+            Kind::PromotionInterest => "promotionInterest",
         }
     }
 

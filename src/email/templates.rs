@@ -51,6 +51,7 @@ const KIND_TEMPLATES: &[(&str, &str)] = kind_templates![
     "articleInterest",
     "paymentFailed",
     "invoiceRequested",
+    "promotionInterest",
 ];
 
 static ENVIRONMENT: LazyLock<Environment<'static>> = LazyLock::new(|| {
@@ -168,6 +169,7 @@ mod tests {
             "articleId": "a1", "title": "Oil & gas <outlook>", "summary": "Prices <rise>", "channelId": "c1",
             "channelName": "Energy & Power", "fullVersion": true, "isUpdate": false, "publishDate": "2026-11-24T09:00:00Z",
             "endsAt": "2026-12-08T23:59:59Z", "readerName": "Ann Lee", "readerCompany": "Lee & Co", "readerEmail": "ann@lee.example",
+            "contentName": "Energy week", "pageName": "Energy landing", "promotionalContentId": "p1",
             "frequency": "daily", "items": [item.clone(), item],
         })
     }

@@ -57,6 +57,17 @@ pub struct ClientConfig {
     profile_landing_url: Option<String>,
     /// Stripe.js for card checkout; null when card payments are off.
     stripe: Option<StripeSettings>,
+    /// Embedded Tableau charts; null when Tableau is not configured (the chart features are hidden).
+    tableau: Option<TableauSettings>,
+}
+
+#[derive(SimpleObject)]
+pub struct TableauSettings {
+    server_url: String,
+    /// Content URL of the site; '' for the default site.
+    site: String,
+    /// Tableau's Embedding API v3, loaded once as a module script.
+    embedding_script_url: String,
 }
 
 #[derive(SimpleObject)]
@@ -120,6 +131,11 @@ impl ConfigQuery {
             stripe: config.card_payments_enabled().then(|| StripeSettings {
                 publishable_key: config.stripe.publishable_key.clone().unwrap_or_default(),
                 js_url: config.stripe.js_url.clone(),
+            }),
+            tableau: app_state(ctx).tableau.as_ref().map(|tableau| TableauSettings {
+                server_url: tableau.server_url().to_owned(),
+                site: tableau.site().to_owned(),
+                embedding_script_url: tableau.embedding_script_url(),
             }),
         }
     }

@@ -15,10 +15,12 @@ use crate::{
     desks::{DesksMutation, DesksQuery},
     email::graphql::EmailMutation,
     error::Result,
+    promotions::{PromotionsMutation, PromotionsQuery},
     reading::{ReadingMutation, ReadingQuery},
     search::SearchQuery,
     state::AppState,
     subscriptions::{SubscriptionsMutation, SubscriptionsQuery},
+    tableau::TableauQuery,
     taxonomy::{TaxonomyMutation, TaxonomyQuery},
     templates::{TemplatesMutation, TemplatesQuery},
     users::{UsersMutation, UsersQuery},
@@ -44,6 +46,10 @@ pub struct QueryRoot(
     SubscriptionsQuery,
     SearchQuery,
     BillingQuery,
+    TableauQuery,
+    PromotionsQuery,
+    crate::chat::ChatQuery,
+    crate::interests::InterestsQuery,
 );
 
 #[derive(MergedObject, Default)]
@@ -59,6 +65,8 @@ pub struct MutationRoot(
     SubscriptionsMutation,
     EmailMutation,
     BillingMutation,
+    PromotionsMutation,
+    crate::interests::InterestsMutation,
 );
 
 pub type AppSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;
@@ -103,4 +111,26 @@ pub fn viewer<'a>(ctx: &Context<'a>) -> Result<&'a Viewer> {
 /// The strings of an optional list of ids (absent: none).
 pub fn id_strings(ids: Option<Vec<ID>>) -> Vec<String> {
     ids.unwrap_or_default().into_iter().map(|id| id.0).collect()
+}
+
+/// A calendar day as an ISO string (`2030-01-31`): inputs that take a day rather than an instant
+/// (an expiry date, a date filter). async-graphql names chrono's day `NaiveDate`; the contract
+/// calls it `Date`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Date(pub chrono::NaiveDate);
+
+#[async_graphql::Scalar(name = "Date")]
+impl async_graphql::ScalarType for Date {
+    fn parse(value: async_graphql::Value) -> async_graphql::InputValueResult<Self> {
+        match &value {
+            async_graphql::Value::String(day) => chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d")
+                .map(Date)
+                .map_err(|_| async_graphql::InputValueError::custom("Expected a day as YYYY-MM-DD")),
+            _ => Err(async_graphql::InputValueError::expected_type(value)),
+        }
+    }
+
+    fn to_value(&self) -> async_graphql::Value {
+        async_graphql::Value::String(self.0.format("%Y-%m-%d").to_string())
+    }
 }

@@ -60,8 +60,11 @@ pub fn build_app(state: AppState) -> Router {
     let mut router = Router::new()
         .merge(api)
         .merge(uploads)
+        .merge(crate::chat::router(&state))
         .route("/uploads/{name}", get(uploads::serve))
         .route("/contributor-profile-picture/{id}", get(crate::users::contributor_profile_picture))
+        .route("/export/interests.csv", get(crate::interests::export::interests_csv))
+        .route("/tableau/views/{id}/image", get(crate::tableau::view_image))
         .route("/healthz", get(healthz))
         .route("/", get(|| async { Redirect::permanent("/insights/") }))
         .merge(web_app::router(&state.config.web_dir));

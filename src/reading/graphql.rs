@@ -20,6 +20,7 @@ use crate::{
     error::{Error, Result},
     graphql::{app_state, viewer},
     ids,
+    promotions::{self, PromotionalContentCard},
     subscriptions::{ViewerSubscriptions, viewer_subscriptions},
     validation::optional_id,
 };
@@ -296,14 +297,23 @@ impl PublishedArticle {
     }
 
     /// One of its promotional contents (or its topics') that has not expired, picked at random;
-    /// null when none.
+    /// null when none. Its `link` is where a click goes (the link, or its landing page).
     async fn randomised_promotional_content(&self) -> Option<RandomisedPromotionalContent> {
         self.row.promotion.as_ref().map(|p| RandomisedPromotionalContent {
             id: ID(p.id.clone()),
             name: p.name.clone(),
-            link: p.link.clone(),
+            link: promotions::service::target(&p.id, p.link.as_deref(), p.promotion_page_id.as_deref()),
             sidebar_image: p.sidebar_image.clone(),
         })
+    }
+
+    /// The promotional content its body's blocks show that has not expired (none when the body is
+    /// not shown to the caller); a block whose content is not listed renders nothing.
+    async fn embedded_promotional_content(&self, ctx: &Context<'_>) -> Result<Vec<PromotionalContentCard>> {
+        if !self.can_see {
+            return Ok(Vec::new());
+        }
+        promotions::embedded_cards(ctx, &self.row.html).await
     }
 
     /// The contact email of its publishing desk.
@@ -343,6 +353,7 @@ impl PublishedArticle {
 
 /// An article reached from a campaign link (spec 2 'Marketing article').
 #[derive(SimpleObject)]
+#[graphql(complex)]
 pub struct MarketingArticle {
     #[graphql(name = "_id")]
     id: String,
@@ -360,6 +371,18 @@ pub struct MarketingArticle {
     can_see_full_version: bool,
     premium_channel: Option<ArticleChannel>,
     show_watermark: bool,
+}
+
+#[async_graphql::ComplexObject]
+impl MarketingArticle {
+    /// The promotional content its body's blocks show that has not expired (none when the body is
+    /// not shown to the caller).
+    async fn embedded_promotional_content(&self, ctx: &Context<'_>) -> Result<Vec<PromotionalContentCard>> {
+        match &self.html {
+            Some(html) => promotions::embedded_cards(ctx, html).await,
+            None => Ok(Vec::new()),
+        }
+    }
 }
 
 #[derive(SimpleObject)]
@@ -699,6 +722,8 @@ pub struct Campaign {
     id: String,
     /// The article page link that attributes views to this campaign.
     article_link: String,
+    /// The same on the marketing article page (no app header).
+    marketing_article_link: String,
     article_id: String,
     campaign_type: String,
 }
@@ -743,20 +768,19 @@ impl ReadingMutation {
         let campaign_type = service::campaign_type(&campaign_type)?;
         let id = ids::new_id();
         queries::insert_campaign(&app_state(ctx).pool, &id, &row.article_id, &campaign_type).await?;
-        let article_link =
-            format!("{}/insights/browse/article/{}/{}_{}", app_state(ctx).config.public_url(), row.article_id, id, campaign_type);
-        Ok(Campaign { id, article_link, article_id: row.article_id, campaign_type })
+        let (article_link, marketing_article_link) =
+            crate::interests::campaigns::links(app_state(ctx).config.public_url(), &row.article_id, &id, &campaign_type);
+        Ok(Campaign { id, article_link, marketing_article_link, article_id: row.article_id, campaign_type })
     }
 
-    /// Records the caller's interest in a premium article and emails it to the desk.
+    /// Records the caller's interest in a premium article (once a day) and emails it to the desk.
     async fn notify_registered_interest_in_article(&self, ctx: &Context<'_>, item: ArticleInterestInput) -> Result<bool> {
         let reader = Reader::of(ctx).await?;
         let (row, _) = published(ctx, &reader, &item.article_id).await?;
         let state = app_state(ctx);
         let mut tx = state.pool.begin().await?;
-        if queries::register_interest(&mut tx, &row.article_id, &reader.user_id).await? {
-            crate::email::compose::article_interest(&mut tx, state.jobs.as_ref(), &row.article_id, &reader.user_id).await?;
-        }
+        let (kind, delivery) = (crate::interests::InterestKind::Article, crate::interests::Delivery::Email);
+        crate::interests::register(&mut tx, state.jobs.as_ref(), kind, &row.article_id, &reader.user_id, delivery).await?;
         tx.commit().await?;
         Ok(true)
     }

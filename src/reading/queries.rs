@@ -1,9 +1,9 @@
 //! SQL of the reader side: published articles as cards and in full, the reader lists (each cuts
-//! its page from ids, then reads the cards of that page in one statement), views, interest,
+//! its page from ids, then reads the cards of that page in one statement), views,
 //! campaigns, and the browse pages' facts.
 
 use chrono::{DateTime, Utc};
-use sqlx::{PgConnection, PgExecutor, types::Json};
+use sqlx::{PgExecutor, types::Json};
 
 use crate::articles::queries::Named;
 
@@ -91,6 +91,9 @@ pub struct SidebarPromotion {
     pub name: String,
     pub link: Option<String>,
     pub sidebar_image: Option<String>,
+    /// Set when it opens a promotion page (its target is then the landing page).
+    #[serde(default)]
+    pub promotion_page_id: Option<String>,
 }
 
 /// A published article in full, as its page shows it.
@@ -167,7 +170,7 @@ pub async fn article(db: impl PgExecutor<'_>, id: &str) -> sqlx::Result<Option<A
                             cross join lateral (select t.tag_id, t.name from tag t where t.tag_id = x.tag_id offset 0) t
                             where x.article_id = a.article_id), '[]') as "tags!: Json<Vec<Named>>",
                   (select jsonb_build_object('_id', p.promotional_content_id, 'name', p.name, 'link', p.link,
-                                             'sidebar_image', p.sidebar_image)
+                                             'sidebar_image', p.sidebar_image, 'promotion_page_id', p.promotion_page_id)
                    from promotional_content p
                    where (p.expiry_date is null or p.expiry_date > now())
                      and (p.promotional_content_id in (select x.promotional_content_id from article_promotional_content x
@@ -412,21 +415,6 @@ pub async fn record_view(db: impl PgExecutor<'_>, v: &NewView<'_>) -> sqlx::Resu
     )
     .fetch_one(db)
     .await
-}
-
-/// Records a reader's interest in an article, once a day (UTC): false when it was already
-/// registered today (its email is written then).
-pub async fn register_interest(conn: &mut PgConnection, article_id: &str, user_id: &str) -> sqlx::Result<bool> {
-    let done = sqlx::query!(
-        "insert into article_interest (article_id, user_id) values ($1, $2)
-         on conflict (article_id, user_id) do update set registered_at = now(), notified_at = null
-         where (article_interest.registered_at at time zone 'UTC')::date < (now() at time zone 'UTC')::date",
-        article_id,
-        user_id
-    )
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected() > 0)
 }
 
 pub async fn insert_campaign(db: impl PgExecutor<'_>, id: &str, article_id: &str, campaign_type: &str) -> sqlx::Result<()> {

@@ -177,11 +177,3 @@ pub async fn user_signed_in(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Res
     Ok(sqlx::query_scalar!("select last_login is not null from users where user_id = $1", user_id).fetch_optional(db).await?.flatten())
 }
 
-/// Records a reader's interest in a channel for today; whether it is new.
-pub async fn insert_channel_interest(db: impl PgExecutor<'_>, channel_id: &str, user_id: &str) -> sqlx::Result<bool> {
-    let result =
-        sqlx::query!("insert into channel_interest (channel_id, user_id) values ($1, $2) on conflict do nothing", channel_id, user_id)
-            .execute(db)
-            .await?;
-    Ok(result.rows_affected() > 0)
-}

@@ -240,13 +240,10 @@ pub async fn subscribable_user(pool: &PgPool, user_id: Option<&str>) -> Result<S
 
 /// Records a reader's interest in a channel (once a day) and asks for the email to its admins.
 pub async fn register_channel_interest(pool: &PgPool, jobs: &dyn JobQueue, channel_id: &str, user_id: &str) -> Result<SubscriptionChannel> {
+    use crate::interests::{Delivery, InterestKind};
     let mut tx = pool.begin().await?;
     let channel = lock_channel(&mut tx, channel_id).await?;
-    if queries::insert_channel_interest(&mut *tx, &channel.id, user_id).await? {
-        let today = Utc::now().date_naive().to_string();
-        let emails = [(machine::EmailKind::ChannelInterest, user_id, today)];
-        crate::email::compose::subscription_emails(&mut tx, jobs, &channel.id, &emails).await?;
-    }
+    crate::interests::register(&mut tx, jobs, InterestKind::Channel, &channel.id, user_id, Delivery::Email).await?;
     tx.commit().await?;
     Ok(channel)
 }

@@ -383,16 +383,6 @@ impl TaxonomyQuery {
         viewer(ctx)?.require(ALL_ROLES)?;
         load_tag(ctx, &id).await
     }
-
-    /// Promotional content a topic can link to (staff).
-    async fn promotional_content(&self, ctx: &Context<'_>) -> Result<Vec<PromotionalContentSummary>> {
-        viewer(ctx)?.require(STAFF)?;
-        let rows = queries::list_promotional_content(&app_state(ctx).pool).await?;
-        Ok(rows
-            .into_iter()
-            .map(|r| PromotionalContentSummary { id: ID(r.promotional_content_id), name: r.name, link: r.link, article_image: r.article_image })
-            .collect())
-    }
 }
 
 #[derive(Default)]

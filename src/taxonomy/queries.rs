@@ -208,22 +208,6 @@ pub async fn promotional_content_exists(conn: &mut PgConnection, id: &str) -> sq
         .await
 }
 
-pub struct PromotionalContentSummary {
-    pub promotional_content_id: String,
-    pub name: String,
-    pub link: Option<String>,
-    pub article_image: Option<String>,
-}
-
-pub async fn list_promotional_content(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<PromotionalContentSummary>> {
-    sqlx::query_as!(
-        PromotionalContentSummary,
-        "select promotional_content_id, name, link, article_image from promotional_content order by name"
-    )
-    .fetch_all(db)
-    .await
-}
-
 pub struct Follower {
     pub user_id: String,
     pub name: String,

@@ -213,6 +213,31 @@ async fn summary_and_publish_date_are_checked(pool: PgPool) {
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn only_users_with_tableau_access_change_display_in_chart_section(pool: PgPool) {
+    let w = world(pool).await;
+    let mut item = w.complete();
+    item["displayInChartSection"] = json!(true);
+    let refused = w.call(&w.editor, "addArticle", item.clone()).await;
+    assert_eq!(error_code(&refused), Some("FORBIDDEN"));
+
+    sqlx::query("update users set tableau_access = true where user_id = $1").bind(&w.editor_id).execute(&w.app.pool).await.unwrap();
+    let charted = w.ok(&w.editor, "addArticle", item).await;
+    sqlx::query("update users set tableau_access = false where user_id = $1").bind(&w.editor_id).execute(&w.app.pool).await.unwrap();
+    // Without access the flag is kept as it is: an edit that leaves it passes, one that clears it does not.
+    let mut keep = edit_of(&charted, w.complete());
+    keep["displayInChartSection"] = json!(true);
+    let kept = w.ok(&w.editor, "editArticle", keep).await;
+    let cleared = w.call(&w.editor, "editArticle", edit_of(&kept, w.complete())).await;
+    assert_eq!(error_code(&cleared), Some("FORBIDDEN"));
+    let flag: bool = sqlx::query_scalar("select display_in_chart_section from article where article_id = $1")
+        .bind(kept["_id"].as_str())
+        .fetch_one(&w.app.pool)
+        .await
+        .unwrap();
+    assert!(flag);
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn the_channel_sets_the_publisher_and_the_premium_flags(pool: PgPool) {
     let w = world(pool).await;
     // Premium channel: the flag is stored as sent (the inverse of open-to-all), with the offset.

@@ -48,7 +48,7 @@ export function expectedSidebar(role: 'Administrator' | 'Editor' | 'Contributor'
     'Tags',
     'Users',
     'Desks',
-    ...(role === 'Administrator' ? ['Promotional Content'] : []),
+    ...(role === 'Administrator' ? ['Promotional Content', 'Interests', 'Reader questions'] : []),
   ];
 }
 

@@ -3,10 +3,12 @@
 
 pub mod external_issuer;
 pub mod factories;
+pub mod llm;
 pub mod maildev;
 #[path = "../../support/smtp_sink.rs"]
 pub mod smtp_sink;
 pub mod stripe;
+pub mod tableau;
 pub mod tokens;
 pub mod uploads;
 

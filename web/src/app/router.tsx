@@ -1,7 +1,8 @@
 //! The route map of spec 1 §2 with the access rules of spec 1 §6. Screens are lazy-loaded so the
-//! first load carries only the shell; publisher sections not built yet show a placeholder.
+//! first load carries only the shell.
 import { lazy, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import { ChatWidget } from '../features/chat/ChatWidget';
 import { AppShell } from '../features/shell/AppShell';
 import { RequireRole } from '../features/shell/RequireRole';
 import { RootRedirect } from '../features/shell/RootRedirect';
@@ -13,7 +14,6 @@ import { SessionGate } from './SessionGate';
 const Callback = lazy(() => import('../features/account/Callback'));
 const LoggedOut = lazy(() => import('../features/account/LoggedOut'));
 const PublisherLayout = lazy(() => import('../features/publisher/PublisherLayout'));
-const SectionPlaceholder = lazy(() => import('../features/publisher/SectionPlaceholder'));
 const TopicList = lazy(() => import('../features/taxonomy/TopicList'));
 const TopicForm = lazy(() => import('../features/taxonomy/TopicForm'));
 const TopicSubscriberStats = lazy(() => import('../features/taxonomy/TopicSubscriberStats'));
@@ -59,27 +59,16 @@ const TagDirectory = lazy(() => import('../features/reader/browse/TagDirectory')
 const TagPage = lazy(() => import('../features/reader/browse/TagPage'));
 const ArchiveDirectory = lazy(() => import('../features/reader/browse/ArchiveDirectory'));
 const ArchivePage = lazy(() => import('../features/reader/browse/ArchivePage'));
+const PromotionalContentList = lazy(() => import('../features/promotions/PromotionalContentList'));
+const PromotionalContentForm = lazy(() => import('../features/promotions/PromotionalContentForm'));
+const PromotionPageList = lazy(() => import('../features/promotions/PromotionPageList'));
+const PromotionPageForm = lazy(() => import('../features/promotions/PromotionPageForm'));
+const PromotionLanding = lazy(() => import('../features/reader/PromotionLanding'));
+const Interests = lazy(() => import('../features/interests/Interests'));
+const ChatQuestions = lazy(() => import('../features/chat/ChatQuestions'));
 
 function guarded(roles: readonly Role[], element: ReactNode): ReactNode {
   return <RequireRole roles={roles}>{element}</RequireRole>;
-}
-
-/** A publisher screen from a later issue, behind its access rule. */
-function section(path: string | undefined, title: string, roles: readonly Role[]): RouteObject {
-  const element = guarded(roles, <SectionPlaceholder title={title} />);
-  return path === undefined ? { index: true, element } : { path, element };
-}
-
-/** The list, add and edit screens most publisher sections have. */
-function crud(path: string, list: string, item: string, listRoles: readonly Role[], editRoles: readonly Role[] = listRoles): RouteObject {
-  return {
-    path,
-    children: [
-      section(undefined, list, listRoles),
-      section('add', `Add ${item}`, editRoles),
-      section('edit/:id', `Edit ${item}`, editRoles),
-    ],
-  };
 }
 
 /**
@@ -122,8 +111,26 @@ const publisherRoutes: RouteObject[] = [
       { path: 'edit/:id', element: guarded(ACCESS.templateEdit, <TemplateForm />) },
     ],
   },
-  crud('promotional-content', 'Promotional Content', 'promotional content', ACCESS.promotions),
-  crud('promotional-page', 'Promotion pages', 'promotion page', ACCESS.promotions),
+  {
+    path: 'promotional-content',
+    children: [
+      { index: true, element: guarded(ACCESS.promotions, <PromotionalContentList />) },
+      { path: 'add', element: guarded(ACCESS.promotions, <PromotionalContentForm />) },
+      { path: 'edit/:id', element: guarded(ACCESS.promotions, <PromotionalContentForm />) },
+    ],
+  },
+  {
+    path: 'promotional-page',
+    children: [
+      { index: true, element: guarded(ACCESS.promotions, <PromotionPageList />) },
+      { path: 'add', element: guarded(ACCESS.promotions, <PromotionPageForm />) },
+      { path: 'edit/:id', element: guarded(ACCESS.promotions, <PromotionPageForm />) },
+    ],
+  },
+  // Registered interest (Administrators): the same access as promotional content.
+  { path: 'interests', element: guarded(ACCESS.promotions, <Interests />) },
+  // What readers asked the intelligence chat (Administrators).
+  { path: 'chat-questions', element: guarded(ACCESS.promotions, <ChatQuestions />) },
   {
     path: 'tags',
     children: [
@@ -187,6 +194,8 @@ export const routes: RouteObject[] = [
       <RequireAuth>
         <SessionGate>
           <AppShell />
+          {/* The intelligence chat floats over the signed-in pages (it decides where it shows). */}
+          <ChatWidget />
         </SessionGate>
       </RequireAuth>
     ),
@@ -227,6 +236,8 @@ export const routes: RouteObject[] = [
       { path: 'tag/:id', element: reader(<TagPage />) },
       { path: 'archives', element: reader(<ArchiveDirectory />) },
       { path: 'archives/:dateId', element: reader(<ArchivePage />) },
+      // A promotion page: 'Register interest', then its success message (spec 2 'Promotion pages').
+      { path: 'promotion/:id', element: reader(<PromotionLanding />) },
       { path: '*', element: <Navigate to="/for-you" replace /> },
     ],
   },

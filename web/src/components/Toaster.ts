@@ -3,15 +3,16 @@ import { OverlayToaster, Position, type Intent, type Toaster } from '@blueprintj
 import { createRoot, type Root } from 'react-dom/client';
 
 let toaster: Promise<Toaster> | null = null;
-let mounted: { root: Root; container: Element } | null = null;
+let mounted: { root: Root; container: Element | DocumentFragment } | null = null;
 
 function getToaster(): Promise<Toaster> {
   toaster ??= OverlayToaster.create(
     { position: Position.BOTTOM, maxToasts: 3 },
     {
       domRenderer: (element, container) => {
-        mounted = { root: createRoot(container), container };
-        mounted.root.render(element);
+        const root = createRoot(container);
+        mounted = { root, container };
+        root.render(element);
       },
     },
   );
@@ -21,7 +22,7 @@ function getToaster(): Promise<Toaster> {
 /** Removes the toaster and its pending timers (tests call it after each test, before the DOM goes away). */
 export function unmountToaster() {
   mounted?.root.unmount();
-  mounted?.container.remove();
+  if (mounted?.container instanceof Element) mounted.container.remove();
   mounted = null;
   toaster = null;
 }

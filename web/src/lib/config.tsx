@@ -81,6 +81,11 @@ export const CLIENT_CONFIG_QUERY = gql`
         publishableKey
         jsUrl
       }
+      tableau {
+        serverUrl
+        site
+        embeddingScriptUrl
+      }
     }
   }
 `;

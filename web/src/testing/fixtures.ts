@@ -38,6 +38,7 @@ export function testConfig(overrides: Partial<ClientConfig> = {}): ClientConfig 
     supportEmail: 'support@example.com',
     landingUrl: 'https://landing.example.com/',
     profileLandingUrl: 'https://profile.example.com/',
+    tableau: null,
     ...overrides,
   } as ClientConfig;
 }

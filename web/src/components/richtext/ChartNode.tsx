@@ -1,7 +1,10 @@
-//! A Tableau chart block (users with tableauAccess): `<div data-chart-id="<id>" class="editor-chart">`,
-//! which the reader page turns into the chart.
+//! A Tableau chart block (users with tableauAccess): `<div data-chart-id="<view id>" class="editor-chart">`,
+//! which the reader page turns into the chart. The editor shows the chart's title when the chart
+//! list is in Apollo's cache (the picker loaded it), else its id.
+import { getApolloContext } from '@apollo/client/react';
 import { $create, $getDocument, $getState, $setState, createState, DecoratorNode, type DOMExportOutput, type LexicalNode } from 'lexical';
-import type { JSX } from 'react';
+import { useContext, type JSX } from 'react';
+import { TableauChartsDocument } from '../../lib/tableau/__generated__/tableau.generated';
 import { isChartId } from './rules';
 import { BlockFrame } from './BlockFrame';
 
@@ -48,13 +51,20 @@ export class ChartNode extends DecoratorNode<JSX.Element> {
   }
 
   decorate(): JSX.Element {
-    const label = `Tableau chart: ${this.getChartId()}`;
-    return (
-      <BlockFrame nodeKey={this.getKey()} label={label}>
-        <div className="insights-richtext-placeholder">{label}</div>
-      </BlockFrame>
-    );
+    return <ChartBlock nodeKey={this.getKey()} chartId={this.getChartId()} />;
   }
+}
+
+function ChartBlock({ nodeKey, chartId }: { nodeKey: string; chartId: string }) {
+  // Read from the cache only: no request from the editor (the block may be a user's without tableauAccess).
+  const { client } = useContext(getApolloContext());
+  const title = client?.readQuery({ query: TableauChartsDocument })?.getTableauCharts.find((chart) => chart.id === chartId)?.title;
+  const label = `Tableau chart: ${title ?? chartId}`;
+  return (
+    <BlockFrame nodeKey={nodeKey} label={label}>
+      <div className="insights-richtext-placeholder">{label}</div>
+    </BlockFrame>
+  );
 }
 
 function $convertChartElement(element: HTMLElement) {

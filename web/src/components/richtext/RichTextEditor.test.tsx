@@ -13,7 +13,9 @@ vi.hoisted(() => {
   globals.ClipboardEvent ??= class ClipboardEvent extends Event {};
 });
 
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type { MockLink } from '@apollo/client/testing';
+import { MockedProvider } from '@apollo/client/testing/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { $getRoot, $isTextNode, type LexicalEditor } from 'lexical';
 import type { User } from 'oidc-client-ts';
@@ -21,9 +23,23 @@ import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { UiProvider } from '../blueprint';
 import { AuthContextProvider, type AuthApi } from '../../lib/auth';
+import { TableauChartsDocument } from '../../lib/tableau/__generated__/tableau.generated';
 import { RichTextEditor, type RichTextEditorProps } from './RichTextEditor';
 
 const PROMO = '5f9b2c3e1a2b3c4d5e6f7a8b';
+const CHART_GAS = 'c3a1e2f0-0000-4000-8000-000000000001';
+const CHART_OIL = 'c3a1e2f0-0000-4000-8000-000000000003';
+
+/** The Tableau project's charts (getTableauCharts), by title. */
+function chartsMock(
+  charts = [
+    { id: CHART_GAS, title: 'Gas Prices', path: 'Energy/GasPrices' },
+    { id: CHART_OIL, title: 'Oil Supply', path: 'Energy/OilSupply' },
+  ],
+): MockLink.MockedResponse {
+  const items = charts.map((c) => ({ __typename: 'ChartsItem', ...c, image: `/tableau/views/${c.id}/image` }));
+  return { request: { query: TableauChartsDocument }, result: { data: { getTableauCharts: items } } };
+}
 const PAGE_1 = '5f9b2c3e1a2b3c4d5e6f7a01.png';
 const PAGE_2 = '5f9b2c3e1a2b3c4d5e6f7a02.png';
 
@@ -37,12 +53,14 @@ const auth: AuthApi = {
   signingOut: false,
 };
 
-function renderEditor(props: Partial<RichTextEditorProps> = {}) {
+function renderEditor(props: Partial<RichTextEditorProps> = {}, mocks: MockLink.MockedResponse[] = []) {
   const onChange = vi.fn<(html: string) => void>();
   const view = render(
     <UiProvider>
       <AuthContextProvider value={auth}>
-        <RichTextEditor initialHtml="" onChange={onChange} {...props} />
+        <MockedProvider mocks={mocks}>
+          <RichTextEditor initialHtml="" onChange={onChange} {...props} />
+        </MockedProvider>
       </AuthContextProvider>
     </UiProvider>,
   );
@@ -234,26 +252,70 @@ describe('RichTextEditor', () => {
     expect(within(textbox).getByTitle('Vimeo video player')).toHaveAttribute('src', 'https://player.vimeo.com/video/76979871');
   });
 
-  it('offers the chart button only with charts enabled, and inserts a chart block', async () => {
+  it('offers the chart button only with charts enabled, and inserts a chart picked from the Tableau project', async () => {
     const user = userEvent.setup();
     const { unmount } = renderEditor();
     expect(toolbar().queryByRole('button', { name: 'Tableau chart' })).not.toBeInTheDocument();
     unmount();
 
-    const { editor, onChange, textbox } = renderEditor({ initialHtml: '<p>Intro</p>', chartsEnabled: true });
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => `blob:${(blob as Blob).size}`);
+    const fetchMock = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response(new Blob(['png']), { status: 200 }));
+    const { editor, onChange, textbox } = renderEditor({ initialHtml: '<p>Intro</p>', chartsEnabled: true }, [chartsMock()]);
     placeCaret(editor, 0);
     await user.click(toolbar().getByRole('button', { name: 'Tableau chart' }));
     const dialog = screen.getByRole('dialog', { name: 'Insert Tableau chart' });
-    await user.type(within(dialog).getByRole('textbox', { name: 'Chart id' }), 'bad id{Enter}');
-    expect(within(dialog).getByText('A chart id is 1 to 64 letters, digits, underscores or hyphens.')).toBeInTheDocument();
-    await user.clear(within(dialog).getByRole('textbox', { name: 'Chart id' }));
-    await user.type(within(dialog).getByRole('textbox', { name: 'Chart id' }), 'sales_2024{Enter}');
-    await waitFor(() => expect(lastHtml(onChange)).toContain('<div data-chart-id="sales_2024" class="editor-chart"></div>'));
-    expect(within(textbox).getByText('Tableau chart: sales_2024')).toBeInTheDocument();
+
+    // The project's charts by title, each with its preview fetched with the bearer token.
+    const charts = within(await within(dialog).findByRole('radiogroup', { name: 'Charts' }));
+    expect(charts.getAllByRole('radio').map((radio) => radio.closest('label')?.textContent)).toEqual(['Gas Prices', 'Oil Supply']);
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    const [url, init] = fetchMock.mock.calls[0];
+    expect(url).toBe(`/tableau/views/${CHART_GAS}/image`);
+    expect(new Headers(init?.headers).get('authorization')).toBe('Bearer test-access-token');
+    await waitFor(() => expect(dialog.querySelectorAll('img[src^="blob:"]')).toHaveLength(2));
+
+    // Nothing picked yet; the search narrows the list.
+    await user.click(within(dialog).getByRole('button', { name: 'Insert chart' }));
+    expect(within(dialog).getByText('Choose a chart.')).toBeInTheDocument();
+    await user.type(within(dialog).getByRole('textbox', { name: 'Search charts' }), 'oil');
+    expect(charts.getAllByRole('radio')).toHaveLength(1);
+    await user.click(charts.getByRole('radio', { name: 'Oil Supply' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Insert chart' }));
+
+    await waitFor(() => expect(lastHtml(onChange)).toContain(`<div data-chart-id="${CHART_OIL}" class="editor-chart"></div>`));
+    expect(screen.queryByRole('dialog', { name: 'Insert Tableau chart' })).not.toBeInTheDocument();
+    // The block shows the chart's title (the list is in the cache).
+    expect(within(textbox).getByText('Tableau chart: Oil Supply')).toBeInTheDocument();
 
     // A selected block goes with Remove.
-    await user.click(within(textbox).getByRole('button', { name: 'Remove Tableau chart: sales_2024' }));
+    await user.click(within(textbox).getByRole('button', { name: 'Remove Tableau chart: Oil Supply' }));
     await waitFor(() => expect(lastHtml(onChange)).not.toContain('data-chart-id'));
+  });
+
+  it('inserts a chart at once on a double click, and says when the project has none or Tableau fails', async () => {
+    const user = userEvent.setup();
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response(null, { status: 404 }));
+    const { editor, onChange, unmount } = renderEditor({ initialHtml: '<p>Intro</p>', chartsEnabled: true }, [chartsMock()]);
+    placeCaret(editor, 0);
+    await user.click(toolbar().getByRole('button', { name: 'Tableau chart' }));
+    await user.dblClick(await screen.findByText('Gas Prices'));
+    await waitFor(() => expect(lastHtml(onChange)).toContain(`data-chart-id="${CHART_GAS}"`));
+    unmount();
+
+    renderEditor({ chartsEnabled: true }, [chartsMock([])]);
+    await user.click(toolbar().getByRole('button', { name: 'Tableau chart' }));
+    expect(await screen.findByText('There are no charts in the Tableau project.')).toBeInTheDocument();
+    cleanup();
+
+    const failure = {
+      request: { query: TableauChartsDocument },
+      result: {
+        errors: [{ message: 'Tableau is not available at the moment. Please try again later.', extensions: { code: 'UNAVAILABLE' } }],
+      },
+    };
+    renderEditor({ chartsEnabled: true }, [failure]);
+    await user.click(toolbar().getByRole('button', { name: 'Tableau chart' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Tableau is not available at the moment. Please try again later.');
   });
 
   it('inserts promotional content, but not in a list', async () => {

@@ -1,10 +1,12 @@
-//! The toolbar's dialogs: a link's address, an embed's URL, a chart's id. Each checks what was
-//! typed and says what is wrong under the field; the toolbar does the inserting.
+//! The toolbar's dialogs: a link's address, an embed's URL, a Tableau chart from the project's list.
+//! Each checks what was chosen and says what is wrong under the field; the toolbar does the inserting.
 import { useState } from 'react';
 import { Button } from '../Button';
 import { CheckboxField, TextField } from '../admin/fields';
 import { EMBED_REFUSAL, parseEmbedUrl, type Embed } from './embeds';
-import { CHART_ID_RULE, isChartId, LINK_RULE, normalizeLinkUrl } from './rules';
+import { formatError } from '../../lib/errors';
+import { useAuthorizedImage, useTableauCharts } from '../../lib/tableau/hooks';
+import { isChartId, LINK_RULE, normalizeLinkUrl } from './rules';
 import { ToolbarDialog } from './ToolbarDialog';
 
 const noop = () => {};
@@ -102,30 +104,74 @@ export interface ChartDialogProps {
   onCancel: () => void;
 }
 
+export const CHOOSE_CHART = 'Choose a chart.';
+export const NO_CHARTS = 'There are no charts in the Tableau project.';
+
+/**
+ * The chart picker: the views of the configured Tableau project (`getTableauCharts`) with their
+ * preview images, searchable by title. A chart is picked with its radio (Enter inserts it) or
+ * inserted at once with a double click.
+ */
 export function ChartDialog({ onApply, onCancel }: ChartDialogProps) {
-  const [chartId, setChartId] = useState('');
-  const [error, setError] = useState<string>();
+  const { data, loading, error } = useTableauCharts();
+  const [search, setSearch] = useState('');
+  const [selected, setSelected] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string>();
+  // Only ids the server's sanitiser keeps can be stored in a block.
+  const charts = (data?.getTableauCharts ?? []).filter((chart) => isChartId(chart.id));
+  const needle = search.trim().toLowerCase();
+  const shown = needle ? charts.filter((chart) => chart.title.toLowerCase().includes(needle)) : charts;
 
   const submit = () => {
-    const id = chartId.trim();
-    if (isChartId(id)) onApply(id);
-    else setError(CHART_ID_RULE);
+    if (selected) onApply(selected);
+    else setProblem(CHOOSE_CHART);
   };
 
   return (
     <ToolbarDialog title="Insert Tableau chart" submitText="Insert chart" onSubmit={submit} onCancel={onCancel}>
-      <TextField
-        label="Chart id"
-        name="chart-id"
-        maxLength={64}
-        value={chartId}
-        error={error}
-        onBlur={noop}
-        onChange={(value) => {
-          setChartId(value);
-          setError(undefined);
-        }}
-      />
+      <TextField label="Search charts" name="chart-search" value={search} onChange={setSearch} onBlur={noop} />
+      {loading && (
+        <p role="status" className="insights-chart-picker-note">
+          Loading charts…
+        </p>
+      )}
+      {error && (
+        <p role="alert" className="insights-chart-picker-note">
+          {formatError(error)}
+        </p>
+      )}
+      {data && charts.length === 0 && <p className="insights-chart-picker-note">{NO_CHARTS}</p>}
+      {shown.length > 0 && (
+        <div role="radiogroup" aria-label="Charts" className="insights-chart-picker">
+          {shown.map((chart) => (
+            <label key={chart.id} className="insights-chart-option" onDoubleClick={() => onApply(chart.id)}>
+              <input
+                type="radio"
+                name="chart"
+                value={chart.id}
+                checked={selected === chart.id}
+                onChange={() => {
+                  setSelected(chart.id);
+                  setProblem(undefined);
+                }}
+              />
+              <ChartPreview image={chart.image} />
+              <span className="insights-chart-option-title">{chart.title}</span>
+            </label>
+          ))}
+        </div>
+      )}
+      {problem && (
+        <p role="alert" className="insights-chart-picker-note is-error">
+          {problem}
+        </p>
+      )}
     </ToolbarDialog>
   );
+}
+
+/** A chart's preview image (fetched with the bearer token); an empty frame while it loads. */
+function ChartPreview({ image }: { image: string }) {
+  const url = useAuthorizedImage(image);
+  return <span className="insights-chart-preview">{url && <img src={url} alt="" />}</span>;
 }

@@ -23,8 +23,6 @@ export function isPromotionalContentId(id: string): boolean {
   return /^[0-9a-f]{24}$/.test(id);
 }
 
-export const CHART_ID_RULE = 'A chart id is 1 to 64 letters, digits, underscores or hyphens.';
-
 export function isChartId(id: string): boolean {
   return /^[A-Za-z0-9_-]{1,64}$/.test(id);
 }

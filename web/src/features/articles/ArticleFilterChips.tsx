@@ -97,7 +97,7 @@ function ChannelChip({ id, onRemove }: LookupChipProps) {
 
 function PromotionChip({ id, onRemove }: LookupChipProps) {
   const { data, error } = useQuery(ArticleFilterPromotionsDocument);
-  const name = data ? (data.promotionalContent.find((p) => p._id === id)?.name ?? id) : error ? id : null;
+  const name = data ? (data.promotionalContentOptions.find((p) => p._id === id)?.name ?? id) : error ? id : null;
   return <FilterChip kind={KIND_WORDS.promotionalContentId} name={name} onRemove={onRemove} />;
 }
 
@@ -124,7 +124,7 @@ export const ARTICLE_FILTER_NAME_QUERIES = gql`
   }
 
   query ArticleFilterPromotions {
-    promotionalContent {
+    promotionalContentOptions {
       _id
       name
     }

@@ -24,17 +24,29 @@ describe('publisherSidebarItems', () => {
       'Users',
       'Desks',
       'Promotional Content',
+      'Interests',
+      'Reader questions',
     ]);
   });
 
   it('says Categories and hides Channels when premium channels are off', () => {
-    expect(texts('Administrator', false)).toEqual(['Articles', 'Templates', 'Categories', 'Tags', 'Users', 'Desks', 'Promotional Content']);
+    expect(texts('Administrator', false)).toEqual([
+      'Articles',
+      'Templates',
+      'Categories',
+      'Tags',
+      'Users',
+      'Desks',
+      'Promotional Content',
+      'Interests',
+      'Reader questions',
+    ]);
     expect(publisherSidebarItems('Editor', { premiumChannels: false }).find((i) => i.text === 'Categories')?.to).toBe(
       '/publisher/categories',
     );
   });
 
-  it.each<Role>(['Editor', 'Contributor'])('leaves Promotional Content out for %s', (role) => {
+  it.each<Role>(['Editor', 'Contributor'])('leaves Promotional Content and Interests out for %s', (role) => {
     expect(texts(role, true)).toEqual(['Articles', 'Templates', 'Channels', 'Topics', 'Tags', 'Users', 'Desks']);
   });
 
@@ -48,6 +60,8 @@ describe('publisherSidebarItems', () => {
       Users: '/publisher/users',
       Desks: '/publisher/desks',
       'Promotional Content': '/publisher/promotional-content',
+      Interests: '/publisher/interests',
+      'Reader questions': '/publisher/chat-questions',
     });
   });
 });

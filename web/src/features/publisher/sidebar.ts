@@ -27,6 +27,12 @@ export function publisherSidebarItems(role: Role | null | undefined, flags: Side
     { text: 'Users', to: '/publisher/users', icon: 'people' },
     { text: 'Desks', to: '/publisher/desks', icon: 'office' },
   );
-  if (role === 'Administrator') items.push({ text: 'Promotional Content', to: '/publisher/promotional-content', icon: 'star' });
+  if (role === 'Administrator') {
+    items.push(
+      { text: 'Promotional Content', to: '/publisher/promotional-content', icon: 'star' },
+      { text: 'Interests', to: '/publisher/interests', icon: 'hand-up' },
+      { text: 'Reader questions', to: '/publisher/chat-questions', icon: 'info-sign' },
+    );
+  }
   return items;
 }

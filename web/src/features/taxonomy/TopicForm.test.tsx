@@ -15,7 +15,9 @@ import {
 const promos: MockLink.MockedResponse = {
   request: { query: PromotionalContentOptionsDocument },
   result: {
-    data: { promotionalContent: [{ __typename: 'PromotionalContentSummary', _id: '65c000000000000000000001', name: 'Spring offer' }] },
+    data: {
+      promotionalContentOptions: [{ __typename: 'PromotionalContentSummary', _id: '65c000000000000000000001', name: 'Spring offer' }],
+    },
   },
   maxUsageCount: Number.POSITIVE_INFINITY,
 };

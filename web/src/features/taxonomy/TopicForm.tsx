@@ -170,7 +170,7 @@ export function TopicForm({ base, record }: { base: string; record: TopicFormFie
       <SelectField
         label="Promotional content"
         noneLabel="None"
-        options={(promos.data?.promotionalContent ?? []).map((p) => ({ value: p._id, label: p.name }))}
+        options={(promos.data?.promotionalContentOptions ?? []).map((p) => ({ value: p._id, label: p.name }))}
         {...form.field('promotionalContentId')}
       />
       <CheckboxField label="Locked" {...form.field('isLocked')} />
@@ -202,7 +202,7 @@ export const TOPIC_FORM_OPERATIONS = gql`
   }
 
   query PromotionalContentOptions {
-    promotionalContent {
+    promotionalContentOptions {
       _id
       name
     }

@@ -51,7 +51,7 @@ const channels = [CHANNELS.oil, CHANNELS.gas, CHANNELS.news].map(toChannelChoice
 function contextMock(role: Role = 'Editor', overrides: Record<string, unknown> = {}): MockLink.MockedResponse {
   return {
     request: { query: ArticleEditorContextDocument },
-    result: { data: { me: meRecord({ role, ...overrides }), promotionalContent: [] } },
+    result: { data: { me: meRecord({ role, ...overrides }), promotionalContentOptions: [] } },
     maxUsageCount: Number.POSITIVE_INFINITY,
   };
 }

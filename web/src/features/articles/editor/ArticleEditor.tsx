@@ -93,7 +93,7 @@ export default function ArticleEditor() {
       role={me.role ?? null}
       tableauAccess={me.tableauAccess}
       channels={channels}
-      promotionalContent={context.data?.promotionalContent ?? context.previousData?.promotionalContent}
+      promotionalContent={context.data?.promotionalContentOptions ?? context.previousData?.promotionalContentOptions}
       onReload={
         articleId
           ? async () => {
@@ -219,7 +219,7 @@ export const ARTICLE_EDITOR_QUERIES = gql`
         }
       }
     }
-    promotionalContent {
+    promotionalContentOptions {
       _id
       name
     }

@@ -75,7 +75,9 @@ export interface ArticleFormProps {
 
 export function ArticleForm({ target, record, template, role, tableauAccess, channels, promotionalContent, onReload }: ArticleFormProps) {
   const navigate = useNavigate();
-  const { constants, features } = useConfig();
+  const { constants, features, tableau } = useConfig();
+  // The chart button and 'Display in chart section' need tableauAccess and a configured Tableau.
+  const charts = tableauAccess && tableau != null;
   const { busyIndicatorDelayMs } = useAdminSettings();
 
   // What the editor opened with; later answers for the same article (cache updates) change nothing here.
@@ -243,7 +245,7 @@ export function ArticleForm({ target, record, template, role, tableauAccess, cha
                 initialHtml={body.html}
                 resetKey={body.key}
                 onChange={(html) => update({ html })}
-                chartsEnabled={tableauAccess}
+                chartsEnabled={charts}
                 promotionalContent={promotionalContent}
                 ariaLabel="Article body"
               />
@@ -283,7 +285,7 @@ export function ArticleForm({ target, record, template, role, tableauAccess, cha
               onChannel={(channel) => setValues((v) => changeChannel(v, channel))}
               onOpenToAll={(openToAll) => setValues((v) => changeOpenToAll(v, openToAll))}
               showPublishDate={mayPublish}
-              showChartSection={tableauAccess}
+              showChartSection={charts}
             />
             <TaxonomiesPanel
               categories={values.categories}

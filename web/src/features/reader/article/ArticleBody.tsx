@@ -1,20 +1,65 @@
 //! The full article (spec 3 §2 'Article page', spec 2 §1): the server's sanitised html, with the
 //! reader's email repeated over it when the article is watermarked, and copy, cut and the context
-//! menu blocked when the article asks for it.
-import { useLayoutEffect, useMemo, useRef, useState, type SyntheticEvent } from 'react';
+//! menu blocked when the article asks for it. Blocks of the html (`<div data-…-id>`: promotional
+//! content, charts) are drawn by React into their own divs through portals, so nothing but the
+//! server's sanitised html is ever set as html.
+import { useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject, type SyntheticEvent } from 'react';
+import { createPortal } from 'react-dom';
 import { prepareArticleHtml } from './articleHtml';
+
+/** How one kind of block of the html is drawn (a small registry: promotional content, charts…). */
+export interface ArticleBlockRenderer {
+  /** The data attribute that marks the block and holds its id ('data-promotional-content-id'). */
+  attribute: string;
+  /** What to draw in the block; null draws nothing (an expired promotional content). */
+  render: (id: string) => ReactNode;
+}
 
 export interface ArticleBodyProps {
   html: string;
   /** The text of the watermark (the reader's email); none when null. */
   watermark?: string | null;
   blockCopy?: boolean;
+  blocks?: readonly ArticleBlockRenderer[];
 }
 
 const prevent = (event: SyntheticEvent) => event.preventDefault();
+const NO_BLOCKS: readonly ArticleBlockRenderer[] = [];
 
-export function ArticleBody({ html, watermark, blockCopy = false }: ArticleBodyProps) {
+interface BlockTarget {
+  element: Element;
+  id: string;
+  /** Index of its renderer in `blocks`. */
+  renderer: number;
+}
+
+/**
+ * The block divs of the html as it is in the page, found again whenever the html (or the kinds of
+ * block) change. Each is emptied first: whatever the html held there is replaced by its renderer.
+ */
+function useBlockTargets(container: RefObject<HTMLElement | null>, html: string, blocks: readonly ArticleBlockRenderer[]) {
+  const [targets, setTargets] = useState<readonly BlockTarget[]>([]);
+  const attributes = blocks.map((b) => b.attribute).join('\n');
+  useLayoutEffect(() => {
+    const root = container.current;
+    if (!root) return;
+    const found: BlockTarget[] = [];
+    attributes.split('\n').forEach((attribute, renderer) => {
+      if (!attribute) return;
+      for (const element of root.querySelectorAll(`[${attribute}]`)) {
+        element.replaceChildren();
+        found.push({ element, id: element.getAttribute(attribute) ?? '', renderer });
+      }
+    });
+    setTargets(found);
+  }, [container, html, attributes]);
+  return targets;
+}
+
+export function ArticleBody({ html, watermark, blockCopy = false, blocks = NO_BLOCKS }: ArticleBodyProps) {
   const prepared = useMemo(() => prepareArticleHtml(html), [html]);
+  const htmlRef = useRef<HTMLDivElement>(null);
+  const targets = useBlockTargets(htmlRef, prepared, blocks);
   const guards = blockCopy ? { onCopy: prevent, onCut: prevent, onContextMenu: prevent, onDragStart: prevent } : {};
   return (
     <div
@@ -23,7 +68,8 @@ export function ArticleBody({ html, watermark, blockCopy = false }: ArticleBodyP
       className={['insights-article-body', blockCopy && 'insights-article-body-protected'].filter(Boolean).join(' ')}
       {...guards}
     >
-      <div className="insights-article-html" dangerouslySetInnerHTML={{ __html: prepared }} />
+      <div ref={htmlRef} className="insights-article-html" dangerouslySetInnerHTML={{ __html: prepared }} />
+      {targets.map((t, i) => createPortal(blocks[t.renderer]?.render(t.id) ?? null, t.element, `${t.renderer}:${i}`))}
       {watermark && <Watermark text={watermark} />}
     </div>
   );

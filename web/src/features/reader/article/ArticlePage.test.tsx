@@ -1,5 +1,5 @@
 import type { MockLink } from '@apollo/client/testing';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { logger } from '../../../lib/logger';
@@ -14,6 +14,10 @@ import {
   articleMock,
   CAMPAIGN_ID,
   DESK_EMAIL,
+  embeddedPromotion,
+  PROMO_IDS,
+  promotionBlockHtml,
+  promotionTrackingMocks,
   publishedArticle,
   viewMock,
   type PublishedArticle,
@@ -187,31 +191,30 @@ describe('ArticlePage', () => {
     expect(within(tagList).getAllByRole('link')).toHaveLength(7);
   });
 
-  it('logs the promotional content impression once per page view', async () => {
-    const info = vi.spyOn(logger, 'info');
+  it('shows the sidebar promotional content and logs its impression once per page view', async () => {
+    const tracking = promotionTrackingMocks();
     const promo = {
       __typename: 'RandomisedPromotionalContent' as const,
-      _id: 'promo-1',
+      _id: PROMO_IDS.summit,
       name: 'Energy summit',
       link: 'https://example.org/summit',
       sidebarImage: 'summit.png',
     };
-    renderArticle(publishedArticle({ randomisedPromotionalContent: promo }));
+    renderArticle(publishedArticle({ randomisedPromotionalContent: promo }), { mocks: tracking.mocks });
     const image = await screen.findByRole('img', { name: 'Energy summit' });
     expect(image).toHaveAttribute('src', '/uploads/summit.png');
     expect(image.closest('a')).toHaveAttribute('target', '_blank');
-    const impressions = () => info.mock.calls.filter(([message]) => message === 'Promotional content impression');
-    await waitFor(() =>
-      expect(impressions()).toEqual([['Promotional content impression', { promotionalContentId: 'promo-1', articleId: ARTICLE_ID }]]),
-    );
+    expect(image.closest('a')?.getAttribute('rel')).toContain('noopener');
+    await waitFor(() => expect(tracking.impressions.mock.calls).toEqual([[PROMO_IDS.summit]]));
     // A re-render (the share dialog opening) is the same page view.
     await userEvent.click(screen.getByRole('button', { name: 'Share' }));
     await screen.findByRole('dialog', { name: 'Share this article' });
-    expect(impressions()).toHaveLength(1);
+    expect(tracking.impressions).toHaveBeenCalledTimes(1);
+    expect(tracking.clicks).not.toHaveBeenCalled();
   });
 
   it('waits until the promotional content is on screen before logging its impression', async () => {
-    const info = vi.spyOn(logger, 'info');
+    const tracking = promotionTrackingMocks();
     let report: IntersectionObserverCallback = () => {};
     class FakeObserver {
       constructor(callback: IntersectionObserverCallback) {
@@ -224,25 +227,102 @@ describe('ArticlePage', () => {
     try {
       const promo = {
         __typename: 'RandomisedPromotionalContent' as const,
-        _id: 'promo-2',
+        _id: PROMO_IDS.webinar,
         name: 'Webinar',
         link: null,
         sidebarImage: null,
       };
-      renderArticle(publishedArticle({ randomisedPromotionalContent: promo }));
+      renderArticle(publishedArticle({ randomisedPromotionalContent: promo }), { mocks: tracking.mocks });
       await screen.findByText('Webinar');
-      const impressions = () => info.mock.calls.filter(([message]) => message === 'Promotional content impression');
-      expect(impressions()).toHaveLength(0);
+      // Without a target there is nothing to follow.
+      expect(screen.getByText('Webinar').closest('a')).toBeNull();
+      expect(tracking.impressions).not.toHaveBeenCalled();
 
-      const seen = (isIntersecting: boolean) => report([{ isIntersecting } as IntersectionObserverEntry], {} as IntersectionObserver);
+      const seen = (isIntersecting: boolean) =>
+        act(() => report([{ isIntersecting } as IntersectionObserverEntry], {} as IntersectionObserver));
       seen(false);
-      expect(impressions()).toHaveLength(0);
+      expect(tracking.impressions).not.toHaveBeenCalled();
       seen(true);
       seen(true);
-      expect(impressions()).toHaveLength(1);
+      await waitFor(() => expect(tracking.impressions).toHaveBeenCalledTimes(1));
+      expect(tracking.impressions).toHaveBeenCalledWith(PROMO_IDS.webinar);
     } finally {
       vi.unstubAllGlobals();
     }
+  });
+
+  it('logs a click on the sidebar content and follows an app target inside the app', async () => {
+    const tracking = promotionTrackingMocks();
+    const promo = {
+      __typename: 'RandomisedPromotionalContent' as const,
+      _id: PROMO_IDS.summit,
+      name: 'Energy summit',
+      link: `/promotion/${PROMO_IDS.summit}`,
+      sidebarImage: null,
+    };
+    const { router } = renderArticle(publishedArticle({ randomisedPromotionalContent: promo }), { mocks: tracking.mocks });
+    const visited: string[] = [];
+    router.subscribe((state) => visited.push(state.location.pathname));
+    const link = await screen.findByRole('link', { name: 'Energy summit' });
+    expect(link).toHaveAttribute('href', `/promotion/${PROMO_IDS.summit}`);
+    expect(link).not.toHaveAttribute('target');
+    await userEvent.click(link);
+    expect(visited[0]).toBe(`/promotion/${PROMO_IDS.summit}`);
+    await waitFor(() => expect(tracking.clicks.mock.calls).toEqual([[PROMO_IDS.summit]]));
+  });
+
+  it('draws each promotional content block of the html as a card, and nothing for content no longer listed', async () => {
+    const tracking = promotionTrackingMocks();
+    const html = [
+      '<p>Before the promotion.</p>',
+      promotionBlockHtml(PROMO_IDS.summit),
+      '<p>Between them.</p>',
+      // Expired or deleted content is left out by the server; what the block held is never shown.
+      `<div data-promotional-content-id="${PROMO_IDS.expired}">stale text</div>`,
+      promotionBlockHtml(PROMO_IDS.webinar),
+    ].join('');
+    const embedded = [
+      embeddedPromotion(),
+      embeddedPromotion({
+        _id: PROMO_IDS.webinar,
+        name: 'Webinar',
+        description: '',
+        articleImage: null,
+        target: 'https://example.org/webinar',
+      }),
+    ];
+    const { container } = renderArticle(publishedArticle({ html, embeddedPromotionalContent: embedded }), { mocks: tracking.mocks });
+    const body = await screen.findByRole('region', { name: 'Article body' });
+
+    const summitBlock = container.querySelector(`[data-promotional-content-id="${PROMO_IDS.summit}"]`)!;
+    const summit = within(summitBlock as HTMLElement).getByRole('complementary', { name: 'Promotion: Energy summit' });
+    const summitLink = within(summit).getByRole('link');
+    expect(summitLink).toHaveAttribute('href', `/promotion/${PROMO_IDS.summit}`);
+    expect(summitLink).not.toHaveAttribute('target');
+    expect(summitLink).toHaveTextContent('Energy summitTwo days with our analysts.');
+    expect(within(summit).getByRole('presentation')).toHaveAttribute('src', '/uploads/summit-wide.png');
+
+    const webinar = within(body).getByRole('complementary', { name: 'Promotion: Webinar' });
+    expect(within(webinar).getByRole('link')).toHaveAttribute('href', 'https://example.org/webinar');
+    expect(within(webinar).getByRole('link')).toHaveAttribute('target', '_blank');
+    expect(within(webinar).queryByRole('presentation')).not.toBeInTheDocument();
+
+    const expiredBlock = container.querySelector(`[data-promotional-content-id="${PROMO_IDS.expired}"]`)!;
+    expect(expiredBlock).toBeEmptyDOMElement();
+    expect(screen.queryByText('stale text')).not.toBeInTheDocument();
+    expect(within(body).getAllByRole('complementary')).toHaveLength(2);
+    expect(within(body).getByText('Between them.')).toBeInTheDocument();
+
+    // Each card shown counts an impression; a click counts for its content and leaves by its link.
+    await waitFor(() => expect(tracking.impressions.mock.calls.flat().sort()).toEqual([PROMO_IDS.summit, PROMO_IDS.webinar]));
+    const stopNavigation = (event: Event) => event.preventDefault();
+    window.addEventListener('click', stopNavigation);
+    try {
+      await userEvent.click(within(webinar).getByRole('link'));
+    } finally {
+      window.removeEventListener('click', stopNavigation);
+    }
+    await waitFor(() => expect(tracking.clicks.mock.calls).toEqual([[PROMO_IDS.webinar]]));
   });
 
   it('prints with the browser print dialog', async () => {

@@ -20,8 +20,10 @@ import { BrowseLayout, LoadErrorState, NotFoundState } from '../browse/BrowseLay
 import { FOR_YOU_PATH } from '../browse/paths';
 import { LockedPanel, PremiumPanel } from './AccessPanels';
 import { ArticleBody } from './ArticleBody';
+import { useChartBlock } from './ArticleChart';
 import { ArticleSidebar } from './ArticleSidebar';
 import { Disclaimer } from './Disclaimer';
+import { usePromotionalContentBlock } from './PromotionalContent';
 import { useArticleView } from './useArticleView';
 import { ArticlePageDocument, type ArticlePageQuery } from './__generated__/ArticlePage.generated';
 import './article.css';
@@ -69,6 +71,8 @@ function ArticleView({ article }: { article: Article }) {
   const user = useSession();
   const channel = article.premiumChannelDetails;
   const showDisclaimer = !channel?.hideDisclaimer;
+  const promotionBlock = usePromotionalContentBlock(article.embeddedPromotionalContent, article._id);
+  const chartBlock = useChartBlock();
 
   return (
     <div className="insights-article-page">
@@ -96,7 +100,12 @@ function ArticleView({ article }: { article: Article }) {
           }
         >
           {article.canSeeFullVersion && article.html != null ? (
-            <ArticleBody html={article.html} watermark={article.showWatermark ? user.email : null} blockCopy={article.blockCopy} />
+            <ArticleBody
+              html={article.html}
+              watermark={article.showWatermark ? user.email : null}
+              blockCopy={article.blockCopy}
+              blocks={[promotionBlock, chartBlock]}
+            />
           ) : (
             <div className="insights-article-teaser">
               {channel && <ChannelCover channel={channel} />}
@@ -216,6 +225,9 @@ export const ARTICLE_PAGE_QUERY = gql`
         name
         link
         sidebarImage
+      }
+      embeddedPromotionalContent {
+        ...EmbeddedPromotion_card
       }
     }
   }

@@ -4,7 +4,18 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { testUser } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/renderApp';
 import { MarketingArticlePageDocument } from './__generated__/MarketingArticlePage.generated';
-import { ARTICLE_ID, CAMPAIGN_ID, marketingArticle, marketingMock, viewMock, type MarketingArticle } from './testData';
+import {
+  ARTICLE_ID,
+  CAMPAIGN_ID,
+  embeddedPromotion,
+  marketingArticle,
+  marketingMock,
+  PROMO_IDS,
+  promotionBlockHtml,
+  promotionTrackingMocks,
+  viewMock,
+  type MarketingArticle,
+} from './testData';
 
 const PATH = `/browse/marketing-article/${ARTICLE_ID}`;
 const READER = testUser('Subscriber', { email: 'reader@example.com' });
@@ -40,6 +51,22 @@ describe('MarketingArticlePage', () => {
     expect(body.getAllByText('reader@example.com').length).toBeGreaterThan(0);
     expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
     await waitFor(() => expect(view.result).toHaveBeenCalledTimes(1));
+  });
+
+  it('draws the promotional content blocks of the html as cards, and nothing for content no longer listed', async () => {
+    const view = viewMock({ articleId: ARTICLE_ID, type: 'marketing-article' });
+    const tracking = promotionTrackingMocks();
+    const html = `<p>Brent rose again.</p>${promotionBlockHtml(PROMO_IDS.summit)}${promotionBlockHtml(PROMO_IDS.expired)}`;
+    renderMarketing([
+      marketingMock(marketingArticle({ html, embeddedPromotionalContent: [embeddedPromotion()] })),
+      view.mock,
+      ...tracking.mocks,
+    ]);
+    const body = within(await screen.findByRole('region', { name: 'Article body' }));
+    const card = body.getByRole('complementary', { name: 'Promotion: Energy summit' });
+    expect(within(card).getByRole('link')).toHaveAttribute('href', `/promotion/${PROMO_IDS.summit}`);
+    expect(body.getAllByRole('complementary')).toHaveLength(1);
+    await waitFor(() => expect(tracking.impressions).toHaveBeenCalledWith(PROMO_IDS.summit));
   });
 
   it('shows the summary and a link to the article page to a reader who may not read it in full', async () => {

@@ -15,8 +15,10 @@ import { useSession } from '../../../lib/session';
 import { articlePath, isObjectId } from '../common/channelText';
 import { FOR_YOU_PATH } from '../browse/paths';
 import { ArticleBody } from './ArticleBody';
+import { useChartBlock } from './ArticleChart';
+import { usePromotionalContentBlock } from './PromotionalContent';
 import { useArticleView } from './useArticleView';
-import { MarketingArticlePageDocument } from './__generated__/MarketingArticlePage.generated';
+import { MarketingArticlePageDocument, type MarketingArticlePageQuery } from './__generated__/MarketingArticlePage.generated';
 import './article.css';
 
 export const NO_LONGER_AVAILABLE = 'This article is no longer available.';
@@ -49,7 +51,18 @@ function MarketingArticleScreen({ id, campaign }: { id: string; campaign?: strin
 
   if (!article && loading) return <LoadingScreen label="Loading the article" />;
   if (!article || !available) return <NoLongerAvailable />;
+  return <MarketingArticleView article={article} watermark={article.showWatermark ? user.email : null} />;
+}
 
+function MarketingArticleView({
+  article,
+  watermark,
+}: {
+  article: NonNullable<MarketingArticlePageQuery['findMarketingArticleById']>;
+  watermark: string | null;
+}) {
+  const promotionBlock = usePromotionalContentBlock(article.embeddedPromotionalContent, article._id);
+  const chartBlock = useChartBlock();
   return (
     <main className="insights-marketing-article">
       <Page title={article.title}>
@@ -61,7 +74,7 @@ function MarketingArticleScreen({ id, campaign }: { id: string; campaign?: strin
           </p>
         </div>
         {article.canSeeFullVersion && article.html != null ? (
-          <ArticleBody html={article.html} watermark={article.showWatermark ? user.email : null} />
+          <ArticleBody html={article.html} watermark={watermark} blocks={[promotionBlock, chartBlock]} />
         ) : (
           <section className="insights-article-access" aria-label="Read the article">
             <p>
@@ -99,6 +112,9 @@ export const MARKETING_ARTICLE_PAGE_QUERY = gql`
       premiumChannel {
         _id
         name
+      }
+      embeddedPromotionalContent {
+        ...EmbeddedPromotion_card
       }
     }
   }

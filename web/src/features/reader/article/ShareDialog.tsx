@@ -4,8 +4,8 @@
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { AnchorButton, Button } from '../../../components/Button';
+import { copyLink } from '../../../components/copyLink';
 import { Dialog } from '../../../components/Dialog';
-import { showToast } from '../../../components/Toaster';
 import { logger } from '../../../lib/logger';
 import { emailShareUrl, facebookShareUrl, linkedInShareUrl, twitterShareUrl, type ShareTarget } from './shareLinks';
 
@@ -14,27 +14,15 @@ export interface ShareDialogProps extends ShareTarget {
   onClose: () => void;
 }
 
-export const LINK_COPIED = 'Link copied to clipboard';
-
 export default function ShareDialog({ isOpen, onClose, title, url }: ShareDialogProps) {
   const qrCode = useQrCode(url);
   const target = { title, url };
-
-  const copyLink = async () => {
-    try {
-      await navigator.clipboard.writeText(url);
-      void showToast({ message: LINK_COPIED, intent: 'success' });
-    } catch (error) {
-      logger.warn(`Copying the article link failed: ${error instanceof Error ? error.message : String(error)}`);
-      void showToast({ message: 'The link could not be copied. Copy it from the address bar instead.', intent: 'warning' });
-    }
-  };
 
   return (
     <Dialog isOpen={isOpen} title="Share this article" icon="share" onClose={onClose} footer={<Button text="Close" onClick={onClose} />}>
       <div className="insights-share-methods" role="group" aria-label="Share methods">
         <AnchorButton href={emailShareUrl(target)} icon="envelope" text="Email" />
-        <Button icon="link" text="Copy link" onClick={() => void copyLink()} />
+        <Button icon="link" text="Copy link" onClick={() => void copyLink(url, 'Copy it from the address bar instead.')} />
         <AnchorButton href={twitterShareUrl(target)} target="_blank" rel="noopener noreferrer" text="Twitter" />
         <AnchorButton href={linkedInShareUrl(target)} target="_blank" rel="noopener noreferrer" text="LinkedIn" />
         <AnchorButton href={facebookShareUrl(target)} target="_blank" rel="noopener noreferrer" text="Facebook" />

@@ -6,6 +6,11 @@ import { articleId, channel, MARCH_5, READER_IDS } from '../testData';
 import type { ArticlePageQuery } from './__generated__/ArticlePage.generated';
 import { ArticlePageDocument } from './__generated__/ArticlePage.generated';
 import { MarketingArticlePageDocument, type MarketingArticlePageQuery } from './__generated__/MarketingArticlePage.generated';
+import {
+  LogPromotionalContentClickDocument,
+  LogPromotionalContentImpressionDocument,
+  type EmbeddedPromotion_CardFragment,
+} from './__generated__/PromotionalContent.generated';
 import { RecordArticleViewDocument } from './__generated__/useArticleView.generated';
 
 export type PublishedArticle = ArticlePageQuery['findPublishedArticleById'];
@@ -56,6 +61,7 @@ export function publishedArticle(overrides: Partial<PublishedArticle> = {}): Pub
     ],
     recentChannelArticles: [{ __typename: 'ArticleCard', _id: articleId(8), title: 'Diesel margins', publishDate: MARCH_5 }],
     randomisedPromotionalContent: null,
+    embeddedPromotionalContent: [],
     ...rest,
   } as PublishedArticle;
 }
@@ -110,6 +116,7 @@ export function marketingArticle(overrides: Partial<MarketingArticle> = {}): Mar
     showWatermark: false,
     publishedBy: { __typename: 'ArticlePublisher', _id: READER_IDS.oilDesk, name: 'Oil desk', type: 'desk' },
     premiumChannel: { __typename: 'ArticleChannel', _id: READER_IDS.oilChannel, name: 'Oil Weekly' },
+    embeddedPromotionalContent: [],
     ...overrides,
   } as MarketingArticle;
 }
@@ -120,4 +127,55 @@ export function marketingMock(article: MarketingArticle): MockLink.MockedRespons
     result: { data: { findMarketingArticleById: article } },
     maxUsageCount: Number.POSITIVE_INFINITY,
   };
+}
+
+export const PROMO_IDS = {
+  summit: '66a000000000000000000001',
+  webinar: '66a000000000000000000002',
+  expired: '66a000000000000000000003',
+} as const;
+
+/** A promotional content block of the article html, as the editor writes it. */
+export function promotionBlockHtml(id: string): string {
+  return `<div data-promotional-content-id="${id}" class="editor-promotional-content"></div>`;
+}
+
+export function embeddedPromotion(overrides: Partial<EmbeddedPromotion_CardFragment> = {}): EmbeddedPromotion_CardFragment {
+  return {
+    __typename: 'PromotionalContentCard',
+    _id: PROMO_IDS.summit,
+    name: 'Energy summit',
+    description: 'Two days with our analysts.',
+    articleImage: 'summit-wide.png',
+    target: `/promotion/${PROMO_IDS.summit}`,
+    ...overrides,
+  } as EmbeddedPromotion_CardFragment;
+}
+
+/**
+ * Answers the impression and click mutations of promotional content; `impressions` and `clicks`
+ * are spies called with each content id.
+ */
+export function promotionTrackingMocks() {
+  const impressions = vi.fn((id: string) => id);
+  const clicks = vi.fn((id: string) => id);
+  const mocks: MockLink.MockedResponse[] = [
+    {
+      request: { query: LogPromotionalContentImpressionDocument, variables: () => true },
+      result: (variables: Record<string, unknown>) => {
+        impressions(String(variables.id));
+        return { data: { logPromotionalContentImpression: true } };
+      },
+      maxUsageCount: Number.POSITIVE_INFINITY,
+    },
+    {
+      request: { query: LogPromotionalContentClickDocument, variables: () => true },
+      result: (variables: Record<string, unknown>) => {
+        clicks(String(variables.id));
+        return { data: { logPromotionalContentClick: true } };
+      },
+      maxUsageCount: Number.POSITIVE_INFINITY,
+    },
+  ];
+  return { mocks, impressions, clicks };
 }

@@ -1,0 +1,285 @@
+//! Interest in a promotional content delivered to its promotion page's Microsoft Teams channel: a
+//! message card (the Office 365 connector `MessageCard` format that Teams incoming webhooks take)
+//! with the reader's name, company and email, posted by a job.
+//!
+//! Exactly once: an attempt claims the interest's row (FOR UPDATE SKIP LOCKED) and holds it until
+//! the attempt is recorded, so a duplicate job or a second worker skips it while it is posted and
+//! finds it delivered afterwards. A failed attempt is tried again after 30 s, doubling to at most
+//! an hour, up to `MAX_ATTEMPTS`; the outbox schedule takes up what is due, so a lost job is not a
+//! lost delivery. The webhook URL is a secret: no error, log line or stored message holds it.
+
+use std::{sync::LazyLock, time::Duration};
+
+use chrono::{DateTime, Utc};
+use serde_json::{Value, json};
+use sqlx::{PgConnection, PgPool};
+
+use super::Delivery;
+
+/// Attempts before an interest is marked failed (30 s, 1, 2, 4, 8, 16, 32 min apart: about an hour).
+pub const MAX_ATTEMPTS: i32 = 8;
+/// How long the webhook has to answer.
+const TIMEOUT: Duration = Duration::from_secs(10);
+/// Interests one run posts at most; the next run (15 s later) goes on.
+const MAX_PER_RUN: usize = 100;
+
+static CLIENT: LazyLock<reqwest::Client> = LazyLock::new(|| {
+    reqwest::Client::builder()
+        .timeout(TIMEOUT)
+        // A redirect would be followed with the card; Teams answers where it is asked.
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("build the HTTP client")
+});
+
+/// An interest whose Teams delivery is due, with what its card says.
+#[derive(Debug, Clone)]
+pub struct Due {
+    pub interest_id: i64,
+    /// Attempts made before this one.
+    pub attempts: i32,
+    pub registered_at: DateTime<Utc>,
+    pub reader_name: String,
+    pub reader_email: String,
+    pub reader_company: Option<String>,
+    pub content_name: String,
+    pub page_name: Option<String>,
+    /// The page's Teams channel now (none: the content no longer leads to a page).
+    pub teams_channel: Option<String>,
+}
+
+/// What one run did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Attempted {
+    pub delivered: u64,
+    pub retrying: u64,
+    pub failed: u64,
+}
+
+/// What became of one attempt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Outcome {
+    Delivered,
+    /// Worth another attempt (no answer, or an answer other than 2xx).
+    Temporary(String),
+    /// Never deliverable (the content no longer leads to a page with a webhook).
+    Permanent(String),
+}
+
+/// Posts the Teams interests due at `now` (only `only`, when given), one at a time, each in its
+/// own transaction holding its row; returns what became of them.
+pub async fn deliver_due(pool: &PgPool, now: DateTime<Utc>, only: Option<i64>) -> anyhow::Result<Attempted> {
+    let mut done = Attempted::default();
+    for _ in 0..MAX_PER_RUN {
+        let mut tx = pool.begin().await?;
+        let Some(due) = claim(&mut tx, now, only).await? else { break };
+        let outcome = attempt(&due).await;
+        let attempt = due.attempts + 1;
+        let state = record(&mut tx, &due, &outcome, now).await?;
+        tx.commit().await?;
+        match (&outcome, state) {
+            (Outcome::Delivered, _) => {
+                done.delivered += 1;
+                tracing::info!(interest = due.interest_id, attempt, "interest posted to Microsoft Teams");
+            }
+            (Outcome::Temporary(error), "retrying") => {
+                done.retrying += 1;
+                tracing::warn!(interest = due.interest_id, attempt, error, "interest not posted to Microsoft Teams; will retry");
+            }
+            (Outcome::Temporary(error) | Outcome::Permanent(error), _) => {
+                done.failed += 1;
+                tracing::error!(interest = due.interest_id, attempt, error, "interest could not be posted to Microsoft Teams");
+            }
+        }
+        if only.is_some() {
+            break;
+        }
+    }
+    Ok(done)
+}
+
+/// Locks the next due Teams interest (skipping those another attempt holds).
+async fn claim(conn: &mut PgConnection, now: DateTime<Utc>, only: Option<i64>) -> sqlx::Result<Option<Due>> {
+    sqlx::query_as!(
+        Due,
+        r#"select i.interest_id, i.attempts, i.registered_at, u.name as reader_name, u.email::text as "reader_email!",
+                  u.company as reader_company, p.name as content_name, g.name as "page_name?", g.teams_channel as "teams_channel?"
+             from interest i
+             join users u on u.user_id = i.user_id
+             join promotional_content p on p.promotional_content_id = i.promotional_content_id
+             left join promotion_page g on g.promotion_page_id = p.promotion_page_id
+            where i.delivery_method = 'teams' and i.delivery_state in ('pending', 'retrying')
+              -- The database's clock too: an interest registered a moment ago is due whatever the skew.
+              and i.next_attempt_at <= greatest($1, now())
+              and ($2::bigint is null or i.interest_id = $2)
+            order by i.next_attempt_at, i.interest_id
+            limit 1
+            for update of i skip locked"#,
+        now,
+        only,
+    )
+    .fetch_optional(conn)
+    .await
+}
+
+/// Records an attempt: delivered; failed (permanent, or out of attempts); or retrying after the
+/// outbox's backoff. Returns the state it left.
+async fn record(conn: &mut PgConnection, due: &Due, outcome: &Outcome, now: DateTime<Utc>) -> sqlx::Result<&'static str> {
+    let attempts = due.attempts + 1;
+    let (state, error, next) = match outcome {
+        Outcome::Delivered => ("delivered", None, now),
+        Outcome::Permanent(error) => ("failed", Some(error.as_str()), now),
+        Outcome::Temporary(error) if attempts >= MAX_ATTEMPTS => ("failed", Some(error.as_str()), now),
+        Outcome::Temporary(error) => ("retrying", Some(error.as_str()), now + crate::email::outbox::backoff(attempts)),
+    };
+    sqlx::query!(
+        "update interest
+            set delivery_state = $2, attempts = $3, last_error = $4, next_attempt_at = $5,
+                delivered_at = case when $2 = 'delivered' then now() end
+          where interest_id = $1",
+        due.interest_id,
+        state,
+        attempts,
+        error,
+        next,
+    )
+    .execute(conn)
+    .await?;
+    Ok(state)
+}
+
+/// One attempt: the card posted to the page's webhook.
+async fn attempt(due: &Due) -> Outcome {
+    let Some(url) = due.teams_channel.as_deref().filter(|channel| Delivery::of_teams_channel(channel) == Delivery::Teams) else {
+        return Outcome::Permanent("The promotional content no longer leads to a promotion page with a Teams webhook".to_owned());
+    };
+    match CLIENT.post(url).json(&message_card(due)).send().await {
+        Ok(response) if response.status().is_success() => Outcome::Delivered,
+        Ok(response) => {
+            let status = response.status();
+            let body = response.text().await.unwrap_or_default();
+            let excerpt: String = body.trim().chars().take(200).collect();
+            let message = if excerpt.is_empty() {
+                format!("The webhook answered HTTP {}", status.as_u16())
+            } else {
+                format!("The webhook answered HTTP {}: {excerpt}", status.as_u16())
+            };
+            Outcome::Temporary(without_secret(&message, url))
+        }
+        Err(error) => Outcome::Temporary(without_secret(&describe(error), url)),
+    }
+}
+
+/// A request error in words, without its URL.
+fn describe(error: reqwest::Error) -> String {
+    let what = if error.is_timeout() {
+        format!("The webhook did not answer within {} s", TIMEOUT.as_secs())
+    } else if error.is_connect() {
+        "Could not connect to the webhook".to_owned()
+    } else {
+        "The request to the webhook failed".to_owned()
+    };
+    // The causes (e.g. 'connection refused') name no URL; reqwest's own text would.
+    let mut causes = Vec::new();
+    let mut source = std::error::Error::source(&error);
+    while let Some(cause) = source {
+        causes.push(cause.to_string());
+        source = cause.source();
+    }
+    if causes.is_empty() { what } else { format!("{what}: {}", causes.join(": ")) }
+}
+
+/// `text` with the webhook URL (and its host and path) replaced, in case an answer echoes it.
+fn without_secret(text: &str, url: &str) -> String {
+    let mut text = text.replace(url, "[webhook]");
+    if let Ok(parsed) = url::Url::parse(url) {
+        if parsed.path().len() > 1 {
+            text = text.replace(parsed.path(), "[webhook]");
+        }
+        if let Some(query) = parsed.query() {
+            text = text.replace(query, "[webhook]");
+        }
+    }
+    text
+}
+
+/// The message card: who registered interest in which promotional content, on which page. Plain
+/// text (markdown off), so names cannot format or link.
+pub fn message_card(due: &Due) -> Value {
+    let company = due.reader_company.as_deref().filter(|c| !c.trim().is_empty());
+    let page = due.page_name.as_deref().unwrap_or("-");
+    json!({
+        "@type": "MessageCard",
+        "@context": "https://schema.org/extensions",
+        "summary": format!("{} registered interest in {}", due.reader_name, due.content_name),
+        "themeColor": "2D72D2",
+        "title": format!("Registered interest: {}", due.content_name),
+        "sections": [{
+            "activityTitle": due.reader_name,
+            "activitySubtitle": company.unwrap_or(""),
+            "markdown": false,
+            "facts": [
+                { "name": "Name", "value": due.reader_name },
+                { "name": "Company", "value": company.unwrap_or("-") },
+                { "name": "Email", "value": due.reader_email },
+                { "name": "Promotional content", "value": due.content_name },
+                { "name": "Promotion page", "value": page },
+                { "name": "Registered at", "value": due.registered_at.format("%-d %B %Y %H:%M UTC").to_string() },
+            ],
+        }],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn due() -> Due {
+        Due {
+            interest_id: 1,
+            attempts: 0,
+            registered_at: "2026-03-02T09:05:00Z".parse().unwrap(),
+            reader_name: "Ann *Lee*".into(),
+            reader_email: "ann@lee.example".into(),
+            reader_company: Some("Lee & Co".into()),
+            content_name: "Energy week".into(),
+            page_name: Some("Energy landing".into()),
+            teams_channel: Some("https://acme.webhook.office.com/webhookb2/secret".into()),
+        }
+    }
+
+    #[test]
+    fn the_card_names_the_reader_the_content_and_the_page() {
+        let card = message_card(&due());
+        assert_eq!(card["@type"], "MessageCard");
+        assert_eq!(card["@context"], "https://schema.org/extensions");
+        assert_eq!(card["summary"], "Ann *Lee* registered interest in Energy week");
+        let facts: Vec<(String, String)> = card["sections"][0]["facts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| (f["name"].as_str().unwrap().to_owned(), f["value"].as_str().unwrap().to_owned()))
+            .collect();
+        assert_eq!(
+            facts[..5],
+            [
+                ("Name".to_owned(), "Ann *Lee*".to_owned()),
+                ("Company".to_owned(), "Lee & Co".to_owned()),
+                ("Email".to_owned(), "ann@lee.example".to_owned()),
+                ("Promotional content".to_owned(), "Energy week".to_owned()),
+                ("Promotion page".to_owned(), "Energy landing".to_owned()),
+            ]
+        );
+        assert_eq!(facts[5].1, "2 March 2026 09:05 UTC");
+        assert_eq!(card["sections"][0]["markdown"], false);
+        assert!(!card.to_string().contains("webhook.office.com"), "the card never carries the URL");
+    }
+
+    #[test]
+    fn errors_never_hold_the_webhook_url() {
+        let url = "https://acme.webhook.office.com/webhookb2/secret?k=v";
+        let text = format!("Bad payload for {url} and /webhookb2/secret and k=v");
+        let clean = without_secret(&text, url);
+        assert!(!clean.contains("secret") && !clean.contains("k=v"), "{clean}");
+    }
+}
