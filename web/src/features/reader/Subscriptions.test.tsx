@@ -8,14 +8,7 @@ import { testConfig, testUser } from '../../testing/fixtures';
 import { renderApp } from '../../testing/renderApp';
 import { installStripe, lastElements, stripeMock } from '../../testing/stripe';
 import { PAYMENT_FAILED_TEXT } from './common/subscriptionText';
-import {
-  cancelWarning,
-  isCurrent,
-  paymentMethodText,
-  stateText,
-  subscriptionDates,
-  type ReaderSubscription,
-} from './Subscriptions';
+import { cancelWarning, isCurrent, paymentMethodText, stateText, subscriptionDates, type ReaderSubscription } from './Subscriptions';
 import { CARD_UPDATED_TEXT } from './UpdateCardDialog';
 
 vi.mock('@stripe/react-stripe-js', () => import('../../testing/stripe'));
