@@ -50,9 +50,20 @@ need_rust() {
   elapsed
 }
 
+# The object-storage tests run against moto's S3 server (PyPI moto[server]) from its own virtualenv
+# (tests/api/support/s3.rs starts it); kept between runs, installed when missing.
+ensure_moto() {
+  local venv=$HOME/.cache/insights/moto-venv
+  "$venv/bin/python" -c 'import moto.server' >/dev/null 2>&1 && return
+  stage "installing moto's S3 server (PyPI moto[server]) into $venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q 'moto[server]'
+}
+
 run_rust() {
   # Email tests start their own maildev (a real SMTP server with an inspection API) from web/node_modules.
   make -s web-deps
+  ensure_moto
   # PDF uploads are rendered by poppler's pdftoppm, as in production; search ranks with RUM.
   scripts/debian-package.sh pdftoppm poppler-utils
   scripts/debian-package.sh /usr/share/postgresql/15/extension/rum.control postgresql-15-rum

@@ -6,6 +6,8 @@ use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
 use clap::Args;
 
+use crate::http::limits::RateLimit;
+
 /// The spec's constants (spec 1 §9, spec 3 §9) that the product lets operators change.
 pub const TRIAL_MIN_DAYS: u32 = 1;
 pub const TRIAL_MAX_DAYS: u32 = 100;
@@ -19,6 +21,10 @@ pub struct Config {
     /// Maximum connections in the database pool.
     #[arg(long, env = "INSIGHTS_DB_MAX_CONNECTIONS", default_value_t = 16)]
     pub db_max_connections: u32,
+
+    /// Longest wait for a database connection, in milliseconds; past it the request gets 503 with `Retry-After` (short, so requests fail fast while PostgreSQL restarts).
+    #[arg(long, env = "INSIGHTS_DB_ACQUIRE_TIMEOUT_MS", default_value_t = 3000)]
+    pub db_acquire_timeout_ms: u64,
 
     /// Address the HTTP server listens on.
     #[arg(long, env = "INSIGHTS_LISTEN", default_value = "127.0.0.1:8080")]
@@ -65,6 +71,12 @@ pub struct Config {
     pub limits: ApiLimits,
 
     #[command(flatten)]
+    pub rate_limits: RateLimits,
+
+    #[command(flatten)]
+    pub shutdown: ShutdownConfig,
+
+    #[command(flatten)]
     pub jobs: JobSchedules,
 
     #[command(flatten)]
@@ -89,6 +101,25 @@ pub struct Config {
     /// Log filter in `tracing` env-filter syntax.
     #[arg(long, env = "INSIGHTS_LOG", default_value = "info,sqlx=warn,apalis=warn")]
     pub log_filter: String,
+
+    #[command(flatten)]
+    pub telemetry: TelemetryConfig,
+}
+
+/// Metrics and traces for operators (issue 15).
+#[derive(Debug, Clone, Args)]
+pub struct TelemetryConfig {
+    /// Address of the Prometheus metrics listener (`GET /metrics`), e.g. 127.0.0.1:9090; kept off the public address (unset: no metrics listener).
+    #[arg(long, env = "INSIGHTS_METRICS_LISTEN")]
+    pub metrics_listen: Option<SocketAddr>,
+
+    /// OpenTelemetry collector to export traces to over OTLP/HTTP (protobuf), e.g. http://127.0.0.1:4318 (`/v1/traces` is added); unset: no traces are exported.
+    #[arg(long, env = "INSIGHTS_OTLP_ENDPOINT")]
+    pub otlp_endpoint: Option<String>,
+
+    /// Fraction of requests and jobs whose traces are exported (0 to 1), with `INSIGHTS_OTLP_ENDPOINT`.
+    #[arg(long, env = "INSIGHTS_OTLP_SAMPLE_RATIO", default_value_t = 1.0)]
+    pub otlp_sample_ratio: f64,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -184,9 +215,18 @@ pub struct Constants {
 
 #[derive(Debug, Clone, Args)]
 pub struct Uploads {
-    /// Directory where uploaded files are stored, under generated names.
+    /// Directory where uploaded files are stored, under generated names (unless `INSIGHTS_UPLOAD_URL` is set).
     #[arg(long = "upload-dir", env = "INSIGHTS_UPLOAD_DIR", default_value = "./data/uploads")]
     pub dir: PathBuf,
+
+    /// Object storage for uploads instead of the directory, so that several servers share them:
+    /// `s3://bucket/prefix`, `gs://bucket/prefix` or `az://container/prefix`. Credentials and region
+    /// come from the standard environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION,
+    /// AWS_ENDPOINT_URL for S3-compatible servers, AWS_ALLOW_HTTP; GOOGLE_*, AZURE_*); the store's
+    /// options may also follow as a query (`?endpoint=http://minio:9000&allow_http=true`), which is
+    /// never shown. `insights-cli uploads migrate` copies the directory's files there.
+    #[arg(long = "upload-url", env = "INSIGHTS_UPLOAD_URL", hide_env_values = true)]
+    pub url: Option<crate::uploads::store::StoreUrl>,
 
     /// Largest image accepted by `POST /upload`, in bytes.
     #[arg(long = "upload-max-image-bytes", env = "INSIGHTS_UPLOAD_MAX_IMAGE_BYTES", default_value_t = 5 * 1024 * 1024)]
@@ -411,6 +451,56 @@ pub struct ApiLimits {
     /// Maximum complexity of a GraphQL query.
     #[arg(long, env = "INSIGHTS_GRAPHQL_MAX_COMPLEXITY", default_value_t = 2000)]
     pub graphql_max_complexity: usize,
+}
+
+/// Request rates (issue 15), each `N/second`, `N/minute` or `N/hour` (a burst of N, then one more
+/// each period/N) or `off`; over one, 429 with `Retry-After`. In memory per server process.
+#[derive(Debug, Clone, Args)]
+pub struct RateLimits {
+    /// GraphQL requests per signed-in user (the token's subject). Off by default (benchmarks send thousands a second with one token); in production e.g. `1200/minute`.
+    #[arg(long = "rate-limit-graphql-user", env = "INSIGHTS_RATE_LIMIT_GRAPHQL_USER", default_value = "off")]
+    pub graphql_user: RateLimit,
+
+    /// GraphQL requests per client address. Off by default; in production, with `INSIGHTS_TRUSTED_PROXIES` set when behind a proxy, e.g. `6000/minute`.
+    #[arg(long = "rate-limit-graphql-address", env = "INSIGHTS_RATE_LIMIT_GRAPHQL_ADDRESS", default_value = "off")]
+    pub graphql_address: RateLimit,
+
+    /// Sign-in and token requests (`POST /oidc/authorize`, `POST /oidc/token` of the built-in provider) per client address.
+    #[arg(long = "rate-limit-sign-in", env = "INSIGHTS_RATE_LIMIT_SIGN_IN", default_value = "300/minute")]
+    pub sign_in: RateLimit,
+
+    /// Uploads (`POST /upload`, `POST /upload-file`) per signed-in user.
+    #[arg(long = "rate-limit-uploads", env = "INSIGHTS_RATE_LIMIT_UPLOADS", default_value = "120/minute")]
+    pub uploads: RateLimit,
+
+    /// `POST /unsubscribe` per client address (one-click unsubscribes come from the mail providers' servers, hence generous).
+    #[arg(long = "rate-limit-unsubscribe", env = "INSIGHTS_RATE_LIMIT_UNSUBSCRIBE", default_value = "300/minute")]
+    pub unsubscribe: RateLimit,
+
+    /// Proxies whose `X-Forwarded-For` names the client, as addresses or CIDR blocks (comma-separated, e.g. `10.0.0.0/8,127.0.0.1`). Unset: the peer address is the client's.
+    #[arg(long = "trusted-proxies", env = "INSIGHTS_TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_ip_net)]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+}
+
+/// A CIDR block, or one address (a /32 or /128).
+fn parse_ip_net(value: &str) -> Result<ipnet::IpNet, String> {
+    let value = value.trim();
+    value
+        .parse::<ipnet::IpNet>()
+        .or_else(|_| value.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| format!("'{value}': expected an IP address or a CIDR block"))
+}
+
+/// How `serve` stops on SIGTERM or Ctrl-C (a second signal stops at once).
+#[derive(Debug, Clone, Args)]
+pub struct ShutdownConfig {
+    /// Milliseconds `serve` keeps serving after SIGTERM while `/healthz` answers 503 `draining`, so the load balancer stops sending it requests.
+    #[arg(long = "shutdown-grace-ms", env = "INSIGHTS_SHUTDOWN_GRACE_MS", default_value_t = 5000)]
+    pub grace_ms: u64,
+
+    /// Milliseconds the requests in flight are given to finish once `serve` stops accepting; then it exits anyway.
+    #[arg(long = "shutdown-timeout-ms", env = "INSIGHTS_SHUTDOWN_TIMEOUT_MS", default_value_t = 30_000)]
+    pub timeout_ms: u64,
 }
 
 impl AuthConfig {

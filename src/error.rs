@@ -9,6 +9,9 @@ use async_graphql::ErrorExtensions;
 pub const DUPLICATE_MESSAGE: &str = "Cannot insert item due to name duplication";
 pub const TRIAL_EXPIRED_MESSAGE: &str = "Trial period has expired";
 pub const REQUIRED_MESSAGE: &str = "This field is required";
+pub const DATABASE_UNREACHABLE_MESSAGE: &str = "The database is unreachable; try again shortly";
+/// What `Retry-After` says while the database is unreachable: about a PostgreSQL restart.
+pub const DATABASE_RETRY_AFTER_SECS: u64 = 3;
 
 /// Field name → the spec's message, for BAD_USER_INPUT.
 pub type FieldErrors = BTreeMap<String, String>;
@@ -37,22 +40,46 @@ pub enum Error {
     /// An outside service the feature needs (the card payment provider) did not answer; the
     /// message says which, the details are logged.
     Unavailable(&'static str),
+    /// The database cannot be reached (refused or dropped connections, no connection within the
+    /// pool's acquire timeout, an administrator shutdown): UNAVAILABLE, HTTP 503 with
+    /// `Retry-After`, and the request may simply be sent again.
+    DatabaseUnreachable(anyhow::Error),
     Internal(anyhow::Error),
     Database(sqlx::Error),
 }
 
 impl From<anyhow::Error> for Error {
     fn from(error: anyhow::Error) -> Self {
-        Error::Internal(error)
+        if reaches_unreachable_database(&error) { Error::DatabaseUnreachable(error) } else { Error::Internal(error) }
     }
+}
+
+/// Whether a database-unreachable sqlx error is among the causes of `error`.
+pub fn reaches_unreachable_database(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| cause.downcast_ref::<sqlx::Error>().is_some_and(is_database_unreachable))
 }
 
 impl From<sqlx::Error> for Error {
     fn from(error: sqlx::Error) -> Self {
         match error {
             sqlx::Error::RowNotFound => Error::NotFound("Record"),
+            other if is_database_unreachable(&other) => Error::DatabaseUnreachable(other.into()),
             other => Error::Database(other),
         }
+    }
+}
+
+/// Whether `error` says the database could not be reached (rather than refusing a statement):
+/// connection-level failures, pool timeouts, and the SQLSTATEs of a server going away or not yet
+/// up (class 08 connection exception, 57P01–57P03 shutdown / cannot connect now, 53300 too many
+/// connections).
+pub fn is_database_unreachable(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_) | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(db) => {
+            db.code().is_some_and(|code| code.starts_with("08") || matches!(code.as_ref(), "57P01" | "57P02" | "57P03" | "53300"))
+        }
+        _ => false,
     }
 }
 
@@ -72,6 +99,7 @@ impl Error {
             Error::Duplicate { .. } => DUPLICATE_MESSAGE.to_owned(),
             Error::TrialExpired => TRIAL_EXPIRED_MESSAGE.to_owned(),
             Error::Unavailable(message) => (*message).to_owned(),
+            Error::DatabaseUnreachable(_) => DATABASE_UNREACHABLE_MESSAGE.to_owned(),
             Error::Internal(_) | Error::Database(_) => "Internal server error".to_owned(),
         }
     }
@@ -83,6 +111,8 @@ impl Error {
                 tracing::error!(error = format!("{error:#}"), "internal error")
             }
             Error::Database(error) => tracing::error!(error = %error, "database error"),
+            // Expected while PostgreSQL restarts; the health check reports it too.
+            Error::DatabaseUnreachable(error) => tracing::warn!(error = format!("{error:#}"), "database unreachable"),
             _ => {}
         }
     }
@@ -97,9 +127,22 @@ impl Error {
             Error::Conflict(_) => "CONFLICT",
             Error::Duplicate { .. } => "DUPLICATE",
             Error::TrialExpired => "TRIAL_EXPIRED",
-            Error::Unavailable(_) => "UNAVAILABLE",
+            Error::Unavailable(_) | Error::DatabaseUnreachable(_) => "UNAVAILABLE",
             Error::Internal(_) | Error::Database(_) => "INTERNAL",
         }
+    }
+
+    /// Seconds after which the same request may succeed, for the errors that pass by themselves
+    /// (`Retry-After`, and `extensions.retryAfter` on GraphQL).
+    pub fn retry_after(&self) -> Option<u64> {
+        matches!(self, Error::DatabaseUnreachable(_)).then_some(DATABASE_RETRY_AFTER_SECS)
+    }
+
+    /// A database error shared by the callers of a DataLoader (hence not owned): UNAVAILABLE when
+    /// the database is unreachable, else INTERNAL.
+    pub fn shared_database(error: &sqlx::Error, doing: &str) -> Error {
+        let described = anyhow::anyhow!("{doing}: {error}");
+        if is_database_unreachable(error) { Error::DatabaseUnreachable(described) } else { Error::Internal(described) }
     }
 
     /// One invalid field with its message.
@@ -138,6 +181,9 @@ impl ErrorExtensions for Error {
         self.log_if_internal();
         async_graphql::Error::new(self.message()).extend_with(|_, extensions| {
             extensions.set("code", self.code());
+            if let Some(seconds) = self.retry_after() {
+                extensions.set("retryAfter", seconds);
+            }
             match self {
                 Error::BadUserInput { fields, .. } => {
                     let fields: async_graphql::indexmap::IndexMap<async_graphql::Name, async_graphql::Value> =
@@ -181,3 +227,87 @@ impl<T, E: Into<Error>> ResultExt<T> for Result<T, E> {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use super::*;
+
+    /// A server error with a SQLSTATE, as PostgreSQL sends them.
+    #[derive(Debug)]
+    struct Sqlstate(&'static str);
+
+    impl std::fmt::Display for Sqlstate {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "SQLSTATE {}", self.0)
+        }
+    }
+
+    impl std::error::Error for Sqlstate {}
+
+    impl sqlx::error::DatabaseError for Sqlstate {
+        fn message(&self) -> &str {
+            self.0
+        }
+        fn code(&self) -> Option<Cow<'_, str>> {
+            Some(Cow::Borrowed(self.0))
+        }
+        fn as_error(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+            self
+        }
+        fn as_error_mut(&mut self) -> &mut (dyn std::error::Error + Send + Sync + 'static) {
+            self
+        }
+        fn into_error(self: Box<Self>) -> Box<dyn std::error::Error + Send + Sync + 'static> {
+            self
+        }
+        fn kind(&self) -> sqlx::error::ErrorKind {
+            sqlx::error::ErrorKind::Other
+        }
+    }
+
+    fn server(code: &'static str) -> sqlx::Error {
+        sqlx::Error::Database(Box::new(Sqlstate(code)))
+    }
+
+    #[test]
+    fn connection_failures_are_unavailable_with_a_retry_after() {
+        let refused = || sqlx::Error::Io(std::io::Error::from(std::io::ErrorKind::ConnectionRefused));
+        let reset = || sqlx::Error::Io(std::io::Error::from(std::io::ErrorKind::ConnectionReset));
+        let unreachable = [
+            sqlx::Error::PoolTimedOut,
+            sqlx::Error::PoolClosed,
+            refused(),
+            reset(),
+            sqlx::Error::Tls("handshake".into()),
+            server("57P01"),
+            server("57P02"),
+            server("57P03"),
+            server("08006"),
+            server("08001"),
+            server("53300"),
+        ];
+        for error in unreachable {
+            let shown = error.to_string();
+            let error = Error::from(error);
+            assert_eq!((error.code(), error.retry_after()), ("UNAVAILABLE", Some(DATABASE_RETRY_AFTER_SECS)), "{shown}");
+            assert_eq!(error.message(), DATABASE_UNREACHABLE_MESSAGE);
+        }
+        // Also when wrapped with context on the way up.
+        let wrapped = Error::from(anyhow::Error::from(refused()).context("load the user"));
+        assert_eq!(wrapped.code(), "UNAVAILABLE");
+    }
+
+    #[test]
+    fn statement_failures_stay_internal() {
+        for error in [server("23505"), server("42P01"), server("57014"), sqlx::Error::Protocol("odd".into())] {
+            let shown = error.to_string();
+            let error = Error::from(error);
+            assert_eq!((error.code(), error.retry_after()), ("INTERNAL", None), "{shown}");
+        }
+        assert_eq!(Error::from(sqlx::Error::RowNotFound).code(), "NOT_FOUND");
+        assert_eq!(Error::from(anyhow::anyhow!("no")).code(), "INTERNAL");
+        assert_eq!(Error::Unavailable("Stripe").retry_after(), None);
+    }
+}

@@ -37,4 +37,12 @@ pub trait JobQueue: Send + Sync + 'static {
     /// Enqueues `job` on `conn`, so that inside a transaction the job exists exactly when the
     /// write that asked for it commits.
     async fn enqueue(&self, conn: &mut PgConnection, job: JobRequest) -> anyhow::Result<()>;
+
+    /// Enqueues `job` to run after `delay`, unless the same job is already waiting to run: a burst
+    /// of requests for the same work (Stripe's webhooks on the 1st) makes one job, and none of them
+    /// waits on the queue's new-job notification, which PostgreSQL serialises across commits.
+    async fn enqueue_coalesced(&self, conn: &mut PgConnection, job: JobRequest, delay: std::time::Duration) -> anyhow::Result<()> {
+        let _ = delay;
+        self.enqueue(conn, job).await
+    }
 }

@@ -11,7 +11,7 @@ use crate::{
     config::Config,
     jobs::JobQueue,
     taxonomy::{cache::TopicListCache, shared_reads::SharedReadCache},
-    uploads::PdfRenderer,
+    uploads::{PdfRenderer, UploadStore},
 };
 
 #[derive(Clone)]
@@ -30,12 +30,21 @@ pub struct AppState {
     pub search_ranking: Arc<tokio::sync::OnceCell<crate::search::Ranking>>,
     /// Poppler's `pdftoppm` for `POST /upload-file`, and whether it can be run.
     pub pdf_renderer: Arc<PdfRenderer>,
+    /// Where uploaded files are kept: the upload directory or a bucket (`uploads::store`).
+    pub uploads: Arc<UploadStore>,
     /// The key unsubscribe links are signed with, loaded on first use (`email::unsubscribe::key`).
     pub unsubscribe_key: Arc<tokio::sync::OnceCell<Vec<u8>>>,
     /// The Stripe account card payments go through; None when Stripe is not configured.
     pub stripe: Option<Arc<StripeApi>>,
     /// The Tableau server embedded charts come from; None when Tableau is not configured.
     pub tableau: Option<Arc<crate::tableau::Tableau>>,
+    /// This process's Prometheus metrics (`GET /metrics` on `INSIGHTS_METRICS_LISTEN`).
+    pub metrics: Arc<crate::metrics::Metrics>,
+    /// The per-user and per-address rate limiters (`http::limits`).
+    pub limits: Arc<crate::http::limits::Limits>,
+    /// Set when `serve` is shutting down: `/healthz` answers 503 `draining` so the load balancer
+    /// moves away, while requests are still served.
+    pub draining: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl AppState {
@@ -51,6 +60,7 @@ impl AppState {
         let tokens = TokenValidator::new(issuer, source, config.auth.leeway_secs, Duration::from_secs(config.auth.jwks_refresh_secs));
         let sanitizer = Arc::new(Sanitizer::new(config.public_url()));
         let pdf_renderer = Arc::new(PdfRenderer::new(config.uploads.pdftoppm.clone()));
+        let uploads = Arc::new(UploadStore::from_config(&config.uploads));
         let stripe = match StripeApi::from_config(&config.stripe) {
             Ok(stripe) => stripe.map(Arc::new),
             Err(error) => {
@@ -59,6 +69,7 @@ impl AppState {
             }
         };
         let tableau = crate::tableau::Tableau::from_config(&config.tableau).map(Arc::new);
+        let limits = Arc::new(crate::http::limits::Limits::new(&config));
         AppState {
             pool,
             config: Arc::new(config),
@@ -69,9 +80,13 @@ impl AppState {
             sanitizer,
             search_ranking: Arc::default(),
             pdf_renderer,
+            uploads,
             unsubscribe_key: Arc::default(),
             stripe,
             tableau,
+            metrics: Arc::default(),
+            limits,
+            draining: Arc::default(),
         }
     }
 }

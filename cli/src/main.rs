@@ -4,6 +4,7 @@
 mod billing;
 mod operate;
 mod table;
+mod uploads;
 
 use std::{path::PathBuf, time::Duration};
 
@@ -66,6 +67,10 @@ enum Command {
     /// `--show ID` prints one as it is sent (how to read emails without an SMTP server), and
     /// `outbox retry ID` (or `--all`) sends failed ones again.
     Outbox(operate::OutboxArgs),
+    /// Upload files: `migrate` copies the local upload directory into the object store of
+    /// INSIGHTS_UPLOAD_URL and checks each copy.
+    #[command(subcommand)]
+    Uploads(uploads::UploadsCommand),
 }
 
 #[derive(Args)]
@@ -268,11 +273,12 @@ async fn main() -> anyhow::Result<()> {
         Command::BillingAccounts(command) => billing::billing_accounts(command).await,
         Command::Jobs(args) => operate::jobs(args).await,
         Command::Outbox(args) => operate::outbox(args).await,
+        Command::Uploads(command) => uploads::uploads(command).await,
     }
 }
 
 async fn connect(config: &Config) -> anyhow::Result<sqlx::PgPool> {
-    db::connect(&config.database_url, config.db_max_connections).await
+    db::connect_with(config).await
 }
 
 async fn apply_migrations(pool: &sqlx::PgPool) -> anyhow::Result<()> {
@@ -286,31 +292,58 @@ fn shutdown_on_signal() -> CancellationToken {
     let token = CancellationToken::new();
     let cancel = token.clone();
     tokio::spawn(async move {
-        let ctrl_c = tokio::signal::ctrl_c();
-        #[cfg(unix)]
-        let terminate = async {
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(mut signal) => {
-                    signal.recv().await;
-                }
-                Err(_) => std::future::pending().await,
-            }
-        };
-        #[cfg(not(unix))]
-        let terminate = std::future::pending::<()>();
-        tokio::select! {
-            _ = ctrl_c => {},
-            _ = terminate => {},
-        }
+        stop_signal().await;
         tracing::info!("shutdown requested");
         cancel.cancel();
     });
     token
 }
 
+/// The next Ctrl-C or SIGTERM.
+async fn stop_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = terminate => {},
+    }
+}
+
+/// A rolling restart loses nothing: after the signal, `/healthz` says `draining` for the grace
+/// period while requests are still served (the load balancer moves away, keep-alive clients are
+/// asked to reconnect); then `stop` makes the server stop accepting and finish the requests in
+/// flight. A second signal ends the grace at once.
+fn drain_then_stop(state: &AppState, signal: &CancellationToken) -> CancellationToken {
+    let stop = CancellationToken::new();
+    let (state, signal, cancel) = (state.clone(), signal.clone(), stop.clone());
+    tokio::spawn(async move {
+        signal.cancelled().await;
+        let grace = Duration::from_millis(state.config.shutdown.grace_ms);
+        state.draining.store(true, std::sync::atomic::Ordering::Relaxed);
+        tracing::info!(grace_ms = grace.as_millis() as u64, "draining: /healthz answers 503 until the server stops accepting");
+        tokio::select! {
+            _ = tokio::time::sleep(grace) => {},
+            _ = stop_signal() => tracing::info!("second signal: stopping now"),
+        }
+        tracing::info!("no longer accepting connections; finishing the requests in flight");
+        cancel.cancel();
+    });
+    stop
+}
+
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let config = args.config;
-    telemetry::init(&config.log_format, &config.log_filter);
+    let traces = telemetry::init_with_traces(&config.log_format, &config.log_filter, &config.telemetry);
     let pool = connect(&config).await?;
     if !args.skip_migrations {
         apply_migrations(&pool).await?;
@@ -320,11 +353,27 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let state = AppState::new(pool, config, insights_jobs::queue());
     // Logs a warning when PDFs cannot be rendered; the server runs without them.
     state.pdf_renderer.check_at_startup().await;
+    // Logs where uploads are kept, or a clear error when that store does not answer.
+    state.uploads.check_at_startup().await;
     let shutdown = shutdown_on_signal();
+    serve_metrics(&state, &shutdown).await?;
 
     let listener = tokio::net::TcpListener::bind(listen).await.with_context(|| format!("listen on {listen}"))?;
     tracing::info!(%listen, url = format!("{public_url}/insights"), version = insights::config::build_version(), "serving");
-    let server = axum::serve(listener, insights::http::build_app(state.clone())).with_graceful_shutdown(shutdown.clone().cancelled_owned());
+    let stop = drain_then_stop(&state, &shutdown);
+    let app = insights::http::build_app(state.clone()).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    let serving = axum::serve(listener, app).with_graceful_shutdown(stop.clone().cancelled_owned()).into_future();
+    // Requests still running past the shutdown timeout are abandoned: the process must end.
+    let timeout = Duration::from_millis(state.config.shutdown.timeout_ms);
+    let server = async move {
+        tokio::select! {
+            served = serving => served,
+            _ = async { stop.cancelled().await; tokio::time::sleep(timeout).await } => {
+                tracing::warn!(timeout_ms = timeout.as_millis() as u64, "requests still in flight at the shutdown timeout were abandoned");
+                Ok(())
+            }
+        }
+    };
     if args.no_worker {
         server.await.context("serve")?;
     } else {
@@ -335,14 +384,28 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         worked?;
     }
     tracing::info!("stopped");
+    traces.shutdown();
     Ok(())
 }
 
 async fn worker(config: Config) -> anyhow::Result<()> {
-    telemetry::init(&config.log_format, &config.log_filter);
+    let traces = telemetry::init_with_traces(&config.log_format, &config.log_filter, &config.telemetry);
     let pool = connect(&config).await?;
     let state = AppState::new(pool, config, insights_jobs::queue());
-    insights_jobs::run(state, shutdown_on_signal()).await
+    state.uploads.check_at_startup().await;
+    let shutdown = shutdown_on_signal();
+    serve_metrics(&state, &shutdown).await?;
+    let worked = insights_jobs::run(state, shutdown).await;
+    traces.shutdown();
+    worked
+}
+
+/// The metrics listener (`INSIGHTS_METRICS_LISTEN`), when configured, until `shutdown`.
+async fn serve_metrics(state: &AppState, shutdown: &CancellationToken) -> anyhow::Result<()> {
+    match state.config.telemetry.metrics_listen {
+        Some(listen) => insights::metrics::serve(state.clone(), listen, shutdown.clone()).await,
+        None => Ok(()),
+    }
 }
 
 async fn migrate(config: Config) -> anyhow::Result<()> {

@@ -28,6 +28,7 @@ use insights::{
 };
 use sqlx::{PgConnection, PgPool};
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 /// The queue every `JobRequest` travels on.
 pub const QUEUE: &str = "insights";
@@ -38,6 +39,9 @@ const POLL_INTERVAL: Duration = Duration::from_secs(1);
 
 /// How long a running job may take to finish once shutdown starts.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
+
+/// How many times a job is tried before it is left failed.
+const MAX_ATTEMPTS: usize = 10;
 
 /// Creates or upgrades apalis' own tables (schema `apalis`).
 pub async fn setup(pool: &PgPool) -> anyhow::Result<()> {
@@ -55,7 +59,29 @@ pub fn queue() -> Arc<dyn JobQueue> {
 impl JobQueue for ApalisQueue {
     async fn enqueue(&self, conn: &mut PgConnection, job: JobRequest) -> anyhow::Result<()> {
         let payload = serde_json::to_vec(&job).context("encode the job")?;
-        let task = TaskBuilder::new(payload).max_attempts(10).build();
+        let task = TaskBuilder::new(payload).max_attempts(MAX_ATTEMPTS).build();
+        apalis_postgres::queries::push_tasks(conn, QUEUE, vec![task]).await.with_context(|| format!("enqueue {job:?}"))?;
+        Ok(())
+    }
+
+    async fn enqueue_coalesced(&self, conn: &mut PgConnection, job: JobRequest, delay: Duration) -> anyhow::Result<()> {
+        let payload = serde_json::to_vec(&job).context("encode the job")?;
+        // A waiting job takes this request too. Its row stays share-locked until the caller's
+        // transaction ends, and workers claim jobs `for update skip locked`, so it cannot start
+        // before the caller's write is visible to it.
+        let waiting: Option<i32> = sqlx::query_scalar(
+            "select 1 from apalis.jobs where job_type = $1 and job = $2 and status = 'Pending' limit 1 for share skip locked",
+        )
+        .bind(QUEUE)
+        .bind(&payload)
+        .fetch_optional(&mut *conn)
+        .await
+        .with_context(|| format!("look for a waiting {job:?}"))?;
+        if waiting.is_some() {
+            return Ok(());
+        }
+        // Due later, so the insert sends no notification; the poll picks it up.
+        let task = TaskBuilder::new(payload).max_attempts(MAX_ATTEMPTS).run_after(delay).build();
         apalis_postgres::queries::push_tasks(conn, QUEUE, vec![task]).await.with_context(|| format!("enqueue {job:?}"))?;
         Ok(())
     }
@@ -69,9 +95,30 @@ pub struct Process {
     pub stop: CancellationToken,
 }
 
-/// Runs one job. Each arm calls the module that owns the job.
-async fn run_job(job: JobRequest, state: Data<AppState>, process: Data<Arc<Process>>) -> Result<(), BoxDynError> {
-    let result = match job {
+/// Runs one job in its span (exported as its trace), counted and timed by kind and outcome.
+async fn run_job(
+    job: JobRequest,
+    state: Data<AppState>,
+    process: Data<Arc<Process>>,
+    id: Option<TaskId>,
+    attempt: Attempt,
+) -> Result<(), BoxDynError> {
+    let kind = insights::metrics::job_kind(&job);
+    let job_id = id.map(|id| id.to_string()).unwrap_or_default();
+    let span = tracing::info_span!("job", job_id, kind, attempt = attempt.current());
+    let started = std::time::Instant::now();
+    let result = handle(job, state.clone(), process).instrument(span.clone()).await;
+    // apalis counts this attempt before the handler runs; it tries again while below the maximum.
+    state.metrics.job(kind, result.is_ok(), attempt.current() < MAX_ATTEMPTS, started.elapsed());
+    result.map_err(|error| {
+        span.in_scope(|| tracing::error!(error = format!("{error:#}"), "job failed"));
+        error.into()
+    })
+}
+
+/// Each arm calls the module that owns the job.
+async fn handle(job: JobRequest, state: Data<AppState>, process: Data<Arc<Process>>) -> anyhow::Result<()> {
+    match job {
         JobRequest::PurgeExpiredGrants => purge_expired_grants::handle(&state).await,
         JobRequest::NotifyArticleSubscribers { request_id, article_id } => {
             // Send at once rather than one job later; the enqueued delivery finds nothing left.
@@ -86,11 +133,7 @@ async fn run_job(job: JobRequest, state: Data<AppState>, process: Data<Arc<Proce
         JobRequest::ExpireSubscriptions => expire_subscriptions::handle(&state).await,
         JobRequest::ApplyStripeEvents => apply_stripe_events::handle(&state).await,
         JobRequest::DeliverInterestToTeams { interest_id } => deliver_interests::handle(&state, Some(interest_id)).await,
-    };
-    result.map_err(|error| {
-        tracing::error!(error = format!("{error:#}"), "job failed");
-        error.into()
-    })
+    }
 }
 
 /// Every scheduled tick enqueues its job, so the work itself runs (and retries) like any other.

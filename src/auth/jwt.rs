@@ -1,15 +1,20 @@
 //! Bearer-token validation: one path for the built-in provider and an external issuer. Tokens are
 //! JWTs signed with a key from the issuer's JWKS (RS*/PS*/ES* only: `none` and HS* are refused),
 //! checked for issuer, audience, expiry and not-before. The JWKS is cached and refreshed when a
-//! token names an unknown `kid` (key rotation), at most once per cooldown.
+//! token names an unknown `kid` (key rotation), at most once per cooldown. A token that passed is
+//! remembered (by its hash) for a few minutes, so a client's every request does not pay for the
+//! signature check again; its expiry and not-before are still checked on each use.
 
 use std::{
     collections::HashMap,
+    num::NonZeroUsize,
+    sync::{Arc, Mutex as SyncMutex},
     time::{Duration, Instant},
 };
 
 use anyhow::Context;
 use jsonwebtoken::{Algorithm, DecodingKey, Validation, jwk::JwkSet};
+use sha2::{Digest, Sha256};
 use sqlx::PgPool;
 use tokio::sync::{Mutex, RwLock};
 
@@ -31,6 +36,11 @@ const ALLOWED_ALGORITHMS: &[Algorithm] = &[
 
 /// Keys are re-read at least this often even when every `kid` is known.
 const JWKS_MAX_AGE: Duration = Duration::from_secs(3600);
+
+/// How long a verified token is remembered (a key withdrawn from the JWKS stops being trusted
+/// within this), and how many are.
+const VERIFIED_MAX_AGE: Duration = Duration::from_secs(300);
+const VERIFIED_CAPACITY: usize = 10_000;
 
 #[derive(Debug, thiserror::Error)]
 pub enum TokenError {
@@ -63,6 +73,14 @@ pub struct TokenValidator {
     source: KeySource,
     keys: RwLock<KeyCache>,
     refreshing: Mutex<()>,
+    verified: SyncMutex<lru::LruCache<[u8; 32], Verified>>,
+}
+
+/// A token that passed every check, by the hash of the token and the audience it was checked for.
+#[derive(Clone)]
+struct Verified {
+    claims: Arc<Claims>,
+    at: Instant,
 }
 
 #[derive(Default)]
@@ -80,6 +98,7 @@ impl TokenValidator {
             source,
             keys: RwLock::default(),
             refreshing: Mutex::new(()),
+            verified: SyncMutex::new(lru::LruCache::new(NonZeroUsize::new(VERIFIED_CAPACITY).expect("non-zero"))),
         }
     }
 
@@ -88,8 +107,26 @@ impl TokenValidator {
     }
 
     /// Validates `token` for `audience` and returns its claims.
-    pub async fn validate(&self, token: &str, audience: &str) -> Result<Claims, TokenError> {
-        self.validate_with(token, audience, true).await
+    pub async fn validate(&self, token: &str, audience: &str) -> Result<Arc<Claims>, TokenError> {
+        let hash: [u8; 32] = Sha256::new().chain_update(audience).chain_update([0]).chain_update(token).finalize().into();
+        let remembered = self.verified.lock().expect("verified tokens").get(&hash).cloned();
+        if let Some(verified) = remembered
+            && verified.at.elapsed() < VERIFIED_MAX_AGE
+            && self.in_time(&verified.claims)
+        {
+            return Ok(verified.claims);
+        }
+        let claims = Arc::new(self.validate_with(token, audience, true).await?);
+        self.verified.lock().expect("verified tokens").put(hash, Verified { claims: claims.clone(), at: Instant::now() });
+        Ok(claims)
+    }
+
+    /// Expiry and not-before, with the leeway, as `jsonwebtoken` checks them.
+    fn in_time(&self, claims: &Claims) -> bool {
+        let now = jsonwebtoken::get_current_timestamp();
+        let exp = claims.get("exp").and_then(serde_json::Value::as_u64);
+        let nbf = claims.get("nbf").and_then(serde_json::Value::as_u64);
+        exp.is_some_and(|exp| now < exp.saturating_add(self.leeway)) && nbf.is_none_or(|nbf| nbf <= now.saturating_add(self.leeway))
     }
 
     /// Like `validate`, but accepts an expired token (an end-session `id_token_hint`).

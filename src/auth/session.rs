@@ -3,8 +3,12 @@
 
 use chrono::Utc;
 
-use super::{Auth, Identity, TrialState, Viewer, trial_minutes_left};
-use crate::{error::Result, state::AppState, users::queries};
+use super::{Auth, Identity, TrialState, Viewer, jwt::TokenError, trial_minutes_left};
+use crate::{
+    error::{Error, Result, reaches_unreachable_database},
+    state::AppState,
+    users::queries,
+};
 
 pub async fn authenticate(state: &AppState, authorization: Option<&str>) -> Result<Auth> {
     let Some(value) = authorization else { return Ok(Auth::Anonymous) };
@@ -14,6 +18,9 @@ pub async fn authenticate(state: &AppState, authorization: Option<&str>) -> Resu
     let config = &state.config;
     let claims = match state.tokens.validate(token, &config.auth.audience).await {
         Ok(claims) => claims,
+        // The built-in provider's keys could not be read: the database is down, not the token bad
+        // (signing the user out would be wrong).
+        Err(TokenError::KeysUnavailable(error)) if reaches_unreachable_database(&error) => return Err(Error::DatabaseUnreachable(error)),
         Err(error) => {
             tracing::info!(%error, "bearer token refused");
             return Ok(Auth::Invalid);

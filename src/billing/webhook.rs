@@ -27,6 +27,9 @@ use crate::{
     jobs::{JobQueue, JobRequest},
 };
 
+/// How soon after an event arrives its job runs (the queue's poll adds up to a second).
+const APPLY_DELAY: std::time::Duration = std::time::Duration::from_secs(1);
+
 pub async fn handle(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
     let (Some(_), Some(secret)) = (state.stripe.as_deref(), state.config.stripe.webhook_secret.as_ref()) else {
         return (StatusCode::NOT_FOUND, "Card payments are not configured").into_response();
@@ -54,6 +57,7 @@ pub async fn handle(State(state): State<AppState>, headers: HeaderMap, body: Byt
     };
     match record(&state, &received).await {
         Ok(outcome) => {
+            state.metrics.stripe_event_received(&received.type_, &outcome);
             tracing::info!(event = received.id, r#type = received.type_, outcome, "Stripe event");
             StatusCode::OK.into_response()
         }
@@ -113,7 +117,8 @@ pub async fn record(state: &AppState, event: &Received) -> Result<String> {
     if !first {
         return Ok("duplicate".to_owned());
     }
-    state.jobs.enqueue(&mut tx, JobRequest::ApplyStripeEvents).await?;
+    // One job for a burst: it applies every event recorded by the time it runs.
+    state.jobs.enqueue_coalesced(&mut tx, JobRequest::ApplyStripeEvents, APPLY_DELAY).await?;
     tx.commit().await?;
     Ok("pending".to_owned())
 }
@@ -146,6 +151,7 @@ pub async fn apply_pending(state: &AppState) -> Result<u64> {
             Err(error) => {
                 tx.rollback().await?;
                 tracing::warn!(event = event.id, r#type = event.type_, error = ?error, "Stripe event not applied; retried later");
+                state.metrics.stripe_event_applied(&event.type_, "retrying");
                 sqlx::query!(
                     "update stripe_event
                         set attempts = attempts + 1, outcome = $2,
@@ -172,6 +178,7 @@ pub async fn apply_pending(state: &AppState) -> Result<u64> {
         .await?;
         tx.commit().await?;
         tracing::info!(event = event.id, r#type = event.type_, outcome, "Stripe event applied");
+        state.metrics.stripe_event_applied(&event.type_, &outcome);
         applied += 1;
     }
     match failed {

@@ -189,7 +189,7 @@ impl Loader<String> for ChannelCountsLoader {
 
 async fn counts(ctx: &Context<'_>, channel_id: &str) -> Result<ChannelCounts> {
     let loader = ctx.data_unchecked::<DataLoader<ChannelCountsLoader>>();
-    let counts = loader.load_one(channel_id.to_owned()).await.map_err(|e| Error::Internal(anyhow::anyhow!("channel counts: {e}")))?;
+    let counts = loader.load_one(channel_id.to_owned()).await.map_err(|e| Error::shared_database(&e, "channel counts"))?;
     counts.ok_or(Error::NotFound("Channel"))
 }
 
@@ -485,7 +485,7 @@ impl ChannelsMutation {
         let viewer = viewer(ctx)?;
         viewer.require(&[Role::Administrator, Role::Editor])?;
         let state = app_state(ctx);
-        let id = service::add_channel(&state.pool, &viewer.user.user_id, &item.into(), &state.config.uploads.dir).await?;
+        let id = service::add_channel(&state.pool, &viewer.user.user_id, &item.into(), &state.uploads).await?;
         load_channel(ctx, &id).await
     }
 
@@ -494,7 +494,7 @@ impl ChannelsMutation {
         let viewer = viewer(ctx)?;
         let role = viewer.require(&[Role::Administrator, Role::Editor])?;
         let state = app_state(ctx);
-        let id = service::edit_channel(&state.pool, (&viewer.user.user_id, Some(role)), &item.into(), &state.config.uploads.dir).await?;
+        let id = service::edit_channel(&state.pool, (&viewer.user.user_id, Some(role)), &item.into(), &state.uploads).await?;
         load_channel(ctx, &id).await
     }
 

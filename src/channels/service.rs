@@ -2,8 +2,6 @@
 //! messages, immutable type and owner, unique names, versions, read-only archived channels, and
 //! the archive routine.
 
-use std::path::Path;
-
 use sqlx::PgPool;
 
 use super::{
@@ -17,6 +15,7 @@ use crate::{
     error::{Error, FieldErrors, REQUIRED_MESSAGE, Result, ResultExt},
     ids,
     templates::queries as templates,
+    uploads::UploadStore,
     users::queries as users,
     validation::{optional_file, optional_id, optional_text, required_text},
 };
@@ -92,14 +91,14 @@ pub fn is_valid_price(price: &str) -> bool {
         && !(price.contains('.') && decimals.is_empty())
 }
 
-/// A channel image: an upload of ours, PNG or JPEG, at most 2 MB.
-async fn channel_image(fields: &mut FieldErrors, field: &str, value: Option<&str>, upload_dir: &Path) -> Option<String> {
-    let name = optional_file(fields, field, value)?;
+/// A channel image: an upload of ours, PNG or JPEG, at most 2 MB (UNAVAILABLE when the upload
+/// store cannot say).
+async fn channel_image(fields: &mut FieldErrors, field: &str, value: Option<&str>, uploads: &UploadStore) -> Result<Option<String>> {
+    let Some(name) = optional_file(fields, field, value) else { return Ok(None) };
     if fields.contains_key(field) {
-        return Some(name);
+        return Ok(Some(name));
     }
-    let size = tokio::fs::metadata(upload_dir.join(&name)).await.map(|m| m.len()).ok();
-    match size {
+    match uploads.head(&name).await? {
         None => {
             fields.insert(field.to_owned(), "Upload the image first".to_owned());
         }
@@ -111,10 +110,10 @@ async fn channel_image(fields: &mut FieldErrors, field: &str, value: Option<&str
         }
         Some(_) => {}
     }
-    Some(name)
+    Ok(Some(name))
 }
 
-async fn validate(pool: &PgPool, change: &ChannelChange, upload_dir: &Path) -> Result<ValidChannel> {
+async fn validate(pool: &PgPool, change: &ChannelChange, uploads: &UploadStore) -> Result<ValidChannel> {
     let mut fields = FieldErrors::new();
     let name = required_text(&mut fields, "name", &change.name, NAME_MAX);
     let description = optional_text(&mut fields, "description", change.description.as_deref(), DESCRIPTION_MAX);
@@ -150,8 +149,8 @@ async fn validate(pool: &PgPool, change: &ChannelChange, upload_dir: &Path) -> R
             format!("Enter a whole number of days from {TRIAL_MIN_DAYS} to {TRIAL_MAX_DAYS}"),
         );
     }
-    let profile_image = channel_image(&mut fields, "profileImage", change.profile_image.as_deref(), upload_dir).await;
-    let cover_image = channel_image(&mut fields, "coverImage", change.cover_image.as_deref(), upload_dir).await;
+    let profile_image = channel_image(&mut fields, "profileImage", change.profile_image.as_deref(), uploads).await?;
+    let cover_image = channel_image(&mut fields, "coverImage", change.cover_image.as_deref(), uploads).await?;
 
     let owner_id = change.owner_id.trim().to_owned();
     if owner_id.is_empty() {
@@ -206,10 +205,10 @@ fn duplicate_name() -> Error {
 
 /// Adds a channel; the creator is always one of its admins. Returns its id.
 #[tracing::instrument(skip_all)]
-pub async fn add_channel(pool: &PgPool, creator: &str, change: &ChannelChange, upload_dir: &Path) -> Result<String> {
+pub async fn add_channel(pool: &PgPool, creator: &str, change: &ChannelChange, uploads: &UploadStore) -> Result<String> {
     let mut change = change.clone();
     change.admin_users.push(creator.to_owned());
-    let valid = validate(pool, &change, upload_dir).await?;
+    let valid = validate(pool, &change, uploads).await?;
     check_owner(pool, change.owner_type, &valid.owner_id).await?;
     let id = ids::new_id();
     let (owner_desk_id, owner_user_id) = match change.owner_type {
@@ -243,10 +242,10 @@ pub fn may_change(role: Option<Role>, is_admin_of_channel: bool) -> bool {
 
 /// Edits a channel the caller may change; type and owner stay as they were created.
 #[tracing::instrument(skip_all)]
-pub async fn edit_channel(pool: &PgPool, editor: (&str, Option<Role>), change: &ChannelChange, upload_dir: &Path) -> Result<String> {
+pub async fn edit_channel(pool: &PgPool, editor: (&str, Option<Role>), change: &ChannelChange, uploads: &UploadStore) -> Result<String> {
     let id = optional_id(change.id.as_deref(), "Channel")?.ok_or_else(|| Error::field("_id", REQUIRED_MESSAGE))?;
     let version = change.version.ok_or_else(|| Error::field("version", REQUIRED_MESSAGE))?;
-    let valid = validate(pool, change, upload_dir).await?;
+    let valid = validate(pool, change, uploads).await?;
     let mut tx = pool.begin().await?;
     let current = queries::lock_channel(&mut tx, &id).await?.ok_or(Error::NotFound("Channel"))?;
     let (user_id, role) = editor;

@@ -6,13 +6,12 @@ use std::{convert::Infallible, sync::Arc, time::Instant};
 use axum::{
     Extension, Json,
     extract::{State, rejection::JsonRejection},
-    http::{HeaderMap, HeaderValue, StatusCode, header},
+    http::{HeaderMap, HeaderValue, header},
     response::{
         IntoResponse, Response,
         sse::{KeepAlive, Sse},
     },
 };
-use governor::clock::{Clock, DefaultClock};
 use serde::Deserialize;
 use tokio::sync::mpsc;
 
@@ -20,7 +19,10 @@ use super::{Chat, QUESTION_MAX_CHARS, Reply, queries, retrieval};
 use crate::{
     auth::{ALL_ROLES, session},
     error::{Error, FieldErrors},
-    http::HttpError,
+    http::{
+        HttpError,
+        limits::{self, Key},
+    },
     ids,
     reading::Reader,
     state::AppState,
@@ -33,8 +35,6 @@ Try other words, or ask about a market, sector or company our research covers.";
 /// The passages answer starts with this.
 pub const PASSAGES_INTRO: &str = "Here is what our research says:";
 const FAILED: &str = "The answer could not be completed. Please try again in a moment.";
-/// Limiter entries are pruned once there are this many users in it.
-const LIMITER_PRUNE_AT: usize = 10_000;
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -51,16 +51,6 @@ fn conversation_id(fields: &mut FieldErrors, value: Option<&str>) -> Option<Stri
         fields.insert("conversationId".to_owned(), "Invalid conversation id".to_owned());
     }
     Some(value.to_owned())
-}
-
-/// 429 with `Retry-After` (whole seconds, at least 1) and the error contract's body.
-fn too_many_requests(seconds: u64) -> Response {
-    let body = serde_json::json!({
-        "code": "RATE_LIMITED",
-        "message": format!("You are asking too quickly, try again in {seconds} s"),
-        "retryAfter": seconds,
-    });
-    (StatusCode::TOO_MANY_REQUESTS, [(header::RETRY_AFTER, HeaderValue::from(seconds))], Json(body)).into_response()
 }
 
 pub async fn ask(
@@ -89,12 +79,9 @@ pub async fn ask(
     }
 
     let user_id = viewer.user.user_id.clone();
-    if chat.limiter.len() > LIMITER_PRUNE_AT {
-        chat.limiter.retain_recent();
-    }
-    if let Err(not_until) = chat.limiter.check_key(&user_id) {
-        let wait = not_until.wait_time_from(DefaultClock::default().now());
-        return Ok(too_many_requests((wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)));
+    // Checked after the question's own checks, so a refused question does not count.
+    if let Err(seconds) = state.limits.chat.check(&Key::User(user_id.clone())) {
+        return Ok(limits::too_many_requests(seconds, &format!("You are asking too quickly, try again in {seconds} s")));
     }
 
     let question_id = ids::new_id();

@@ -20,9 +20,8 @@ mod retrieval;
 use std::sync::Arc;
 
 use axum::{Extension, Router, extract::DefaultBodyLimit, response::sse::Event, routing::post};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-pub use config::{ChatConfig, RateLimit};
+pub use config::ChatConfig;
 pub use graphql::ChatQuery;
 pub use retrieval::Citation;
 
@@ -33,18 +32,15 @@ pub const QUESTION_MAX_CHARS: usize = 1000;
 /// Largest `POST /chat` body.
 const BODY_LIMIT: usize = 16 * 1024;
 
-/// What one server keeps for the chat: the model client (when configured) and the per-user
-/// rate limiter (in memory: with several server processes, each allows the configured rate).
+/// What one server keeps for the chat: the model client, when configured. (Its per-user rate
+/// limiter is `AppState::limits.chat`, beside the other classes'.)
 pub struct Chat {
     llm: Option<llm::Llm>,
-    limiter: DefaultKeyedRateLimiter<String>,
 }
 
 impl Chat {
     pub fn new(config: &ChatConfig) -> Chat {
-        let RateLimit { count, period } = config.rate_limit;
-        let quota = Quota::with_period(period / count.get()).expect("a rate period is not zero").allow_burst(count);
-        Chat { llm: llm::Llm::from_config(config), limiter: RateLimiter::keyed(quota) }
+        Chat { llm: llm::Llm::from_config(config) }
     }
 
     /// `llm` or `passages`, as logged.

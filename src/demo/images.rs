@@ -1,12 +1,13 @@
 //! The demo's images: small PNGs drawn by `seeds/demo/make_images.py`, embedded in the binary and
-//! stored in the upload directory under generated names, as `POST /upload` stores a file.
+//! put in the upload store under generated names, as `POST /upload` stores a file.
 
-use std::{collections::HashMap, path::Path};
-
-use anyhow::Context;
+use std::collections::HashMap;
 
 use super::cast::Image;
-use crate::{ids, uploads::ImageKind};
+use crate::{
+    ids,
+    uploads::{ImageKind, UploadStore},
+};
 
 const FILES: &[(Image, &[u8])] = &[
     (Image::ChartLine, include_bytes!("../../seeds/demo/chart-line.png")),
@@ -30,15 +31,14 @@ impl Stored {
     }
 }
 
-/// Writes every demo image into `dir` (created if missing) under a new upload name.
-pub async fn store(dir: &Path) -> anyhow::Result<Stored> {
-    tokio::fs::create_dir_all(dir).await.with_context(|| format!("create the upload directory {}", dir.display()))?;
+/// Puts every demo image in the upload store under a new upload name.
+pub async fn store(uploads: &UploadStore) -> anyhow::Result<Stored> {
     let mut names = HashMap::new();
     for (image, bytes) in FILES {
         // The same check an upload gets: the content is a PNG.
         anyhow::ensure!(ImageKind::sniff(bytes) == Some(ImageKind::Png), "the demo image {image:?} is not a PNG");
         let name = format!("{}.png", ids::new_id());
-        tokio::fs::write(dir.join(&name), bytes).await.with_context(|| format!("write {}", dir.join(&name).display()))?;
+        uploads.put(&name, *bytes, ImageKind::Png.content_type()).await?;
         names.insert(*image, name);
     }
     Ok(Stored(names))

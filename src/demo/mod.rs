@@ -233,7 +233,7 @@ pub async fn seed_demo(state: &AppState, options: DemoOptions<'_>) -> anyhow::Re
     let taxonomy = Taxonomy::load(&state.pool).await?;
 
     progress("images");
-    let images = images::store(&state.config.uploads.dir).await?;
+    let images = images::store(&state.uploads).await?;
     counts.images = images.count();
 
     progress("users");
@@ -331,7 +331,7 @@ async fn seed_channels(
             default_trial_duration_days: def.trial_days,
             hide_disclaimer: false,
         };
-        let id = channel_service::add_channel(&state.pool, admin, &change, &state.config.uploads.dir)
+        let id = channel_service::add_channel(&state.pool, admin, &change, &state.uploads)
             .await
             .map_err(|e| service_error(e, &format!("add the channel {}", def.name)))?;
         counts.channels_added += 1;

@@ -123,6 +123,7 @@ pub async fn deliver_due(
     let mut done = Delivered::default();
     let Some(transport) = &mailer.transport else {
         done.sent_nowhere = outbox::keep_unsent(&state.pool, now).await?;
+        state.metrics.emails_kept_unsent(done.sent_nowhere);
         if done.sent_nowhere > 0 {
             tracing::info!(count = done.sent_nowhere, "emails kept in the outbox: no SMTP server is configured (INSIGHTS_SMTP_URL)");
         }
@@ -158,13 +159,18 @@ pub async fn deliver_due(
             };
             recorded?;
             match &outcome {
-                Outcome::Sent => done.sent += 1,
+                Outcome::Sent => {
+                    done.sent += 1;
+                    state.metrics.email(&email.kind, "sent");
+                }
                 Outcome::Temporary(error) if (email.attempts as u32) < max_attempts => {
                     done.retrying += 1;
+                    state.metrics.email(&email.kind, "retrying");
                     tracing::warn!(email = email.email_id, attempt = email.attempts, error, "email not sent; will retry");
                 }
                 Outcome::Temporary(error) | Outcome::Permanent(error) => {
                     done.failed += 1;
+                    state.metrics.email(&email.kind, "failed");
                     tracing::error!(email = email.email_id, attempt = email.attempts, error, "email failed");
                 }
             }

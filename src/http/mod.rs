@@ -2,6 +2,8 @@
 //! built web app under `/insights`; request ids, structured request logs and limits.
 
 mod client_log;
+mod health;
+pub mod limits;
 mod request_ids;
 mod web_app;
 
@@ -30,11 +32,14 @@ use crate::{
     uploads,
 };
 
+use limits::Class;
 pub use request_ids::RequestIds;
 
 /// Builds the whole application, as `serve` runs it and as tests spawn it.
 pub fn build_app(state: AppState) -> Router {
     let schema = build_schema(state.clone());
+    limits::Limits::start_pruning(&state.limits);
+    let limited = |class| axum::middleware::from_fn_with_state((state.clone(), class), limits::enforce);
     let limits = &state.config.limits;
     // Uploads have their own, larger body limit; everything else the API's.
     let upload_limit = state.config.uploads.max_image_bytes + 64 * 1024;
@@ -48,12 +53,13 @@ pub fn build_app(state: AppState) -> Router {
                 .route("/upload-file", post(uploads::upload_file))
                 .layer(DefaultBodyLimit::max(file_limit))
                 .layer(RequestBodyLimitLayer::new(file_limit)),
-        );
+        )
+        .route_layer(limited(Class::Uploads));
     let api = Router::new()
-        .route("/graphql", post(graphql))
+        .route("/graphql", post(graphql).layer(limited(Class::GraphQl)))
         .route("/version", post(version))
         .route("/log", post(client_log::receive))
-        .route("/unsubscribe", post(crate::email::unsubscribe::handle))
+        .route("/unsubscribe", post(crate::email::unsubscribe::handle).layer(limited(Class::Unsubscribe)))
         .route("/webhooks/stripe", post(crate::billing::webhook::handle))
         .layer(DefaultBodyLimit::max(limits.max_body_bytes))
         .layer(RequestBodyLimitLayer::new(limits.max_body_bytes));
@@ -65,11 +71,11 @@ pub fn build_app(state: AppState) -> Router {
         .route("/contributor-profile-picture/{id}", get(crate::users::contributor_profile_picture))
         .route("/export/interests.csv", get(crate::interests::export::interests_csv))
         .route("/tableau/views/{id}/image", get(crate::tableau::view_image))
-        .route("/healthz", get(healthz))
+        .route("/healthz", get(health::healthz))
         .route("/", get(|| async { Redirect::permanent("/insights/") }))
         .merge(web_app::router(&state.config.web_dir));
     if state.config.auth.uses_builtin_provider() {
-        router = router.nest("/oidc", provider::router());
+        router = router.nest("/oidc", provider::router().route_layer(limited(Class::SignIn)));
     }
     router
         .layer(Extension(schema))
@@ -77,6 +83,8 @@ pub fn build_app(state: AppState) -> Router {
         .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
         .layer(SetResponseHeaderLayer::if_not_present(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")))
         .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin")))
+        .layer(axum::middleware::from_fn_with_state(state.metrics.clone(), crate::metrics::track_http))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), health::close_when_draining))
         .layer(axum::middleware::from_fn(request_ids::request_ids))
         .with_state(state)
 }
@@ -91,8 +99,13 @@ async fn graphql(
         Ok(request) => request,
         Err(rejection) => return Ok(graphql_rejection(rejection)),
     };
+    // Timed until the handler returns (shared reads and refusals included).
+    let operation = state.metrics.graphql(&request.0);
     let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
-    let auth = session::authenticate(&state, authorization).await?;
+    let auth = match session::authenticate(&state, authorization).await {
+        Ok(auth) => auth,
+        Err(error) => return Ok(graphql_failure(error)),
+    };
     let request = request.into_inner();
     let checked = access::check(&request, &auth);
     // Every resolver error carries one of our codes; the rest come from parsing or validation.
@@ -101,9 +114,9 @@ async fn graphql(
         Checked::Refused(error) => async_graphql::Response::from_errors(vec![error]),
         Checked::Unparsable => schema.execute(request_data(request, auth)).await,
         Checked::Allowed(document) if is_shared_read(&document, request.operation_name.as_deref()) => {
-            return shared_read(&state, &schema, request, auth).await;
+            return shared_read(&state, &schema, parsed(request, document), auth).await;
         }
-        Checked::Allowed(_) => schema.execute(request_data(request, auth)).await,
+        Checked::Allowed(document) => schema.execute(request_data(parsed(request, document), auth)).await,
     };
     for error in &mut response.errors {
         let extensions = error.extensions.get_or_insert_with(Default::default);
@@ -111,7 +124,41 @@ async fn graphql(
             extensions.set("code", code);
         }
     }
-    Ok(GraphQLResponse::from(response).into_response())
+    operation.errors(&response.errors);
+    Ok(graphql_response(response))
+}
+
+/// A GraphQL response; when one of its errors passes by itself (the database unreachable:
+/// `extensions.retryAfter`), HTTP 503 with `Retry-After`, so that clients, load balancers and
+/// monitors see a temporary failure rather than a 200.
+fn graphql_response(response: async_graphql::Response) -> Response {
+    use async_graphql::Value;
+    let retry_after = response.errors.iter().find_map(|error| {
+        let extensions = error.extensions.as_ref()?;
+        match (extensions.get("code"), extensions.get("retryAfter")) {
+            (Some(Value::String(code)), Some(Value::Number(seconds))) if code == "UNAVAILABLE" => seconds.as_u64(),
+            _ => None,
+        }
+    });
+    let response = GraphQLResponse::from(response).into_response();
+    match retry_after {
+        Some(seconds) => limits::with_retry_after(StatusCode::SERVICE_UNAVAILABLE, seconds, response),
+        None => response,
+    }
+}
+
+/// An error before execution (the caller could not be resolved, the shared-read revision not
+/// read), in the GraphQL shape.
+fn graphql_failure(error: impl Into<crate::error::Error>) -> Response {
+    use async_graphql::ErrorExtensions;
+    let error = error.into().extend().into_server_error(Default::default());
+    graphql_response(async_graphql::Response::from_errors(vec![error]))
+}
+
+/// The request with the document the access check parsed, so it is not parsed again.
+fn parsed(mut request: async_graphql::Request, document: Box<async_graphql::parser::types::ExecutableDocument>) -> async_graphql::Request {
+    request.set_parsed_query(*document);
+    request
 }
 
 /// The request with its per-request data: the caller, and the caches its fields share.
@@ -124,13 +171,16 @@ fn request_data(request: async_graphql::Request, auth: Auth) -> async_graphql::R
 /// never newer than the revision it is filed under.
 async fn shared_read(state: &AppState, schema: &AppSchema, request: async_graphql::Request, auth: Auth) -> Result<Response, HttpError> {
     let key = serde_json::to_string(&(&request.query, &request.operation_name, &request.variables)).map_err(anyhow::Error::from)?;
-    let revision = SharedReadCache::revision(&state.pool).await?;
+    let revision = match SharedReadCache::revision(&state.pool).await {
+        Ok(revision) => revision,
+        Err(error) => return Ok(graphql_failure(error)),
+    };
     if let Some(body) = state.shared_reads.get(revision, &key) {
         return Ok(json_body(body));
     }
     let response = schema.execute(request_data(request, auth)).await;
     if !response.errors.is_empty() {
-        return Ok(GraphQLResponse::from(response).into_response());
+        return Ok(graphql_response(response));
     }
     let body = bytes::Bytes::from(serde_json::to_vec(&response).map_err(anyhow::Error::from)?);
     state.shared_reads.put(revision, key, body.clone());
@@ -157,17 +207,6 @@ fn graphql_rejection(rejection: GraphQLRejection) -> Response {
 
 async fn version() -> Json<serde_json::Value> {
     Json(serde_json::json!({ "version": crate::config::build_version() }))
-}
-
-async fn healthz(State(state): State<AppState>) -> Response {
-    match sqlx::query_scalar::<_, i32>("select 1").fetch_one(&state.pool).await {
-        Ok(_) => Json(serde_json::json!({ "status": "ok", "database": "ok" })).into_response(),
-        Err(error) => {
-            tracing::error!(%error, "health check: database unreachable");
-            (StatusCode::SERVICE_UNAVAILABLE, Json(serde_json::json!({ "status": "unavailable", "database": "unreachable" })))
-                .into_response()
-        }
-    }
 }
 
 /// An error from a REST handler: the client sees the code and a safe message (with the field
@@ -197,7 +236,7 @@ impl IntoResponse for HttpError {
             Error::NotFound(_) | Error::ArticleNotFound => StatusCode::NOT_FOUND,
             Error::BadUserInput { .. } | Error::PublishGaps(_) => StatusCode::BAD_REQUEST,
             Error::Conflict(_) | Error::Duplicate { .. } => StatusCode::CONFLICT,
-            Error::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Error::Unavailable(_) | Error::DatabaseUnreachable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Error::Internal(_) | Error::Database(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         let status = self.1.unwrap_or(status);
@@ -206,6 +245,9 @@ impl IntoResponse for HttpError {
         if let Error::BadUserInput { fields, .. } = &self.0 {
             body["fields"] = serde_json::json!(fields);
         }
-        (status, Json(body)).into_response()
+        match self.0.retry_after() {
+            Some(seconds) => limits::with_retry_after(status, seconds, Json(body)),
+            None => (status, Json(body)).into_response(),
+        }
     }
 }

@@ -25,10 +25,7 @@ pub fn router(web_dir: &Path) -> Router<AppState> {
     }
     let files = ServeDir::new(web_dir).fallback(ServeFile::new(&index));
     // Gzip: the reader's first load is a quarter of its raw size on the wire.
-    Router::new()
-        .nest_service("/insights", files)
-        .layer(CompressionLayer::new())
-        .layer(middleware::from_fn(cache_control))
+    Router::new().nest_service("/insights", files).layer(CompressionLayer::new()).layer(middleware::from_fn(cache_control))
 }
 
 async fn cache_control(request: Request, next: Next) -> Response {

@@ -1,13 +1,13 @@
 //! Uploads: `POST /upload` takes one image (png, jpeg or gif, recognised by its content, not its
-//! name), stores it under a generated name in `INSIGHTS_UPLOAD_DIR`, and answers with its link;
-//! `GET /uploads/{name}` serves it with its type and `nosniff`. `POST /upload-file` takes a PDF and
-//! stores an image of each page (see `pdf`).
+//! name), stores it under a generated name in the upload store (`store`: `INSIGHTS_UPLOAD_DIR` or
+//! `INSIGHTS_UPLOAD_URL`), and answers with its link; `GET /uploads/{name}` serves it with its type
+//! and `nosniff`. `POST /upload-file` takes a PDF and stores an image of each page (see `pdf`).
 
 mod pdf;
+pub mod store;
 
 pub use pdf::{PdfRenderer, UNAVAILABLE_MESSAGE, UploadFileError, upload_file};
-
-use std::path::{Path, PathBuf};
+pub use store::UploadStore;
 
 use axum::{
     Json,
@@ -52,7 +52,7 @@ impl ImageKind {
         }
     }
 
-    fn content_type(self) -> &'static str {
+    pub fn content_type(self) -> &'static str {
         match self {
             ImageKind::Png => "image/png",
             ImageKind::Jpeg => "image/jpeg",
@@ -60,7 +60,7 @@ impl ImageKind {
         }
     }
 
-    fn from_extension(extension: &str) -> Option<ImageKind> {
+    pub fn from_extension(extension: &str) -> Option<ImageKind> {
         match extension {
             "png" => Some(ImageKind::Png),
             "jpg" => Some(ImageKind::Jpeg),
@@ -71,7 +71,7 @@ impl ImageKind {
 }
 
 /// Whether `name` is a name this server generated (`<24 hex>.<png|jpg|gif>`): nothing else is
-/// ever read from the upload directory, so no path can escape it.
+/// ever read from the upload store, so no path can escape it.
 pub fn is_upload_name(name: &str) -> bool {
     match name.split_once('.') {
         Some((id, extension)) => ids::is_valid_id(id) && ImageKind::from_extension(extension).is_some(),
@@ -79,20 +79,15 @@ pub fn is_upload_name(name: &str) -> bool {
     }
 }
 
-fn path_of(dir: &Path, name: &str) -> PathBuf {
-    dir.join(name)
-}
-
 fn bad_upload(message: impl Into<String>) -> HttpError {
     HttpError::from(Error::field("file", message))
 }
 
 /// Stores `bytes` if they are an accepted image; returns the generated file name.
-pub async fn store_image(dir: &Path, bytes: &[u8]) -> Result<(String, ImageKind), HttpError> {
-    let kind = ImageKind::sniff(bytes).ok_or_else(|| bad_upload("File format not supported: upload a PNG, JPEG or GIF image"))?;
+pub async fn store_image(store: &UploadStore, bytes: Vec<u8>) -> Result<(String, ImageKind), HttpError> {
+    let kind = ImageKind::sniff(&bytes).ok_or_else(|| bad_upload("File format not supported: upload a PNG, JPEG or GIF image"))?;
     let name = format!("{}.{}", ids::new_id(), kind.extension());
-    tokio::fs::create_dir_all(dir).await.map_err(|e| HttpError::from(anyhow::Error::from(e)))?;
-    tokio::fs::write(path_of(dir, &name), bytes).await.map_err(|e| HttpError::from(anyhow::Error::from(e)))?;
+    store.put(&name, bytes, kind.content_type()).await.map_err(Error::from)?;
     Ok((name, kind))
 }
 
@@ -102,13 +97,14 @@ pub async fn upload(State(state): State<AppState>, headers: HeaderMap, mut multi
     session::authenticate(&state, authorization).await?.viewer()?.require(STAFF)?;
 
     let bytes = read_file_part(&mut multipart, state.config.uploads.max_image_bytes).await?;
-    let (name, kind) = store_image(&state.config.uploads.dir, &bytes).await?;
-    tracing::info!(file = %name, size = bytes.len(), "image uploaded");
+    let size = bytes.len();
+    let (name, kind) = store_image(&state.uploads, bytes).await?;
+    tracing::info!(file = %name, size, "image uploaded");
     let body = serde_json::json!({
         "link": format!("/uploads/{name}"),
         "fileName": name,
         "contentType": kind.content_type(),
-        "size": bytes.len(),
+        "size": size,
     });
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
@@ -150,24 +146,20 @@ fn multipart_error(error: MultipartError) -> HttpError {
 
 /// `GET /uploads/{name}`.
 pub async fn serve(State(state): State<AppState>, UrlPath(name): UrlPath<String>) -> Result<Response, HttpError> {
-    let mut response = image_response(&state.config.uploads.dir, &name).await?;
+    let mut response = image_response(&state.uploads, &name).await?;
     // Names are never reused, so a file never changes.
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=31536000, immutable"));
     Ok(response)
 }
 
 /// The stored image `name` with its type, `nosniff` and a sandboxing policy; NOT_FOUND for
-/// anything that is not one of our files.
-pub async fn image_response(dir: &Path, name: &str) -> Result<Response, HttpError> {
+/// anything that is not one of our files, UNAVAILABLE (503) when the store does not answer.
+pub async fn image_response(store: &UploadStore, name: &str) -> Result<Response, HttpError> {
     if !is_upload_name(name) {
         return Err(Error::NotFound("File").into());
     }
     let kind = name.rsplit('.').next().and_then(ImageKind::from_extension).ok_or(Error::NotFound("File"))?;
-    let bytes = match tokio::fs::read(path_of(dir, name)).await {
-        Ok(bytes) => bytes,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Err(Error::NotFound("File").into()),
-        Err(error) => return Err(anyhow::Error::from(error).into()),
-    };
+    let bytes = store.get(name).await.map_err(Error::from)?.ok_or(Error::NotFound("File"))?;
     let mut response = Response::new(Body::from(bytes));
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind.content_type()));
@@ -184,7 +176,8 @@ mod tests {
     fn only_generated_names_are_served() {
         assert!(is_upload_name("5f9b2c3e1a2b3c4d5e6f7a8b.png"));
         assert!(is_upload_name("5f9b2c3e1a2b3c4d5e6f7a8b.jpg"));
-        for bad in ["../etc/passwd", "5f9b2c3e1a2b3c4d5e6f7a8b.png/..", "5f9b2c3e1a2b3c4d5e6f7a8b.svg", "x.png", "5f9b2c3e1a2b3c4d5e6f7a8b"] {
+        for bad in ["../etc/passwd", "5f9b2c3e1a2b3c4d5e6f7a8b.png/..", "5f9b2c3e1a2b3c4d5e6f7a8b.svg", "x.png", "5f9b2c3e1a2b3c4d5e6f7a8b"]
+        {
             assert!(!is_upload_name(bad), "{bad}");
         }
     }

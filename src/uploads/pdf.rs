@@ -1,7 +1,8 @@
 //! `POST /upload-file`: a PDF (recognised by its content, at most `INSIGHTS_UPLOAD_MAX_FILE_BYTES`)
 //! rendered to one PNG per page with poppler's `pdftoppm`, so the editor can insert the pages.
-//! The pages are stored as ordinary uploads; the PDF itself is not kept. Without `pdftoppm` the
-//! endpoint answers 503 (`PdfRenderer`), never an internal error.
+//! The pages are stored as ordinary uploads; the PDF itself is not kept (it is rendered in a
+//! working directory under the system's temporary directory, whatever the upload store). Without
+//! `pdftoppm` the endpoint answers 503 (`PdfRenderer`), never an internal error.
 
 use std::{
     io::ErrorKind,
@@ -18,7 +19,7 @@ use axum::{
     response::{IntoResponse, Response},
 };
 
-use super::{bad_upload, read_file_part, store_image};
+use super::{UploadStore, bad_upload, read_file_part, store_image};
 use crate::{
     auth::{STAFF, session},
     error::Error,
@@ -150,20 +151,17 @@ pub async fn upload_file(State(state): State<AppState>, headers: HeaderMap, mut 
     if !is_pdf(&bytes) {
         return Err(bad_upload("File format not supported: upload a PDF").into());
     }
-    let work = uploads.dir.join(format!(".pdf-{}", ids::new_id()));
+    let work = std::env::temp_dir().join(format!("insights-pdf-{}", ids::new_id()));
     let pages = render(renderer, &work, &bytes, uploads.max_pdf_pages).await;
     let stored = match pages {
-        Ok(pages) => store_pages(&uploads.dir, pages).await.map_err(UploadFileError::from),
+        Ok(pages) => store_pages(&state.uploads, pages).await.map_err(UploadFileError::from),
         Err(error) => Err(error),
     };
     // The working copy goes whatever happened.
     let _ = tokio::fs::remove_dir_all(&work).await;
     let names = stored?;
     tracing::info!(pages = names.len(), size = bytes.len(), "PDF uploaded");
-    let pages: Vec<_> = names
-        .iter()
-        .map(|name| serde_json::json!({ "link": format!("/uploads/{name}"), "fileName": name }))
-        .collect();
+    let pages: Vec<_> = names.iter().map(|name| serde_json::json!({ "link": format!("/uploads/{name}"), "fileName": name })).collect();
     Ok((StatusCode::CREATED, Json(serde_json::json!({ "pageCount": pages.len(), "pages": pages }))).into_response())
 }
 
@@ -232,10 +230,10 @@ async fn render(renderer: &PdfRenderer, work: &Path, pdf: &[u8], max_pages: u32)
     Ok(pages)
 }
 
-async fn store_pages(dir: &Path, pages: Vec<Vec<u8>>) -> Result<Vec<String>, HttpError> {
+async fn store_pages(store: &UploadStore, pages: Vec<Vec<u8>>) -> Result<Vec<String>, HttpError> {
     let mut names = Vec::with_capacity(pages.len());
     for page in pages {
-        names.push(store_image(dir, &page).await?.0);
+        names.push(store_image(store, page).await?.0);
     }
     Ok(names)
 }

@@ -28,7 +28,7 @@ pub async fn contributor_profile_picture(
     }
     let user = queries::find_by_id(&state.pool, &id).await.map_err(Error::from)?.ok_or_else(not_found)?;
     let picture = user.profile_picture.filter(|_| user.display_avatar).ok_or_else(not_found)?;
-    let mut response = crate::uploads::image_response(&state.config.uploads.dir, &picture).await?;
+    let mut response = crate::uploads::image_response(&state.uploads, &picture).await?;
     // The photo can change or be hidden: revalidate, and keep it out of shared caches.
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("private, no-cache"));
     Ok(response)

@@ -1,11 +1,12 @@
-//! `POST /upload` and `GET /uploads/{name}`: images checked by content and size, generated names.
+//! `POST /upload` and `GET /uploads/{name}`: images checked by content and size, generated names;
+//! the same on an S3 bucket (moto's server), and a store that does not answer.
 
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
 use crate::support::{
-    TestRole,
-    uploads::{GIF, PNG, spawn, upload},
+    TestRole, s3,
+    uploads::{GIF, PNG, spawn, spawn_s3, upload},
 };
 
 #[sqlx::test(migrations = "./migrations")]
@@ -85,10 +86,19 @@ async fn uploading_needs_a_staff_token(pool: PgPool) {
 #[sqlx::test(migrations = "./migrations")]
 async fn only_generated_names_are_served(pool: PgPool) {
     let (app, _dir) = spawn(pool, &[]).await;
-    for path in ["/uploads/..%2F..%2Fetc%2Fpasswd", "/uploads/5f9b2c3e1a2b3c4d5e6f7a8b.svg", &format!("/uploads/{}.png", insights::ids::new_id())] {
+    for path in
+        ["/uploads/..%2F..%2Fetc%2Fpasswd", "/uploads/5f9b2c3e1a2b3c4d5e6f7a8b.svg", &format!("/uploads/{}.png", insights::ids::new_id())]
+    {
         let response = app.client.get(app.url(path)).send().await.unwrap();
         assert_eq!(response.status(), 404, "{path}");
     }
+    let _ = std::fs::remove_dir_all(_dir);
+}
+
+/// What the upload directory holds besides uploads (e.g. a PDF's working copy): nothing.
+fn not_uploads(dir: &std::path::Path) -> Vec<String> {
+    let names = std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned());
+    names.filter(|name| !insights::uploads::is_upload_name(name)).collect()
 }
 
 /// A two-page PDF, written out with its cross-reference table.
@@ -140,8 +150,7 @@ async fn a_pdf_becomes_one_stored_image_per_page(pool: PgPool) {
         let bytes = served.bytes().await.unwrap();
         assert_eq!(imagesize::blob_size(&bytes).unwrap().width, 306, "200 pt at 110 dpi");
     }
-    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().starts_with(".pdf-")).collect();
-    assert!(leftovers.is_empty(), "the working copy is removed");
+    assert_eq!(not_uploads(&dir), Vec::<String>::new(), "only the pages are in the upload directory");
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -152,7 +161,11 @@ async fn only_pdfs_of_at_most_20_mb_are_taken(pool: PgPool) {
     let renamed = upload_pdf(&app, Some(&token), "report.pdf", PNG.to_vec()).await;
     assert_eq!(renamed.status(), 400);
     let body: Value = renamed.json().await.unwrap();
-    assert_eq!((&body["code"], &body["fields"]["file"]), (&json!("BAD_USER_INPUT"), &json!("File format not supported: upload a PDF")), "{body}");
+    assert_eq!(
+        (&body["code"], &body["fields"]["file"]),
+        (&json!("BAD_USER_INPUT"), &json!("File format not supported: upload a PDF")),
+        "{body}"
+    );
 
     let mut big = two_page_pdf();
     big.resize(21 * 1024 * 1024, b' ');
@@ -190,8 +203,79 @@ async fn without_pdftoppm_a_pdf_is_refused_with_503_not_an_internal_error(pool: 
     // Images are unaffected, and authentication still comes first.
     assert_eq!(upload(&app, Some(&token), "a.png", PNG).await.status(), 201);
     assert_eq!(upload_pdf(&app, None, "deck.pdf", two_page_pdf()).await.status(), 401);
-    let leftovers = std::fs::read_dir(&dir2).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().starts_with(".pdf-")).count();
-    assert_eq!(leftovers, 0, "the working copy is removed");
+    assert_eq!(not_uploads(&dir2), Vec::<String>::new(), "nothing but uploads in the upload directory");
     let _ = std::fs::remove_dir_all(dir);
     let _ = std::fs::remove_dir_all(dir2);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn on_s3_an_image_goes_to_the_bucket_and_comes_back_byte_identical(pool: PgPool) {
+    let (app, bucket) = spawn_s3(pool, &[]).await;
+    let token = app.token(TestRole::Editor).await;
+    for (bytes, content_type) in [(PNG, "image/png"), (GIF, "image/gif")] {
+        let response = upload(&app, Some(&token), "picture", bytes).await;
+        assert_eq!(response.status(), 201);
+        let name = response.json::<Value>().await.unwrap()["fileName"].as_str().unwrap().to_owned();
+        let stored = s3::server().object(&bucket, &format!("uploads/{name}")).await.expect("the file is in the bucket");
+        assert_eq!(stored, (bytes.to_vec(), content_type.to_owned()), "stored as sent, with its type");
+
+        let served = app.client.get(app.url(&format!("/uploads/{name}"))).send().await.unwrap();
+        assert_eq!(served.status(), 200);
+        assert_eq!(served.headers()["content-type"], content_type);
+        assert_eq!(served.headers()["x-content-type-options"], "nosniff");
+        assert_eq!(served.bytes().await.unwrap().as_ref(), bytes);
+        assert_eq!(app.state.uploads.head(&name).await.unwrap(), Some(bytes.len() as u64), "sizes for channel images");
+    }
+    assert_eq!(s3::server().keys(&bucket).await.len(), 2, "nothing else was written");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn on_s3_a_missing_object_is_not_found(pool: PgPool) {
+    let (app, _bucket) = spawn_s3(pool, &[]).await;
+    let response = app.client.get(app.url(&format!("/uploads/{}.png", insights::ids::new_id()))).send().await.unwrap();
+    assert_eq!(response.status(), 404);
+    assert_eq!(response.json::<Value>().await.unwrap()["code"], "NOT_FOUND");
+    assert!(app.state.uploads.check().await.is_ok(), "the start-up check sees the store");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn on_s3_a_pdfs_pages_land_in_the_bucket(pool: PgPool) {
+    let (app, bucket) = spawn_s3(pool, &[]).await;
+    if !app.state.pdf_renderer.check().await {
+        eprintln!("skipped: pdftoppm (poppler-utils) is not installed");
+        return;
+    }
+    let token = app.token(TestRole::Editor).await;
+    let response = upload_pdf(&app, Some(&token), "deck.pdf", two_page_pdf()).await;
+    assert_eq!(response.status(), 201);
+    let body: Value = response.json().await.unwrap();
+    let mut names: Vec<String> =
+        body["pages"].as_array().unwrap().iter().map(|p| format!("uploads/{}", p["fileName"].as_str().unwrap())).collect();
+    names.sort();
+    assert_eq!(names.len(), 2, "{body}");
+    assert_eq!(s3::server().keys(&bucket).await, names, "the pages, and nothing else, are in the bucket");
+    for name in &names {
+        let (bytes, content_type) = s3::server().object(&bucket, name).await.unwrap();
+        assert_eq!((imagesize::blob_size(&bytes).unwrap().width, content_type.as_str()), (306, "image/png"));
+    }
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_store_that_does_not_answer_gives_503_with_a_clear_message(pool: PgPool) {
+    // The server of the test S3 URL is gone: nothing listens on its port.
+    let url =
+        format!("s3://gone/uploads?endpoint=http://127.0.0.1:{}&allow_http=true&access_key_id=x&secret_access_key=y", s3::free_port());
+    let (app, dir) = spawn(pool, &["--upload-url", &url]).await;
+    assert!(app.state.uploads.check().await.is_err(), "the start-up check sees it");
+    assert!(!dir.exists(), "the upload directory is not used");
+    let token = app.token(TestRole::Editor).await;
+    let expected = json!({ "code": "UNAVAILABLE", "message": insights::uploads::store::UNREACHABLE_MESSAGE });
+    let started = std::time::Instant::now();
+    let served = app.client.get(app.url(&format!("/uploads/{}.png", insights::ids::new_id()))).send().await.unwrap();
+    assert_eq!(served.status(), 503);
+    assert_eq!(served.json::<Value>().await.unwrap(), expected);
+    let uploaded = upload(&app, Some(&token), "a.png", PNG).await;
+    assert_eq!(uploaded.status(), 503);
+    assert_eq!(uploaded.json::<Value>().await.unwrap(), expected);
+    assert!(started.elapsed() < std::time::Duration::from_secs(20), "answered in {:?}, not after minutes of retries", started.elapsed());
 }

@@ -5,6 +5,7 @@ pub mod external_issuer;
 pub mod factories;
 pub mod llm;
 pub mod maildev;
+pub mod s3;
 #[path = "../../support/smtp_sink.rs"]
 pub mod smtp_sink;
 pub mod stripe;
@@ -37,6 +38,13 @@ impl TestApp {
 
     /// Spawns the app with extra configuration flags (e.g. `--auth-issuer URL`).
     pub async fn spawn_with(pool: PgPool, flags: &[&str]) -> TestApp {
+        insights_jobs::setup(&pool).await.expect("job storage");
+        TestApp::spawn_unprepared(pool, flags).await
+    }
+
+    /// Spawns the app on `pool` as it is, without preparing its job storage (e.g. a pool whose
+    /// database cannot be reached).
+    pub async fn spawn_unprepared(pool: PgPool, flags: &[&str]) -> TestApp {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind a free port");
         let port = listener.local_addr().unwrap().port();
         let address = format!("http://127.0.0.1:{port}");
@@ -45,7 +53,6 @@ impl TestApp {
         all.extend(flags.iter().map(|s| s.to_string()));
         let config = Config::from_flags(all).expect("test config");
         insights::telemetry::init("pretty", &std::env::var("TEST_LOG").unwrap_or_else(|_| "warn,client=off".into()));
-        insights_jobs::setup(&pool).await.expect("job storage");
         let state = AppState::new(pool.clone(), config, insights_jobs::queue());
         let app = build_app(state.clone());
         tokio::spawn(async move {

@@ -1,4 +1,5 @@
-//! Uploads for tests: tiny real images, an app with its own upload directory, and `POST /upload`.
+//! Uploads for tests: tiny real images, an app with its own upload directory (or bucket), and
+//! `POST /upload`.
 
 use reqwest::multipart::{Form, Part};
 use sqlx::PgPool;
@@ -14,6 +15,17 @@ pub async fn spawn(pool: PgPool, flags: &[&str]) -> (TestApp, std::path::PathBuf
     let mut all = vec!["--upload-dir", dir.to_str().unwrap()];
     all.extend_from_slice(flags);
     (TestApp::spawn_with(pool, &all).await, dir)
+}
+
+/// An app whose uploads go to a new bucket of the test S3 server, under `uploads/`; returns the
+/// bucket's name.
+pub async fn spawn_s3(pool: PgPool, flags: &[&str]) -> (TestApp, String) {
+    let server = super::s3::server();
+    let bucket = server.bucket().await;
+    let url = server.upload_url(&bucket, "uploads");
+    let mut all = vec!["--upload-url", url.as_str()];
+    all.extend_from_slice(flags);
+    (TestApp::spawn_with(pool, &all).await, bucket)
 }
 
 pub async fn upload(app: &TestApp, token: Option<&str>, file_name: &str, bytes: &[u8]) -> reqwest::Response {

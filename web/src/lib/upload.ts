@@ -3,8 +3,8 @@
 //! `fileName`, shown from `/uploads/<fileName>`. Failures are logged as warnings (spec 1 §8).
 import { useCallback } from 'react';
 import { useAccessToken } from './auth';
+import { authorizedFetch, HttpError } from './authorizedFetch';
 import { logger } from './logger';
-import { correlationHeaders } from './requestIds';
 
 export const UPLOAD_ENDPOINT = '/upload';
 
@@ -28,51 +28,36 @@ export interface UploadKind {
 
 const IMAGE: UploadKind = { label: 'Image', tooLarge: 'The image is too large' };
 
-async function failureMessage(response: Response, kind: UploadKind): Promise<string> {
-  if (response.status === 413) return kind.tooLarge;
-  try {
-    const body = (await response.json()) as { code?: string; message?: string };
-    if (body.message) return body.code ? `${body.code}::${body.message}` : body.message;
-  } catch {
-    // Not JSON: fall through to the status.
-  }
-  return `Upload failed (HTTP ${response.status})`;
+/** The message to show for a refused upload: the kind's own for 413, else the server's error or the status. */
+function failureMessage(error: HttpError, kind: UploadKind): string {
+  if (error.status === 413) return kind.tooLarge;
+  return error.display ?? `Upload failed (HTTP ${error.status})`;
 }
 
 /**
  * POSTs `file` as the multipart field "file" to one of the upload endpoints with the bearer token
  * and the correlation headers; resolves to the JSON answer, or throws the message to show.
  */
-export async function postFile<T>(
-  endpoint: string,
-  file: File,
-  token: string | null,
-  kind: UploadKind,
-  fetchImpl: typeof fetch = fetch,
-): Promise<T> {
+export async function postFile<T>(endpoint: string, file: File, token: string | null, kind: UploadKind): Promise<T> {
   const body = new FormData();
   body.append('file', file, file.name);
   let response: Response;
   try {
-    response = await fetchImpl(endpoint, {
-      method: 'POST',
-      headers: { ...correlationHeaders(), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body,
-    });
+    response = await authorizedFetch(endpoint, { method: 'POST', token, body });
   } catch (error) {
+    if (error instanceof HttpError) {
+      const message = failureMessage(error, kind);
+      logger.warn(`${kind.label} upload failed: ${message}`, { file: file.name, status: error.status });
+      throw new Error(message, { cause: error });
+    }
     logger.warn(`${kind.label} upload failed: ${error instanceof Error ? error.message : String(error)}`, { file: file.name });
     throw new Error('Cannot connect to server', { cause: error });
-  }
-  if (!response.ok) {
-    const message = await failureMessage(response, kind);
-    logger.warn(`${kind.label} upload failed: ${message}`, { file: file.name, status: response.status });
-    throw new Error(message);
   }
   return (await response.json()) as T;
 }
 
-export function uploadImage(file: File, token: string | null, fetchImpl: typeof fetch = fetch): Promise<UploadResult> {
-  return postFile<UploadResult>(UPLOAD_ENDPOINT, file, token, IMAGE, fetchImpl);
+export function uploadImage(file: File, token: string | null): Promise<UploadResult> {
+  return postFile<UploadResult>(UPLOAD_ENDPOINT, file, token, IMAGE);
 }
 
 /** Uploads with the signed-in user's token; resolves to the stored file name. */

@@ -5,7 +5,8 @@ import { Button } from '../Button';
 import { CheckboxField, TextField } from '../admin/fields';
 import { EMBED_REFUSAL, parseEmbedUrl, type Embed } from './embeds';
 import { formatError } from '../../lib/errors';
-import { useAuthorizedImage, useTableauCharts } from '../../lib/tableau/hooks';
+import { useTableauCharts } from '../../lib/tableau/hooks';
+import { useAuthenticatedImage } from '../../lib/useAuthenticatedImage';
 import { isChartId, LINK_RULE, normalizeLinkUrl } from './rules';
 import { ToolbarDialog } from './ToolbarDialog';
 
@@ -172,6 +173,6 @@ export function ChartDialog({ onApply, onCancel }: ChartDialogProps) {
 
 /** A chart's preview image (fetched with the bearer token); an empty frame while it loads. */
 function ChartPreview({ image }: { image: string }) {
-  const url = useAuthorizedImage(image);
+  const { url } = useAuthenticatedImage(image, 'Chart image');
   return <span className="insights-chart-preview">{url && <img src={url} alt="" />}</span>;
 }

@@ -34,8 +34,8 @@ export interface PdfUploadResult {
 
 const PDF: UploadKind = { label: 'PDF', tooLarge: PDF_TOO_LARGE_MESSAGE };
 
-export function uploadPdf(file: File, token: string | null, fetchImpl: typeof fetch = fetch): Promise<PdfUploadResult> {
-  return postFile<PdfUploadResult>(UPLOAD_FILE_ENDPOINT, file, token, PDF, fetchImpl);
+export function uploadPdf(file: File, token: string | null): Promise<PdfUploadResult> {
+  return postFile<PdfUploadResult>(UPLOAD_FILE_ENDPOINT, file, token, PDF);
 }
 
 /** Uploads a PDF with the signed-in user's token; resolves to the stored page images' file names, in page order. */

@@ -2,8 +2,8 @@
 //! bearer token, so the answer is read with fetch and the body's ReadableStream. Every event's data
 //! is JSON: `citations` (a list), `delta` (a string), `done` ({questionId, conversationId, mode}),
 //! `error` ({message}).
+import { authorizedFetch, HttpError } from '../../lib/authorizedFetch';
 import { MESSAGES } from '../../lib/errors';
-import { correlationHeaders } from '../../lib/requestIds';
 
 export const CHAT_ENDPOINT = '/chat';
 
@@ -89,18 +89,12 @@ export async function readEvents(body: ReadableStream<Uint8Array>, onEvent: (eve
 }
 
 /** What a refused question says: the rate limit's wait, else the server's message. */
-async function refusal(response: Response): Promise<ChatError> {
-  let body: { message?: string; retryAfter?: number } = {};
-  try {
-    body = await response.json();
-  } catch {
-    // Not JSON (a proxy's page): the status alone.
-  }
-  if (response.status === 429) {
-    const seconds = Number(response.headers.get('retry-after') ?? body.retryAfter) || 1;
+function refusal(error: HttpError): ChatError {
+  if (error.status === 429) {
+    const seconds = Number(error.headers.get('retry-after') ?? error.body?.retryAfter) || 1;
     return new ChatError(tooQuicklyMessage(seconds), 429, seconds);
   }
-  return new ChatError(body.message || FAILED_MESSAGE, response.status);
+  return new ChatError(error.body?.message || FAILED_MESSAGE, error.status);
 }
 
 export interface AskOptions {
@@ -108,30 +102,27 @@ export interface AskOptions {
   conversationId: string;
   token: string | null;
   signal?: AbortSignal;
-  fetchImpl?: typeof fetch;
 }
 
 /** Asks the question and streams the answer to `handlers`; throws a ChatError with the message to show. */
 export async function askChat(options: AskOptions, handlers: ChatHandlers): Promise<void> {
-  const { question, conversationId, token, signal, fetchImpl = fetch } = options;
+  const { question, conversationId, token, signal } = options;
   let response: Response;
   try {
-    response = await fetchImpl(CHAT_ENDPOINT, {
+    // The Response comes back unread: its body is the event stream.
+    response = await authorizedFetch(CHAT_ENDPOINT, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'text/event-stream',
-        ...correlationHeaders(),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
+      token,
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
       body: JSON.stringify({ question, conversationId }),
       signal,
     });
   } catch (error) {
+    if (error instanceof HttpError) throw refusal(error);
     if (signal?.aborted) throw error;
     throw new ChatError(MESSAGES.network);
   }
-  if (!response.ok || !response.body) throw await refusal(response);
+  if (!response.body) throw new ChatError(FAILED_MESSAGE, response.status);
   let failure: ChatError | null = null;
   let finished = false;
   await readEvents(response.body, ({ event, data }) => {

@@ -1,29 +1,18 @@
 //! Downloads a protected file (GET with the bearer token, like the contributor photo): the browser
 //! cannot send the token with a plain link, so the file is fetched as a blob and saved through an
 //! object URL and a temporary download link.
+import { authorizedFetch, HttpError } from '../../lib/authorizedFetch';
 import { formatError } from '../../lib/errors';
-import { correlationHeaders } from '../../lib/requestIds';
-
-/** The server's REST error ({code, message}) as the app shows errors: 'CODE::message'. */
-async function failureMessage(response: Response): Promise<string> {
-  try {
-    const body = (await response.json()) as { code?: string; message?: string };
-    if (body.message) return body.code ? `${body.code}::${body.message}` : body.message;
-  } catch {
-    // Not JSON: the status says enough.
-  }
-  return `The download failed (HTTP ${response.status})`;
-}
 
 /** Fetches `url` with the token and saves it as `fileName`; throws the message to show. */
-export async function downloadProtectedFile(url: string, token: string | null, fileName: string, fetchImpl: typeof fetch = fetch) {
+export async function downloadProtectedFile(url: string, token: string | null, fileName: string) {
   let response: Response;
   try {
-    response = await fetchImpl(url, { headers: { ...correlationHeaders(), ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+    response = await authorizedFetch(url, { token });
   } catch (error) {
+    if (error instanceof HttpError) throw new Error(error.display ?? `The download failed (HTTP ${error.status})`, { cause: error });
     throw new Error(formatError(error), { cause: error });
   }
-  if (!response.ok) throw new Error(await failureMessage(response));
   const objectUrl = URL.createObjectURL(await response.blob());
   try {
     const link = document.createElement('a');

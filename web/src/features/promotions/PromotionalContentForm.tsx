@@ -25,6 +25,7 @@ import { AnchorButton } from '../../components/Button';
 import { LoadingBlock } from '../../components/LoadingScreen';
 import { Page } from '../../components/Page';
 import { useConfig } from '../../lib/config';
+import { isoToDayText } from '../../lib/days';
 import { formatError } from '../../lib/errors';
 import { uploadedImageUrl, useImageUpload } from '../../lib/upload';
 import {
@@ -36,16 +37,7 @@ import {
   type PromotionalContentFormFieldsFragment,
   type PromotionalContentInput,
 } from './__generated__/PromotionalContentForm.generated';
-import {
-  CONTENT_LIMITS,
-  CONTENT_PATH,
-  expiryError,
-  expiryToIsoDay,
-  isoToDayText,
-  MESSAGES,
-  pageEditPath,
-  PAGES_PATH,
-} from './promotionText';
+import { CONTENT_LIMITS, CONTENT_PATH, expiryError, expiryToIsoDay, MESSAGES, pageEditPath, PAGES_PATH } from './promotionText';
 import './promotions.css';
 
 type ContentRecord = PromotionalContentFormFieldsFragment;

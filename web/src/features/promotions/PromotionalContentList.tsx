@@ -9,12 +9,13 @@ import { AdminList, useListState, type AdminColumn, type ListState } from '../..
 import { LinkButton } from '../../components/LinkButton';
 import { Page } from '../../components/Page';
 import { useConfig } from '../../lib/config';
+import { isoToDayText } from '../../lib/days';
 import {
   PromotionalContentListDocument,
   type PromotionalContentListQuery,
   type PromotionalContentListQueryVariables,
 } from './__generated__/PromotionalContentList.generated';
-import { CONTENT_PATH, contentEditPath, cutText, formatRate, isoToDayText, PAGES_PATH } from './promotionText';
+import { CONTENT_PATH, contentEditPath, cutText, formatRate, PAGES_PATH } from './promotionText';
 import './promotions.css';
 
 type Content = PromotionalContentListQuery['promotionalContent']['promotionalContent'][number];

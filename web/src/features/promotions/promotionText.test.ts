@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutText, expiryError, expiryToIsoDay, formatRate, isoToDayText } from './promotionText';
+import { cutText, expiryError, expiryToIsoDay, formatRate } from './promotionText';
 
 describe('promotion words and rules', () => {
   it('cuts a description at 130 characters', () => {
@@ -25,11 +25,9 @@ describe('promotion words and rules', () => {
     expect(expiryError('2027-03-05', now)).toBe('Invalid Expiry Date');
   });
 
-  it('sends the ISO day and shows a stored expiry as its UTC day', () => {
+  // A stored expiry shown as its UTC day: lib/days.test.ts.
+  it('sends the ISO day', () => {
     expect(expiryToIsoDay('6/3/2026')).toBe('2026-03-06');
     expect(expiryToIsoDay('')).toBeNull();
-    // Stored at 23:59:59 UTC of the chosen day: the same day in every time zone.
-    expect(isoToDayText('2026-03-06T23:59:59Z')).toBe('06/03/2026');
-    expect(isoToDayText(null)).toBe('');
   });
 });

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatDateTime } from '../../lib/dates';
+import { dayText, localDay } from '../../lib/days';
 import { testUser } from '../../testing/fixtures';
 import { renderApp } from '../../testing/renderApp';
 import {
@@ -17,7 +18,6 @@ import {
 } from './__generated__/SubscriberForm.generated';
 import { SubscriptionHistoryDocument } from './__generated__/SubscriptionHistory.generated';
 import { SubscribableUsersDocument, type SubscribableUsersQueryVariables } from './__generated__/UserSearchField.generated';
-import { dayText, localDay } from './subscriberRules';
 import { formRecord, IDS, statsMocks, subscriberChannel } from './testData';
 
 const ADD = `/publisher/premium-channels/subscribers/${IDS.oil}/add`;

@@ -12,6 +12,7 @@ import { AdminForm, RadioField, TextAreaField, TextField, useAdminForm, type Fie
 import { Banner } from '../../components/Banner';
 import { Button } from '../../components/Button';
 import { useConfig } from '../../lib/config';
+import { isoToDayText, localDay } from '../../lib/days';
 import { ChannelGate } from './ChannelGate';
 import {
   ChangeSubscriptionDocument,
@@ -37,9 +38,7 @@ import {
   hasAccountNumber,
   hasExpiry,
   hasPrice,
-  isoToDayText,
   LIMITS,
-  localDay,
   SUB_TYPE_OPTIONS,
   toPayload,
   validateSubscriber,

@@ -2,6 +2,7 @@
 //! §5 'Subscriber form'), as pure functions: the category and sub-type choices, what a switch of
 //! type clears, the expiry date's dd/MM/yyyy text, and the checks before a save.
 import type { FieldErrors } from '../../components/admin';
+import { dayText, isBefore, isoDay, parseDay, type Day } from '../../lib/days';
 import { normalisePrice, PRICE_PATTERN } from '../../lib/price';
 import { MESSAGES, type SubscriptionType } from './subscriberText';
 
@@ -122,61 +123,21 @@ export function chooseCategory<V extends SubscriberValues>(values: V, category: 
   return { ...chooseSubType(values, next, existing), category };
 }
 
-// ---- the expiry date (dd/MM/yyyy) ----
-
-export interface Day {
-  year: number;
-  /** 1-12. */
-  month: number;
-  day: number;
-}
-
-const DAY_TEXT = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
-
-/** The day of a 'dd/MM/yyyy' text, or null when it is not a real date. */
-export function parseDay(text: string): Day | null {
-  const match = DAY_TEXT.exec(text.trim());
-  if (!match) return null;
-  const [day, month, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const check = new Date(Date.UTC(year, month - 1, day));
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return null;
-  return { year, month, day };
-}
-
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-
-export function dayText({ year, month, day }: Day): string {
-  return `${pad(day)}/${pad(month)}/${pad(year, 4)}`;
-}
-
-/** Today on the admin's clock. */
-export function localDay(now: Date): Day {
-  return { year: now.getFullYear(), month: now.getMonth() + 1, day: now.getDate() };
-}
-
-const dayNumber = ({ year, month, day }: Day) => year * 10000 + month * 100 + day;
+// ---- the expiry date (dd/MM/yyyy, lib/days) ----
 
 /** The expiry's message: optional, a real dd/MM/yyyy date, and not before today. */
 export function expiryError(text: string, today: Day): string | undefined {
   if (text.trim() === '') return undefined;
   const day = parseDay(text);
   if (!day) return MESSAGES.invalidExpiry;
-  if (dayNumber(day) < dayNumber(today)) return `${MESSAGES.invalidExpiry}. ${MESSAGES.minDate(dayText(today))}`;
+  if (isBefore(day, today)) return `${MESSAGES.invalidExpiry}. ${MESSAGES.minDate(dayText(today))}`;
   return undefined;
 }
 
 /** The day as the API's DateTime: midnight UTC of that day (the server keeps 23:59:59 of it). */
 export function expiryToIso(text: string): string | null {
   const day = parseDay(text);
-  return day ? `${pad(day.year, 4)}-${pad(day.month)}-${pad(day.day)}T00:00:00.000Z` : null;
-}
-
-/** A stored expiry as the form's dd/MM/yyyy text (its UTC day, the day the server keeps). */
-export function isoToDayText(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return dayText({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() });
+  return day ? `${isoDay(day)}T00:00:00.000Z` : null;
 }
 
 // ---- the bespoke monthly price ----

@@ -1,11 +1,9 @@
-//! React access to the Tableau charts: whether the user may use them, the chart list, the embed
-//! token (lib/tableau/tableau.ts keeps it 5 minutes) and a chart's preview image.
+//! React access to the Tableau charts: whether the user may use them, the chart list and the embed
+//! token (lib/tableau/tableau.ts keeps it 5 minutes). A chart's preview image is fetched with
+//! lib/useAuthenticatedImage.
 import { useApolloClient, useQuery } from '@apollo/client/react';
-import { useEffect, useRef, useState } from 'react';
-import { useAccessToken } from '../auth';
+import { useEffect, useState } from 'react';
 import { useConfig } from '../config';
-import { logger } from '../logger';
-import { correlationHeaders } from '../requestIds';
 import { TableauChartsDocument } from './__generated__/tableau.generated';
 import { tableauToken, type TableauSettings } from './tableau';
 
@@ -38,45 +36,4 @@ export function useTableauToken(enabled: boolean): TokenState {
     };
   }, [client, enabled]);
   return state;
-}
-
-/**
- * An image served by this server with the bearer token (a chart's preview, `/tableau/views/{id}/image`)
- * as an object URL: null while it loads, when `path` is null, or when it fails.
- */
-export function useAuthorizedImage(path: string | null): string | null {
-  const token = useAccessToken();
-  // A renewed token must not fetch the image again.
-  const tokenRef = useRef(token);
-  useEffect(() => {
-    tokenRef.current = token;
-  });
-  const [url, setUrl] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!path) return;
-    let objectUrl: string | null = null;
-    let cancelled = false;
-    const load = async () => {
-      const accessToken = await tokenRef.current();
-      const response = await fetch(path, {
-        headers: { ...correlationHeaders(), ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}) },
-      });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const blob = await response.blob();
-      if (cancelled) return;
-      objectUrl = URL.createObjectURL(blob);
-      setUrl(objectUrl);
-    };
-    load().catch((error: unknown) => {
-      logger.warn(`Chart image failed to load: ${error instanceof Error ? error.message : String(error)}`, { path });
-    });
-    return () => {
-      cancelled = true;
-      if (objectUrl) URL.revokeObjectURL(objectUrl);
-      setUrl(null);
-    };
-  }, [path]);
-
-  return url;
 }
