@@ -156,6 +156,11 @@ pub struct AuthConfig {
     #[arg(long = "auth-jwks-refresh-secs", env = "INSIGHTS_AUTH_JWKS_REFRESH_SECS", default_value_t = 10)]
     pub jwks_refresh_secs: u64,
 
+    /// Seconds a signed-in user's record is kept in memory between requests (dropped at once on
+    /// any server when it changes, through PostgreSQL notifications); 0 reads it every request.
+    #[arg(long = "auth-user-cache-secs", env = "INSIGHTS_AUTH_USER_CACHE_SECS", default_value_t = 60)]
+    pub user_cache_secs: u64,
+
     /// Built-in provider: lifetime of access and id tokens, in seconds.
     #[arg(long = "auth-access-token-ttl-secs", env = "INSIGHTS_AUTH_ACCESS_TOKEN_TTL_SECS", default_value_t = 3600)]
     pub access_token_ttl_secs: u64,

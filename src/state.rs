@@ -42,6 +42,8 @@ pub struct AppState {
     pub metrics: Arc<crate::metrics::Metrics>,
     /// The per-user and per-address rate limiters (`http::limits`).
     pub limits: Arc<crate::http::limits::Limits>,
+    /// Signed-in users kept between requests (`users::cache`).
+    pub users: Arc<crate::users::cache::UserCache>,
     /// Set when `serve` is shutting down: `/healthz` answers 503 `draining` so the load balancer
     /// moves away, while requests are still served.
     pub draining: Arc<std::sync::atomic::AtomicBool>,
@@ -70,6 +72,7 @@ impl AppState {
         };
         let tableau = crate::tableau::Tableau::from_config(&config.tableau).map(Arc::new);
         let limits = Arc::new(crate::http::limits::Limits::new(&config));
+        let users = Arc::new(crate::users::cache::UserCache::new(Duration::from_secs(config.auth.user_cache_secs)));
         AppState {
             pool,
             config: Arc::new(config),
@@ -86,6 +89,7 @@ impl AppState {
             tableau,
             metrics: Arc::default(),
             limits,
+            users,
             draining: Arc::default(),
         }
     }

@@ -1,8 +1,6 @@
 //! `insights-cli uploads migrate`: copies the files of a local upload directory into the object
-//! store of `INSIGHTS_UPLOAD_URL`, so that an installation can move its uploads to a bucket.
-//! Only upload names are copied (anything else is counted and left); a file already there with
-//! the same size is left as it is, so a second run copies nothing; each copy is checked (size,
-//! then the SHA-256 of a re-read). Exits non-zero when any file failed.
+//! store of `INSIGHTS_UPLOAD_URL` (the rules are `insights::uploads::migrate`'s), with a progress
+//! bar and a summary. Exits non-zero when any file failed.
 
 use std::{path::PathBuf, sync::Arc, time::Instant};
 
@@ -10,12 +8,11 @@ use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use insights::{
     Config,
-    uploads::{ImageKind, UploadStore, is_upload_name},
+    uploads::{
+        UploadStore,
+        migrate::{self, Outcome},
+    },
 };
-use tokio::task::JoinSet;
-
-/// Files copied at once: the time of a copy is mostly waiting for the store.
-const PARALLEL_COPIES: usize = 8;
 
 #[derive(Subcommand)]
 pub enum UploadsCommand {
@@ -36,18 +33,11 @@ pub struct MigrateArgs {
 
 pub async fn uploads(command: UploadsCommand) -> anyhow::Result<()> {
     match command {
-        UploadsCommand::Migrate(args) => migrate(args).await,
+        UploadsCommand::Migrate(args) => copy_to_bucket(args).await,
     }
 }
 
-/// What happened to one file.
-enum Outcome {
-    Copied,
-    AlreadyThere,
-    Failed(String),
-}
-
-async fn migrate(args: MigrateArgs) -> anyhow::Result<()> {
+async fn copy_to_bucket(args: MigrateArgs) -> anyhow::Result<()> {
     let uploads = &args.config.uploads;
     if uploads.url.is_none() {
         bail!("no object store is configured: set INSIGHTS_UPLOAD_URL (e.g. s3://bucket/prefix) to the store to copy the uploads into");
@@ -55,20 +45,7 @@ async fn migrate(args: MigrateArgs) -> anyhow::Result<()> {
     let from = args.from.clone().unwrap_or_else(|| uploads.dir.clone());
     let store = Arc::new(UploadStore::from_config(uploads));
     store.check().await.with_context(|| "nothing was copied".to_owned())?;
-
-    let mut names = Vec::new();
-    let mut skipped = 0u64;
-    let entries = std::fs::read_dir(&from).with_context(|| format!("read the upload directory {}", from.display()))?;
-    for entry in entries {
-        let entry = entry.with_context(|| format!("read the upload directory {}", from.display()))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if is_upload_name(&name) && entry.file_type().is_ok_and(|t| t.is_file()) {
-            names.push(name);
-        } else {
-            skipped += 1;
-        }
-    }
-    names.sort();
+    let (names, skipped) = migrate::upload_files(&from)?;
 
     // Drawn on stderr only when it is a terminal; the summary is plain text on stdout either way.
     let bar = indicatif::ProgressBar::new(names.len() as u64).with_style(
@@ -78,53 +55,24 @@ async fn migrate(args: MigrateArgs) -> anyhow::Result<()> {
     );
     bar.set_message(format!("Copying to {}", store.label()));
     let started = Instant::now();
-    let (mut copied, mut already, mut failed) = (0u64, 0u64, Vec::new());
-    let mut running = JoinSet::new();
-    let mut pending = names.into_iter();
-    loop {
-        while running.len() < PARALLEL_COPIES
-            && let Some(name) = pending.next()
-        {
-            let (store, path) = (store.clone(), from.join(&name));
-            running.spawn(async move {
-                let outcome = copy(&store, &name, &path).await.unwrap_or_else(|error| Outcome::Failed(format!("{error:#}")));
-                (name, outcome)
-            });
-        }
-        let Some(done) = running.join_next().await else { break };
-        let (name, outcome) = done.context("a copy task")?;
-        match outcome {
-            Outcome::Copied => copied += 1,
-            Outcome::AlreadyThere => already += 1,
-            Outcome::Failed(reason) => {
-                bar.suspend(|| eprintln!("{name}: {reason}"));
-                failed.push(name);
-            }
+    let report = migrate::migrate(&from, names, store.clone(), |name, outcome| {
+        if let Outcome::Failed(reason) = outcome {
+            bar.suspend(|| eprintln!("{name}: {reason}"));
         }
         bar.inc(1);
-    }
+    })
+    .await?;
     bar.finish_and_clear();
 
     println!("Uploads from {} to {} in {:.1} s:", from.display(), store.label(), started.elapsed().as_secs_f64());
+    let failed = report.failed.len() as u64;
     for (label, count) in
-        [("copied", copied), ("already there", already), ("skipped (not upload names)", skipped), ("failed", failed.len() as u64)]
+        [("copied", report.copied), ("already there", report.already_there), ("skipped (not upload names)", skipped), ("failed", failed)]
     {
         println!("  {:<28}{count}", format!("{label}:"));
     }
-    if !failed.is_empty() {
-        bail!("{} file(s) were not copied (listed above); run the command again to retry them", failed.len());
+    if failed > 0 {
+        bail!("{failed} file(s) were not copied (listed above); run the command again to retry them");
     }
     Ok(())
-}
-
-/// Copies one file unless the store has it with the same size, then checks the copy.
-async fn copy(store: &UploadStore, name: &str, path: &std::path::Path) -> anyhow::Result<Outcome> {
-    let bytes = tokio::fs::read(path).await.with_context(|| format!("read {}", path.display()))?;
-    if store.head(name).await? == Some(bytes.len() as u64) {
-        return Ok(Outcome::AlreadyThere);
-    }
-    let kind = name.rsplit('.').next().and_then(ImageKind::from_extension).context("not an image name")?;
-    store.put(name, bytes.clone(), kind.content_type()).await?;
-    store.verify(name, &bytes).await?;
-    Ok(Outcome::Copied)
 }

@@ -1,5 +1,6 @@
 # Sourced by the benchmarks: the release binary, a scratch database on a free port, and start/stop
-# of a server whose output goes to $log. Sets bin, admin, db, url, log; drops the database on exit.
+# of a server whose output goes to $log. Sets bin, admin, db, url, log; drops the database on exit,
+# unless it is named by BENCH_DB (kept, so that its data serves the next run: see `seeded`).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/insights/target}
@@ -8,7 +9,8 @@ bin=$CARGO_TARGET_DIR/release/insights-cli
 command -v wrk >/dev/null || { echo "needs wrk: apt-get install wrk" >&2; exit 1; }
 
 admin=$(scripts/postgres.sh url postgres)
-db="insights_bench_$$"
+db=${BENCH_DB:-insights_bench_$$}
+keep=${BENCH_DB:+yes}
 export DATABASE_URL="${admin%/*}/$db"
 port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
 url="http://127.0.0.1:$port"
@@ -16,7 +18,10 @@ export INSIGHTS_LISTEN=127.0.0.1:$port INSIGHTS_PUBLIC_URL=$url
 log=$(mktemp)
 pid=""
 stop() { if [[ -n $pid ]]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; fi; pid=""; }
-trap 'stop; psql "$admin" -q -c "drop database if exists $db with (force)"; rm -f "$log"' EXIT
+drop_db() { [[ -n $keep ]] || psql "$admin" -q -c "drop database if exists $db with (force)"; }
+trap 'stop; drop_db; rm -f "$log"' EXIT
+# True when a kept database (BENCH_DB) already holds the articles of an earlier run.
+seeded() { [[ -n $keep && $(psql "$DATABASE_URL" -tAc "select count(*) > 1000 from article" 2>/dev/null) == t ]]; }
 
 start() { # [VAR=value ...] extra environment for the server
   env "$@" "$bin" serve >>"$log" 2>&1 &
@@ -57,14 +62,25 @@ report() {
   printf '%-64s %4s conn %10s req/s   p50 %8s   p99 %8s\n' "$1" "$2" "$rps" "$p50" "$p99"
 }
 
+# body-file: stops the benchmark when the request is answered with errors (a figure measured on
+# error responses would mean nothing).
+answered() {
+  local answer
+  answer=$(curl -sS "$url/graphql" -H "authorization: Bearer $TOKEN" -H 'content-type: application/json' --data-binary @"$1")
+  python3 -c 'import json,sys; body=json.loads(sys.argv[1]); sys.exit(1 if body.get("errors") or not body.get("data") else 0)' "$answer" ||
+    { echo "the benchmark's request fails: ${answer:0:400}" >&2; exit 1; }
+}
+
 # name body [connections]: a 20-second wrk load; prints requests/s, p50 and p99. Needs $TOKEN.
 load() {
+  answered <(printf '%s' "$2")
   BODY=$2 wrk -t2 -c"${3:-32}" -d20s --latency -s scripts/bench/graphql.lua "$url/graphql" >/tmp/insights-bench.txt
   report "$1" "${3:-32}"
 }
 
 # name file [connections]: as `load`, with the request body read from a file (large bodies).
 load_file() {
+  answered "$2"
   BODY_FILE=$2 wrk -t1 -c"${3:-32}" -d20s --latency -s scripts/bench/graphql.lua "$url/graphql" >/tmp/insights-bench.txt
   report "$1" "${3:-32}"
 }

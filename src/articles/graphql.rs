@@ -105,7 +105,7 @@ impl ArticleObject {
     }
 
     async fn contributors(&self) -> Vec<UserSummary> {
-        self.relations.as_ref().map(|r| r.contributors.0.clone()).unwrap_or_default()
+        self.relations.as_ref().map(|r| r.contributors.clone()).unwrap_or_default()
     }
 
     async fn categories(&self) -> Vec<ArticleTopic> {
@@ -151,12 +151,12 @@ impl ArticleObject {
     }
 
     async fn promotional_content_ids(&self) -> Vec<String> {
-        let promotions = self.relations.as_ref().map(|r| r.promotional_content.0.as_slice()).unwrap_or_default();
+        let promotions = self.relations.as_ref().map(|r| r.promotional_content.as_slice()).unwrap_or_default();
         promotions.iter().map(|p| p.id.clone()).collect()
     }
 
     async fn promotional_content(&self) -> Vec<PromotionalContentSummary> {
-        let promotions = self.relations.as_ref().map(|r| r.promotional_content.0.as_slice()).unwrap_or_default();
+        let promotions = self.relations.as_ref().map(|r| r.promotional_content.as_slice()).unwrap_or_default();
         promotions
             .iter()
             .map(|p| PromotionalContentSummary {
@@ -241,15 +241,15 @@ async fn article_objects(ctx: &Context<'_>, rows: Vec<ArticleRow>, role: Role) -
     let mut relations: HashMap<String, Relations> = HashMap::new();
     if related && !rows.is_empty() {
         let ids: Vec<String> = rows.iter().map(|r| r.article_id.clone()).collect();
-        for relation in queries::relations_of(&app_state(ctx).pool, &ids).await? {
-            relations.insert(relation.id.clone(), relation);
-        }
+        relations = queries::relations_of(&app_state(ctx).pool, &ids).await?;
     }
     Ok(rows
         .into_iter()
         .map(|row| {
             let can_edit = service::may_open(role, row.viewer_has_access);
-            ArticleObject { relations: relations.remove(&row.article_id), row, can_edit }
+            // Selected relations: an article without links has none (not "not loaded").
+            let relations = related.then(|| relations.remove(&row.article_id).unwrap_or_default());
+            ArticleObject { relations, row, can_edit }
         })
         .collect())
 }
@@ -377,7 +377,6 @@ impl ArticlesQuery {
             channels: &channels,
             promotional_content: &promotions,
             search,
-            with_html: ctx.look_ahead().field("articles").field("html").exists(),
             viewer: user_id,
             sort: params.sort_field,
             descending: params.sort_direction == SortDirection::Desc,
@@ -386,11 +385,13 @@ impl ArticlesQuery {
             ..Default::default()
         };
         let pool = &app_state(ctx).pool;
-        let rows = queries::select_articles(pool, &filter).await?;
-        let total = match total_from_page(rows.len(), limit, offset) {
+        let page = queries::select_page(pool, &filter).await?;
+        let total = match page.total.or_else(|| total_from_page(page.ids.len(), limit, offset)) {
             Some(total) => total,
             None => queries::count_articles(pool, &filter).await?,
         };
+        let with_html = ctx.look_ahead().field("articles").field("html").exists();
+        let rows = if page.ids.is_empty() { Vec::new() } else { queries::articles_by_ids(pool, &page.ids, user_id, with_html).await? };
         Ok(ArticlePage { articles: article_objects(ctx, rows, role).await?, total })
     }
 

@@ -1,8 +1,10 @@
 //! SQL of the articles area.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
-use sqlx::{PgConnection, PgExecutor, Postgres, QueryBuilder, types::Json};
+use sqlx::{PgConnection, PgExecutor, Postgres, QueryBuilder};
 
 use super::model::ArticleSortField;
 use crate::users::UserSummary;
@@ -61,7 +63,6 @@ pub struct ArticleFilter<'a> {
     pub promotional_content: &'a [String],
     /// Words for `websearch_to_tsquery`.
     pub search: Option<&'a str>,
-    pub with_html: bool,
     /// The asking user (for `viewer_has_access`).
     pub viewer: &'a str,
     pub sort: ArticleSortField,
@@ -145,111 +146,81 @@ fn order_by(sort: ArticleSortField, descending: bool) -> String {
     format!(" order by {key}, a.article_id {dir}")
 }
 
-/// Articles with their channel, publisher and view counts. The page is cut first from the ids
-/// alone (index-only scans: a topic filter probes its links without reading 2,000 article rows),
-/// then only its rows are read whole; the counts are sub-selects evaluated for those rows.
-pub async fn select_articles(db: impl PgExecutor<'_>, f: &ArticleFilter<'_>) -> sqlx::Result<Vec<ArticleRow>> {
-    let mut q = QueryBuilder::<Postgres>::new("select a.article_id, a.title, case when ");
-    q.push_bind(f.with_html).push(
-        " then a.html end as html, a.summary, a.state,
-          a.created_at, a.updated_at, a.version, a.publish_date, a.was_published_previously,
-          a.is_premium, a.premium_expiry_offset, a.show_watermark, a.display_in_chart_section,
-          a.is_pinned, a.is_timeless, a.template_id, a.send_emails,
-          a.author_id, au.name as author_name, au.email::text as author_email,
-          a.premium_channel_id, c.name::text as channel_name, c.type as channel_type, c.state as channel_state,
-          case when a.published_by_desk_id is not null then 'desk'
-               when a.published_by_user_id is not null then 'contributor' end as publisher_type,
-          coalesce(a.published_by_desk_id, a.published_by_user_id) as publisher_id,
-          coalesce(d.name::text, pu.name) as publisher_name,
-          (select coalesce(sum(v.views), 0) from article_view v where v.article_id = a.article_id)::bigint as views,
-          (select count(*) from article_view v where v.article_id = a.article_id) as unique_views,
-          (exists(select 1 from article_contributor ac where ac.article_id = a.article_id and ac.user_id = ",
-    );
-    q.push_bind(f.viewer.to_owned())
-        .push(") or exists(select 1 from channel_admin ca where ca.channel_id = a.premium_channel_id and ca.user_id = ")
-        .push_bind(f.viewer.to_owned())
-        .push(") or exists(select 1 from desk_contributor dc where dc.desk_id = a.published_by_desk_id and dc.user_id = ")
-        .push_bind(f.viewer.to_owned())
-        .push(")) as viewer_has_access from (select a.article_id from article a");
+/// One page of the list: its article ids in order, and the number of matches when the query
+/// counted them on the way (a filter that is not answered by the kept counts).
+pub struct Page {
+    pub ids: Vec<String>,
+    pub total: Option<i64>,
+}
+
+/// The ids of one page, from a query built for its filters. It is unnamed, so PostgreSQL plans
+/// it with its values each time (a generic plan is blind to how selective a topic or a search
+/// term is) — and it is small, so planning it is cheap. When the total cannot come from the kept
+/// counts, `count(*) over ()` gives it from the same scan rather than a second query.
+pub async fn select_page(db: impl PgExecutor<'_>, f: &ArticleFilter<'_>) -> sqlx::Result<Page> {
+    let counted = !counts_kept(f);
+    let mut q = QueryBuilder::<Postgres>::new("select a.article_id, ");
+    q.push(if counted { "count(*) over ()" } else { "null::bigint" }).push(" from article a");
     if f.sort == ArticleSortField::PublishedBy {
         q.push(PUBLISHER_JOINS);
     }
     push_filters(&mut q, f);
-    let order = order_by(f.sort, f.descending);
-    q.push(&order);
+    q.push(order_by(f.sort, f.descending));
     if let Some(limit) = f.limit {
         q.push(" limit ").push_bind(limit);
     }
-    q.push(" offset ").push_bind(f.offset).push(
-        ") page
-         join article a on a.article_id = page.article_id
-         left join users au on au.user_id = a.author_id
-         left join channel c on c.channel_id = a.premium_channel_id",
-    );
-    q.push(PUBLISHER_JOINS).push(&order);
-    // Unnamed statements are planned with their values each time: a generic plan, blind to how
-    // selective a topic or a search term is, counts a topic's 600 articles by scanning all of them.
-    q.build_query_as().persistent(false).fetch_all(db).await
+    q.push(" offset ").push_bind(f.offset);
+    let rows: Vec<(String, Option<i64>)> = q.build_query_as().persistent(false).fetch_all(db).await?;
+    let total = rows.first().and_then(|(_, total)| *total);
+    Ok(Page { ids: rows.into_iter().map(|(id, _)| id).collect(), total })
 }
 
-/// One article by id, as `select_articles` reads it (with its html): a prepared primary-key read.
-pub async fn article_by_id(db: impl PgExecutor<'_>, id: &str, viewer: &str) -> sqlx::Result<Option<ArticleRow>> {
-    sqlx::query_as!(
-        ArticleRow,
-        r#"select a.article_id, a.title, a.html as "html?", a.summary, a.state,
-                  a.created_at, a.updated_at, a.version, a.publish_date, a.was_published_previously,
-                  a.is_premium, a.premium_expiry_offset, a.show_watermark, a.display_in_chart_section,
-                  a.is_pinned, a.is_timeless, a.template_id, a.send_emails,
-                  a.author_id, au.name as "author_name?", au.email::text as author_email,
-                  a.premium_channel_id, c.name::text as channel_name, c.type as "channel_type?", c.state as "channel_state?",
-                  case when a.published_by_desk_id is not null then 'desk'
-                       when a.published_by_user_id is not null then 'contributor' end as publisher_type,
-                  coalesce(a.published_by_desk_id, a.published_by_user_id) as publisher_id,
-                  coalesce(d.name::text, pu.name) as publisher_name,
-                  (select coalesce(sum(v.views), 0) from article_view v where v.article_id = a.article_id)::bigint as "views!",
-                  (select count(*) from article_view v where v.article_id = a.article_id) as "unique_views!",
-                  (exists(select 1 from article_contributor ac where ac.article_id = a.article_id and ac.user_id = $2)
-                   or exists(select 1 from channel_admin ca where ca.channel_id = a.premium_channel_id and ca.user_id = $2)
-                   or exists(select 1 from desk_contributor dc where dc.desk_id = a.published_by_desk_id and dc.user_id = $2))
-                    as "viewer_has_access!"
-           from article a
-           left join users au on au.user_id = a.author_id
-           left join channel c on c.channel_id = a.premium_channel_id
-           left join desk d on d.desk_id = a.published_by_desk_id
-           left join users pu on pu.user_id = a.published_by_user_id
-           where a.article_id = $1"#,
-        id,
-        viewer
+/// Articles by id, in the order given, with their channel, publisher and view counts; `html` when
+/// asked for. One prepared statement for a page of the list and for the editor's single article.
+pub async fn articles_by_ids(db: impl PgExecutor<'_>, ids: &[String], viewer: &str, with_html: bool) -> sqlx::Result<Vec<ArticleRow>> {
+    sqlx::query_as(
+        "select a.article_id, a.title, case when $3 then a.html end as html, a.summary, a.state,
+                a.created_at, a.updated_at, a.version, a.publish_date, a.was_published_previously,
+                a.is_premium, a.premium_expiry_offset, a.show_watermark, a.display_in_chart_section,
+                a.is_pinned, a.is_timeless, a.template_id, a.send_emails,
+                a.author_id, au.name as author_name, au.email::text as author_email,
+                a.premium_channel_id, c.name::text as channel_name, c.type as channel_type, c.state as channel_state,
+                case when a.published_by_desk_id is not null then 'desk'
+                     when a.published_by_user_id is not null then 'contributor' end as publisher_type,
+                coalesce(a.published_by_desk_id, a.published_by_user_id) as publisher_id,
+                coalesce(d.name::text, pu.name) as publisher_name,
+                coalesce(v.views, 0)::bigint as views, coalesce(v.readers, 0) as unique_views,
+                (exists(select 1 from article_contributor ac where ac.article_id = a.article_id and ac.user_id = $2)
+                 or exists(select 1 from channel_admin ca where ca.channel_id = a.premium_channel_id and ca.user_id = $2)
+                 or exists(select 1 from desk_contributor dc where dc.desk_id = a.published_by_desk_id and dc.user_id = $2))
+                  as viewer_has_access
+         from unnest($1::text[]) with ordinality as page(article_id, n)
+         join article a on a.article_id = page.article_id
+         left join users au on au.user_id = a.author_id
+         left join channel c on c.channel_id = a.premium_channel_id
+         left join desk d on d.desk_id = a.published_by_desk_id
+         left join users pu on pu.user_id = a.published_by_user_id
+         left join lateral (select sum(v.views) as views, count(*) as readers from article_view v where v.article_id = a.article_id) v on true
+         order by page.n",
     )
-    .fetch_optional(db)
+    .bind(ids)
+    .bind(viewer)
+    .bind(with_html)
+    .fetch_all(db)
     .await
+}
+
+/// One article by id, with its html (the editor's read).
+pub async fn article_by_id(db: impl PgExecutor<'_>, id: &str, viewer: &str) -> sqlx::Result<Option<ArticleRow>> {
+    Ok(articles_by_ids(db, &[id.to_owned()], viewer, true).await?.pop())
 }
 
 const PUBLISHER_JOINS: &str = " left join desk d on d.desk_id = a.published_by_desk_id
     left join users pu on pu.user_id = a.published_by_user_id";
 
-/// How many articles the filter matches (the list's total). Without filters beyond the state, the
-/// trigger-kept counts answer.
-pub async fn count_articles(db: impl PgExecutor<'_>, f: &ArticleFilter<'_>) -> sqlx::Result<i64> {
-    let no_other_filter = f.id.is_none()
-        && f.state.is_none()
-        && f.changed_since.is_none()
-        && f.mine.is_none()
-        && f.publishers.is_empty()
-        && f.tags.is_empty()
-        && f.channels.is_empty()
-        && f.promotional_content.is_empty()
-        && f.search.is_none();
-    // A topic filter alone: its links tell the total (they exist only for existing articles).
-    if no_other_filter && !f.categories.is_empty() {
-        return sqlx::query_scalar!(
-            r#"select count(distinct article_id) as "count!" from article_category where category_id = any($1)"#,
-            f.categories
-        )
-        .fetch_one(db)
-        .await;
-    }
-    let by_state_only = f.id.is_none()
+/// Whether the list's total comes from the trigger-kept counts (no filter beyond the state).
+fn counts_kept(f: &ArticleFilter<'_>) -> bool {
+    f.id.is_none()
         && f.changed_since.is_none()
         && f.mine.is_none()
         && f.categories.is_empty()
@@ -257,8 +228,12 @@ pub async fn count_articles(db: impl PgExecutor<'_>, f: &ArticleFilter<'_>) -> s
         && f.tags.is_empty()
         && f.channels.is_empty()
         && f.promotional_content.is_empty()
-        && f.search.is_none();
-    if by_state_only {
+        && f.search.is_none()
+}
+
+/// How many articles the filter matches (the list's total, when its page did not tell).
+pub async fn count_articles(db: impl PgExecutor<'_>, f: &ArticleFilter<'_>) -> sqlx::Result<i64> {
+    if counts_kept(f) {
         return sqlx::query_scalar!(
             r#"select coalesce(sum(articles), 0)::bigint as "count!" from article_state_count where ($1::text is null or state = $1)"#,
             f.state
@@ -284,38 +259,69 @@ pub struct Named {
 }
 
 /// The linked records of one article (or template).
+#[derive(Default)]
 pub struct Relations {
-    pub id: String,
-    pub contributors: Json<Vec<UserSummary>>,
-    pub categories: Json<Vec<Named>>,
-    pub tags: Json<Vec<Named>>,
-    pub promotional_content: Json<Vec<Named>>,
+    pub contributors: Vec<UserSummary>,
+    pub categories: Vec<Named>,
+    pub tags: Vec<Named>,
+    pub promotional_content: Vec<Named>,
 }
 
-/// Contributors, topics, tags and promotional content of several articles, in one statement.
-pub async fn relations_of(db: impl PgExecutor<'_>, article_ids: &[String]) -> sqlx::Result<Vec<Relations>> {
-    sqlx::query_as!(
-        Relations,
-        r#"select ids.id as "id!",
-                  coalesce((select jsonb_agg(jsonb_build_object('_id', u.user_id, 'name', u.name, 'email', u.email) order by lower(u.name))
-                            from article_contributor x join users u on u.user_id = x.user_id where x.article_id = ids.id), '[]')
-                    as "contributors!: Json<Vec<UserSummary>>",
-                  coalesce((select jsonb_agg(jsonb_build_object('_id', t.category_id, 'name', t.name) order by lower(t.name))
-                            from article_category x join category t on t.category_id = x.category_id where x.article_id = ids.id), '[]')
-                    as "categories!: Json<Vec<Named>>",
-                  coalesce((select jsonb_agg(jsonb_build_object('_id', t.tag_id, 'name', t.name) order by lower(t.name))
-                            from article_tag x join tag t on t.tag_id = x.tag_id where x.article_id = ids.id), '[]')
-                    as "tags!: Json<Vec<Named>>",
-                  coalesce((select jsonb_agg(jsonb_build_object('_id', p.promotional_content_id, 'name', p.name, 'link', p.link,
-                                                                'article_image', p.article_image) order by lower(p.name))
-                            from article_promotional_content x join promotional_content p on p.promotional_content_id = x.promotional_content_id
-                            where x.article_id = ids.id), '[]')
-                    as "promotional_content!: Json<Vec<Named>>"
-           from unnest($1::text[]) as ids(id)"#,
-        article_ids,
+/// Contributors, topics, tags and promotional content of several articles, in one prepared
+/// statement: plain rows (no JSON to build in PostgreSQL and parse again here), each kind in name
+/// order, gathered per article. Each name is looked up by its key (`lateral … offset 0`): a join
+/// would hash the whole users, topic or tag table for every request; names sort by their
+/// lowercase bytes, as the reader side's cards do.
+pub async fn relations_of(db: impl PgExecutor<'_>, article_ids: &[String]) -> sqlx::Result<HashMap<String, Relations>> {
+    #[derive(sqlx::FromRow)]
+    struct Link {
+        article_id: String,
+        kind: i32,
+        id: String,
+        name: String,
+        email: Option<String>,
+        link: Option<String>,
+        article_image: Option<String>,
+    }
+    let links: Vec<Link> = sqlx::query_as(
+        "select x.article_id, 0 as kind, u.user_id as id, u.name, u.email::text as email, null as link, null as article_image,
+                lower(u.name collate \"default\") as sort_key
+         from article_contributor x
+         cross join lateral (select u.user_id, u.name, u.email from users u where u.user_id = x.user_id offset 0) u
+         where x.article_id = any($1)
+         union all
+         select x.article_id, 1, t.category_id, t.name, null, null, null, lower(t.name collate \"default\")
+         from article_category x
+         cross join lateral (select t.category_id, t.name from category t where t.category_id = x.category_id offset 0) t
+         where x.article_id = any($1)
+         union all
+         select x.article_id, 2, t.tag_id, t.name, null, null, null, lower(t.name collate \"default\")
+         from article_tag x
+         cross join lateral (select t.tag_id, t.name from tag t where t.tag_id = x.tag_id offset 0) t
+         where x.article_id = any($1)
+         union all
+         select x.article_id, 3, p.promotional_content_id, p.name, null, p.link, p.article_image, lower(p.name collate \"default\")
+         from article_promotional_content x
+         cross join lateral (select p.promotional_content_id, p.name, p.link, p.article_image from promotional_content p
+                             where p.promotional_content_id = x.promotional_content_id offset 0) p
+         where x.article_id = any($1)
+         order by 1, 2, 8",
     )
+    .bind(article_ids)
     .fetch_all(db)
-    .await
+    .await?;
+    let mut relations: HashMap<String, Relations> = HashMap::with_capacity(article_ids.len());
+    for link in links {
+        let of = relations.entry(link.article_id.clone()).or_default();
+        let named = |link: Link| Named { id: link.id, name: link.name, link: link.link, article_image: link.article_image };
+        match link.kind {
+            0 => of.contributors.push(UserSummary { user_id: link.id, name: link.name, email: link.email.unwrap_or_default() }),
+            1 => of.categories.push(named(link)),
+            2 => of.tags.push(named(link)),
+            _ => of.promotional_content.push(named(link)),
+        }
+    }
+    Ok(relations)
 }
 
 /// What the rules need of a stored article, read under a row lock.

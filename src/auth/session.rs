@@ -1,5 +1,8 @@
 //! Resolves the `Authorization` header of a request into `Auth`: validates the bearer token and
 //! loads (or creates, on first use) the stored user, writing only when the token's claims changed.
+//! The user comes from memory when this server has it (`users::cache`).
+
+use std::sync::Arc;
 
 use chrono::Utc;
 
@@ -7,14 +10,12 @@ use super::{Auth, Identity, TrialState, Viewer, jwt::TokenError, trial_minutes_l
 use crate::{
     error::{Error, Result, reaches_unreachable_database},
     state::AppState,
-    users::queries,
+    users::{User, queries},
 };
 
 pub async fn authenticate(state: &AppState, authorization: Option<&str>) -> Result<Auth> {
     let Some(value) = authorization else { return Ok(Auth::Anonymous) };
-    let Some(token) = value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer ")).map(str::trim) else {
-        return Ok(Auth::Invalid);
-    };
+    let Some(token) = bearer_token(value) else { return Ok(Auth::Invalid) };
     let config = &state.config;
     let claims = match state.tokens.validate(token, &config.auth.audience).await {
         Ok(claims) => claims,
@@ -29,11 +30,19 @@ pub async fn authenticate(state: &AppState, authorization: Option<&str>) -> Resu
     let Some(identity) = Identity::from_claims(&claims, &config.auth.email_claim, &config.auth.name_claim) else {
         return Ok(Auth::Invalid);
     };
-    let user = match queries::find_by_subject(&state.pool, &identity.subject).await? {
-        Some(user) if user.matches(&identity) => user,
+    let user = match state.users.get(&identity.subject) {
+        Some(user) if user.matches(&identity) => User::clone(&user),
         _ => {
-            let is_internal = identity.subject.starts_with(&config.internal_id_prefix);
-            queries::upsert_from_identity(&state.pool, &identity, is_internal).await?.0
+            let generation = state.users.generation();
+            let user = match queries::find_by_subject(&state.pool, &identity.subject).await? {
+                Some(user) if user.matches(&identity) => user,
+                _ => {
+                    let is_internal = identity.subject.starts_with(&config.internal_id_prefix);
+                    queries::upsert_from_identity(&state.pool, &identity, is_internal).await?.0
+                }
+            };
+            state.users.put(Arc::new(user.clone()), generation);
+            user
         }
     };
     let role = identity.role();
@@ -45,4 +54,26 @@ pub async fn authenticate(state: &AppState, authorization: Option<&str>) -> Resu
         identity,
         user,
     })))
+}
+
+/// The token of an `Authorization: Bearer …` value (the scheme is case-insensitive, RFC 7235).
+pub fn bearer_token(value: &str) -> Option<&str> {
+    let (scheme, token) = value.split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bearer_token;
+
+    #[test]
+    fn bearer_tokens_are_read_whatever_the_scheme_case() {
+        assert_eq!(bearer_token("Bearer abc"), Some("abc"));
+        assert_eq!(bearer_token("bearer  abc "), Some("abc"));
+        assert_eq!(bearer_token("BEARER abc"), Some("abc"));
+        assert_eq!(bearer_token("Basic abc"), None);
+        assert_eq!(bearer_token("Bearer "), None);
+        assert_eq!(bearer_token("Bearerabc"), None);
+    }
 }

@@ -244,7 +244,7 @@ pub async fn enforce(State((state, class)): State<(AppState, Class)>, request: R
 /// The subject of a valid bearer token.
 async fn subject(state: &AppState, headers: &HeaderMap) -> Option<String> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    let token = value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer "))?.trim();
+    let token = crate::auth::session::bearer_token(value)?;
     let claims = state.tokens.validate(token, &state.config.auth.audience).await.ok()?;
     claims.get("sub")?.as_str().map(str::to_owned)
 }

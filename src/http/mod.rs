@@ -39,6 +39,7 @@ pub use request_ids::RequestIds;
 pub fn build_app(state: AppState) -> Router {
     let schema = build_schema(state.clone());
     limits::Limits::start_pruning(&state.limits);
+    state.users.listen(state.pool.clone());
     let limited = |class| axum::middleware::from_fn_with_state((state.clone(), class), limits::enforce);
     let limits = &state.config.limits;
     // Uploads have their own, larger body limit; everything else the API's.

@@ -3,6 +3,7 @@
 //! `INSIGHTS_UPLOAD_URL`), and answers with its link; `GET /uploads/{name}` serves it with its type
 //! and `nosniff`. `POST /upload-file` takes a PDF and stores an image of each page (see `pdf`).
 
+pub mod migrate;
 mod pdf;
 pub mod store;
 

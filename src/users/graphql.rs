@@ -411,6 +411,8 @@ impl UsersMutation {
         let previous_sign_in = queries::record_sign_in(&mut *tx, &viewer.user.user_id).await?;
         let user = queries::find_by_subject(&mut *tx, &identity.subject).await?.ok_or(Error::NotFound("User"))?;
         tx.commit().await?;
+        // Other servers drop their copy on the change notification; this one at once.
+        state.users.forget(&identity.subject);
         Ok(UserFromToken { is_new_user: previous_sign_in.is_none(), user })
     }
 
@@ -429,6 +431,8 @@ impl UsersMutation {
             profile_picture: item.profile_picture,
         };
         let id = service::edit_profile(&state.pool, (&viewer.user.user_id, role), &change, &state.config.internal_email_domains).await?;
+        // The edited user is known here by id, the kept copies by subject; edits are rare.
+        state.users.clear();
         load_user(ctx, &id).await
     }
 }

@@ -2,6 +2,7 @@
 //! the identity operations of the API (`me`, `updateUserFromToken`, `isUserProfileComplete`), and
 //! the users administration (list, edit, the contributor photo).
 
+pub mod cache;
 mod graphql;
 mod picture;
 pub mod queries;

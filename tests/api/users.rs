@@ -5,7 +5,8 @@ use sqlx::PgPool;
 
 use crate::support::{TestApp, TestRole, error_code, tokens};
 
-const UPDATE: &str = "mutation($t: String!) { updateUserFromToken(idToken: $t) { isNewUser user { _id email name company role lastLogin } } }";
+const UPDATE: &str =
+    "mutation($t: String!) { updateUserFromToken(idToken: $t) { isNewUser user { _id email name company role lastLogin } } }";
 
 /// Runs the built-in provider's sign-in for a ready user and returns (access token, id token).
 pub async fn sign_in(app: &TestApp, ready_user: &str) -> (String, String) {
@@ -72,7 +73,11 @@ async fn a_client_without_a_company_has_an_incomplete_profile(pool: PgPool) {
     let (complete, _) = sign_in(&app, "subscriber").await;
     assert_eq!(app.gql(Some(&complete), query, json!({})).await["data"]["isUserProfileComplete"]["isProfileComplete"], true);
 
-    let tokens = crate::oidc_provider::code_flow(&app, &[("email", "new.client@client.example"), ("name", "New Client"), ("scopes", "insights:content-reader")]).await;
+    let tokens = crate::oidc_provider::code_flow(
+        &app,
+        &[("email", "new.client@client.example"), ("name", "New Client"), ("scopes", "insights:content-reader")],
+    )
+    .await;
     let incomplete = tokens["access_token"].as_str().unwrap();
     let response = app.gql(Some(incomplete), query, json!({})).await;
     assert_eq!(response["data"]["isUserProfileComplete"]["isProfileComplete"], false, "{response}");
@@ -121,6 +126,58 @@ async fn role_changes_in_the_token_take_effect_at_once(pool: PgPool) {
     assert_eq!(reader["data"]["me"]["role"], "Subscriber");
     assert_eq!(editor["data"]["me"]["role"], "Editor");
     assert_eq!(reader["data"]["me"]["_id"], editor["data"]["me"]["_id"]);
-    let stored: Option<String> = sqlx::query_scalar("select role from users where email = $1").bind(email).fetch_one(&app.pool).await.unwrap();
+    let stored: Option<String> =
+        sqlx::query_scalar("select role from users where email = $1").bind(email).fetch_one(&app.pool).await.unwrap();
     assert_eq!(stored.as_deref(), Some("Editor"));
+}
+
+/// Two servers keeping users in memory: a change written anywhere (here with SQL, as another
+/// server or a tool would) is seen by both within moments, through the change notifications;
+/// with the notifications off, the kept copy is what a server answers — so memory is really used.
+#[sqlx::test(migrations = "./migrations")]
+async fn kept_users_are_dropped_on_every_server_when_they_change(pool: PgPool) {
+    let a = TestApp::spawn_with(pool.clone(), &["--auth-user-cache-secs", "600"]).await;
+    // B trusts the same issuer (A's address), as servers behind one public URL do.
+    let b = TestApp::spawn_with(pool.clone(), &["--auth-user-cache-secs", "600", "--public-url", &a.address]).await;
+    let token = tokens::for_role(&a.state, TestRole::Subscriber).await;
+    async fn tableau_access(app: &TestApp, token: &str) -> Value {
+        app.gql(Some(token), "{ me { _id tableauAccess } }", json!({})).await["data"]["me"]["tableauAccess"].clone()
+    }
+    // Each server listens once its change feed is connected; until then it reads every time.
+    let set = |value: bool| sqlx::query("update users set tableau_access = $1").bind(value).execute(&pool);
+    let within = |app: &'static str, expected: bool| format!("{app} sees tableauAccess = {expected} within 5 s");
+    for (app, name) in [(&a, "A"), (&b, "B")] {
+        assert_eq!(tableau_access(app, &token).await, false, "{name}");
+    }
+
+    for expected in [true, false, true] {
+        set(expected).await.unwrap();
+        for (app, name) in [(&a, "A"), (&b, "B")] {
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+            while tableau_access(app, &token).await != expected {
+                assert!(std::time::Instant::now() < deadline, "{}", within(name, expected));
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            }
+        }
+    }
+
+    // Without the notification, B keeps answering from memory (the cache is really in use).
+    for _ in 0..100 {
+        if b.state.users.get(&sqlx::query_scalar::<_, String>("select subject from users").fetch_one(&pool).await.unwrap()).is_some() {
+            break;
+        }
+        tableau_access(&b, &token).await;
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    sqlx::query("alter table users disable trigger users_changed_update").execute(&pool).await.unwrap();
+    set(false).await.unwrap();
+    assert_eq!(tableau_access(&b, &token).await, true, "B answers its kept copy while no notification comes");
+    sqlx::query("alter table users enable trigger users_changed_update").execute(&pool).await.unwrap();
+    // Any later change (even to another column) drops it.
+    sqlx::query("update users set position = 'Analyst'").execute(&pool).await.unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while tableau_access(&b, &token).await != false {
+        assert!(std::time::Instant::now() < deadline, "{}", within("B", false));
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
 }

@@ -7,6 +7,9 @@
 
 pub mod balancer;
 pub mod load;
+// The API tests' maildev starter, shared.
+#[path = "../../../tests/api/support/maildev.rs"]
+#[allow(dead_code)]
 pub mod maildev;
 pub mod postgres;
 

@@ -60,8 +60,11 @@ async fn smtp_banner(port: u16) -> Option<String> {
     Some(line)
 }
 
+/// web/node_modules/.bin/maildev of the workspace (this file also serves cli/'s tests).
 fn binary() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("web/node_modules/.bin/maildev")
+    let relative = "web/node_modules/.bin/maildev";
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest.ancestors().map(|dir| dir.join(relative)).find(|path| path.exists()).unwrap_or_else(|| manifest.join(relative))
 }
 
 /// A port nobody listens on right now.

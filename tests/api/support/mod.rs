@@ -29,7 +29,9 @@ pub struct TestApp {
 }
 
 /// Flags every test app gets: no JWKS refresh cooldown, so key-rotation tests need no sleeps.
-const BASE_FLAGS: &[&str] = &["--auth-jwks-refresh-secs", "0", "--log-format", "pretty"];
+// Users are read every request: tests change them with SQL and read them back at once (the cache
+// has its own tests, with it on).
+const BASE_FLAGS: &[&str] = &["--auth-jwks-refresh-secs", "0", "--log-format", "pretty", "--auth-user-cache-secs", "0"];
 
 impl TestApp {
     pub async fn spawn(pool: PgPool) -> TestApp {
@@ -48,8 +50,12 @@ impl TestApp {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind a free port");
         let port = listener.local_addr().unwrap().port();
         let address = format!("http://127.0.0.1:{port}");
-        let mut all: Vec<String> = vec!["--public-url".into(), address.clone()];
-        all.extend(BASE_FLAGS.iter().map(|s| s.to_string()));
+        let mut all: Vec<String> = Vec::new();
+        // A flag the test gives replaces the base one (clap refuses a flag given twice).
+        let base = [["--public-url", address.as_str()]].into_iter().chain(BASE_FLAGS.chunks(2).map(|pair| [pair[0], pair[1]]));
+        for pair in base.filter(|pair| !flags.contains(&pair[0])) {
+            all.extend(pair.iter().map(|s| s.to_string()));
+        }
         all.extend(flags.iter().map(|s| s.to_string()));
         let config = Config::from_flags(all).expect("test config");
         insights::telemetry::init("pretty", &std::env::var("TEST_LOG").unwrap_or_else(|_| "warn,client=off".into()));

@@ -68,6 +68,21 @@ describe('formatError', () => {
     expect(formatError(serverError)).toBe(MESSAGES.network);
   });
 
+  it('shows the coded errors of a 429 or 503 answer rather than a connection failure', () => {
+    const body = (code: string, message: string) => JSON.stringify({ errors: [{ message, extensions: { code, retryAfter: 3 } }] });
+    const answer = (status: number, bodyText: string) =>
+      new ServerError(`Response not successful: Received status code ${status}`, {
+        response: new Response(bodyText, { status }),
+        bodyText,
+      });
+    expect(formatError(answer(429, body('RATE_LIMITED', 'Too many requests, try again in 3 s')))).toBe(
+      'RATE_LIMITED::Too many requests, try again in 3 s',
+    );
+    expect(formatError(answer(503, body('UNAVAILABLE', 'The database is unreachable')))).toBe('UNAVAILABLE::The database is unreachable');
+    expect(formatError(answer(503, '{"errors":[{"message":"no code"}]}'))).toBe(MESSAGES.network);
+    expect(formatError(answer(503, 'not json'))).toBe(MESSAGES.network);
+  });
+
   it('shows other errors with the prefix stripped', () => {
     expect(formatError(new Error('GraphQL error: Something else'))).toBe('Something else');
   });

@@ -13,6 +13,10 @@ export type ErrorCode =
   | 'DUPLICATE'
   | 'TRIAL_EXPIRED'
   | 'INTERNAL'
+  // Answered with HTTP 429 / 503 and `Retry-After` (`extensions.retryAfter`): too many requests,
+  // or the database briefly unreachable. Temporary: the same action works again later.
+  | 'RATE_LIMITED'
+  | 'UNAVAILABLE'
   // Raised before any resolver runs: a request that is not GraphQL, or one the schema refuses
   // (unknown field, depth or complexity limit). Shown as CODE::message like the others.
   | 'GRAPHQL_PARSE_FAILED'
@@ -94,11 +98,31 @@ export function isTrialExpiredError(error: GraphQLFormattedError): boolean {
   return errorCode(error) === 'TRIAL_EXPIRED' || error.message.includes(TRIAL_EXPIRED_TEXT);
 }
 
+/**
+ * The GraphQL errors in the body of a non-2xx answer (429 and 503 carry `{errors: [...]}` with
+ * their code), so the user reads 'Too many requests…' rather than 'Cannot connect to server'.
+ */
+function errorsOfServerError(error: unknown): GraphQLFormattedError[] {
+  if (!ServerError.is(error)) return [];
+  try {
+    const body: unknown = JSON.parse(error.bodyText);
+    const errors = body && typeof body === 'object' ? (body as { errors?: unknown }).errors : undefined;
+    if (!Array.isArray(errors)) return [];
+    return errors.filter(
+      (e): e is GraphQLFormattedError => !!e && typeof e === 'object' && typeof e.message === 'string' && !!errorCode(e),
+    );
+  } catch {
+    return [];
+  }
+}
+
 /** The text to show for any error a form or screen receives (alerts, toasts, error pages). */
 export function formatError(error: unknown): string {
   if (CombinedGraphQLErrors.is(error)) {
     return error.errors.map(formatGraphQLError).join('\n');
   }
+  const answered = errorsOfServerError(error);
+  if (answered.length > 0) return answered.map(formatGraphQLError).join('\n');
   if (isNetworkError(error)) return MESSAGES.network;
   if (error instanceof Error) return cleanMessage(error.message);
   if (typeof error === 'string') return cleanMessage(error);
