@@ -2,10 +2,9 @@
 //! (header, BOM, CRLF, quotes, blank lines, case of emails), its second run, a renamed account,
 //! unknown users, refused rows, --dry-run, an unreadable file, and `list --email`.
 
-use std::{
-    path::{Path, PathBuf},
-    process::Output,
-};
+mod command;
+
+use std::path::{Path, PathBuf};
 
 use sqlx::PgPool;
 
@@ -47,17 +46,11 @@ impl Cli {
         Cli { url: url.to_string() }
     }
 
-    async fn run(&self, args: &[&str]) -> (Output, String, String) {
-        let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_insights-cli"))
-            .args(args)
-            .env("DATABASE_URL", &self.url)
-            .env_remove("INSIGHTS_LOG")
-            .output()
-            .await
-            .expect("run insights-cli");
-        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-        (output, stdout, stderr)
+    async fn run(&self, args: &[&str]) -> command::Run {
+        command::run(args, |command| {
+            command.env("DATABASE_URL", &self.url).env_remove("INSIGHTS_LOG");
+        })
+        .await
     }
 
     /// Runs `billing-accounts import FILE [extra]`, which must succeed; returns its stdout.
@@ -65,16 +58,8 @@ impl Cli {
         let path = file.path().to_str().unwrap();
         let mut args = vec!["billing-accounts", "import", path];
         args.extend(extra);
-        let (output, stdout, stderr) = self.run(&args).await;
-        assert!(output.status.success(), "stdout: {stdout}\nstderr: {stderr}");
-        assert!(!stderr.contains('\u{1b}'), "no terminal control codes on a pipe: {stderr:?}");
-        stdout
+        self.run(&args).await.succeeded()
     }
-}
-
-/// A count of the command's summary ("  accounts added:       3").
-fn figure(stdout: &str, label: &str) -> Option<u64> {
-    stdout.lines().find_map(|line| line.trim_start().strip_prefix(label)?.strip_prefix(':')?.trim().parse().ok())
 }
 
 async fn add_user(pool: &PgPool, email: &str, name: &str) {
@@ -130,10 +115,10 @@ async fn an_import_adds_the_accounts_then_a_second_run_changes_nothing(pool: PgP
     let stdout = cli.import(&file, &[]).await;
     assert!(stdout.starts_with("Imported: "), "{stdout}");
     assert!(stdout.contains("7 rows after a header"), "{stdout}");
-    assert_eq!(figure(&stdout, "accounts added"), Some(3), "{stdout}");
-    assert_eq!(figure(&stdout, "accounts updated"), Some(0), "{stdout}");
-    assert_eq!(figure(&stdout, "rows for unknown users"), Some(1), "{stdout}");
-    assert_eq!(figure(&stdout, "rows refused"), Some(3), "{stdout}");
+    assert_eq!(command::figure(&stdout, "accounts added"), Some(3), "{stdout}");
+    assert_eq!(command::figure(&stdout, "accounts updated"), Some(0), "{stdout}");
+    assert_eq!(command::figure(&stdout, "rows for unknown users"), Some(1), "{stdout}");
+    assert_eq!(command::figure(&stdout, "rows refused"), Some(3), "{stdout}");
     let line_of = |needle: &str| stdout.lines().find(|l| l.contains(needle)).unwrap_or_else(|| panic!("{needle}: {stdout}")).to_owned();
     assert!(line_of("nobody@client.example").contains("ACC-9"), "{stdout}");
     assert!(line_of("no email").trim_start().starts_with("7 "), "line numbers count the header and blank line: {stdout}");
@@ -147,17 +132,17 @@ async fn an_import_adds_the_accounts_then_a_second_run_changes_nothing(pool: PgP
     assert_eq!(accounts(&pool).await, expected);
 
     let again = cli.import(&file, &[]).await;
-    assert_eq!(figure(&again, "accounts added"), Some(0), "{again}");
-    assert_eq!(figure(&again, "accounts updated"), Some(0), "a second run updates nothing: {again}");
-    assert_eq!(figure(&again, "rows for unknown users"), Some(1), "{again}");
+    assert_eq!(command::figure(&again, "accounts added"), Some(0), "{again}");
+    assert_eq!(command::figure(&again, "accounts updated"), Some(0), "a second run updates nothing: {again}");
+    assert_eq!(command::figure(&again, "rows for unknown users"), Some(1), "{again}");
     assert_eq!(accounts(&pool).await, expected);
 
     // A new name for a known account is an update; a row without a name keeps the name.
     let renamed = CsvFile::new("ann@client.example,ACC-1,Ann's new desk\nann@client.example,ACC-2\n");
     let stdout = cli.import(&renamed, &[]).await;
     assert!(stdout.contains("2 rows,"), "no header: {stdout}");
-    assert_eq!(figure(&stdout, "accounts added"), Some(0), "{stdout}");
-    assert_eq!(figure(&stdout, "accounts updated"), Some(1), "{stdout}");
+    assert_eq!(command::figure(&stdout, "accounts added"), Some(0), "{stdout}");
+    assert_eq!(command::figure(&stdout, "accounts updated"), Some(1), "{stdout}");
     assert_eq!(
         accounts(&pool).await[..2],
         owned(&[("ann@client.example", "ACC-1", Some("Ann's new desk")), ("ann@client.example", "ACC-2", Some("Metals, London")),])
@@ -171,7 +156,7 @@ async fn a_dry_run_reports_and_writes_nothing(pool: PgPool) {
     let file = CsvFile::new(FILE);
     let stdout = cli.import(&file, &["--dry-run"]).await;
     assert!(stdout.starts_with("Dry run, nothing was written: "), "{stdout}");
-    assert_eq!(figure(&stdout, "accounts added"), Some(3), "{stdout}");
+    assert_eq!(command::figure(&stdout, "accounts added"), Some(3), "{stdout}");
     assert!(accounts(&pool).await.is_empty());
 }
 
@@ -179,12 +164,12 @@ async fn a_dry_run_reports_and_writes_nothing(pool: PgPool) {
 async fn an_unreadable_file_is_refused_with_its_reason(pool: PgPool) {
     let cli = Cli::of(&pool);
     let missing = std::env::temp_dir().join(format!("no-such-{}.csv", uuid()));
-    let (output, _, stderr) = cli.run(&["billing-accounts", "import", missing.to_str().unwrap()]).await;
+    let command::Run { output, stderr, .. } = cli.run(&["billing-accounts", "import", missing.to_str().unwrap()]).await;
     assert!(!output.status.success());
     assert!(stderr.contains(&format!("cannot read {}: No such file or directory", missing.display())), "{stderr}");
 
     let directory = std::env::temp_dir();
-    let (output, _, stderr) = cli.run(&["billing-accounts", "import", directory.to_str().unwrap()]).await;
+    let command::Run { output, stderr, .. } = cli.run(&["billing-accounts", "import", directory.to_str().unwrap()]).await;
     assert!(!output.status.success());
     assert!(stderr.contains("cannot read"), "{stderr}");
 }
@@ -195,15 +180,15 @@ async fn the_accounts_of_a_user_are_listed_by_email(pool: PgPool) {
     let cli = Cli::of(&pool);
     cli.import(&CsvFile::new("email,account,name\nbob@client.example,ACC-7,Bob's desk\n"), &[]).await;
 
-    let (output, stdout, stderr) = cli.run(&["billing-accounts", "list", "--email", "BOB@client.example"]).await;
+    let command::Run { output, stdout, stderr } = cli.run(&["billing-accounts", "list", "--email", "BOB@client.example"]).await;
     assert!(output.status.success(), "{stderr}");
     assert!(stdout.contains("Billing accounts of Bob Reader <Bob@Client.example>"), "{stdout}");
     assert!(stdout.lines().any(|l| l.contains("ACC-7") && l.contains("Bob's desk")), "{stdout}");
 
-    let (_, stdout, _) = cli.run(&["billing-accounts", "list", "--email", "ann@client.example"]).await;
+    let command::Run { stdout, .. } = cli.run(&["billing-accounts", "list", "--email", "ann@client.example"]).await;
     assert!(stdout.contains("Ann Reader <ann@client.example>") && stdout.contains("has no billing account"), "{stdout}");
 
-    let (output, _, stderr) = cli.run(&["billing-accounts", "list", "--email", "nobody@client.example"]).await;
+    let command::Run { output, stderr, .. } = cli.run(&["billing-accounts", "list", "--email", "nobody@client.example"]).await;
     assert!(!output.status.success());
     assert!(stderr.contains("no Insights user has the email \"nobody@client.example\""), "{stderr}");
 }

@@ -3,42 +3,29 @@
 //! byte for byte, other files are skipped, a second run copies nothing, a changed file is copied
 //! again; without INSIGHTS_UPLOAD_URL, or with a store that does not answer, it refuses.
 
+mod command;
 #[path = "../../tests/api/support/s3.rs"]
 #[allow(dead_code)]
 mod s3;
 
-use std::{path::Path, process::Output};
+use std::path::Path;
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\x0f\0\0\x01\x01\0\x05\x18\xd8N\0\0\0\0IEND\xaeB`\x82";
 
 /// Runs the binary with only the given environment (none of the caller's AWS or INSIGHTS settings).
-async fn run(args: &[&str], env: &[(&str, String)]) -> (Output, String, String) {
-    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_insights-cli"))
-        .args(args)
-        .env_clear()
-        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
-        .output()
-        .await
-        .expect("run insights-cli");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    (output, stdout, stderr)
-}
-
-/// A count of the summary ("  copied:      3").
-fn figure(stdout: &str, label: &str) -> Option<u64> {
-    stdout.lines().find_map(|line| line.trim_start().strip_prefix(label)?.strip_prefix(':')?.trim().parse().ok())
+async fn run(args: &[&str], env: &[(&str, String)]) -> command::Run {
+    command::run(args, |command| {
+        command.env_clear().envs(env.iter().map(|(k, v)| (*k, v.as_str())));
+    })
+    .await
 }
 
 fn counts(stdout: &str) -> [Option<u64>; 4] {
-    ["copied", "already there", "skipped (not upload names)", "failed"].map(|label| figure(stdout, label))
+    ["copied", "already there", "skipped (not upload names)", "failed"].map(|label| command::figure(stdout, label))
 }
 
 async fn migrate(dir: &Path, env: &[(&str, String)]) -> String {
-    let (output, stdout, stderr) = run(&["uploads", "migrate", "--from", dir.to_str().unwrap()], env).await;
-    assert!(output.status.success(), "stdout: {stdout}\nstderr: {stderr}");
-    assert!(!stderr.contains('\u{1b}'), "no terminal control codes on a pipe: {stderr:?}");
-    stdout
+    run(&["uploads", "migrate", "--from", dir.to_str().unwrap()], env).await.succeeded()
 }
 
 #[tokio::test]
@@ -89,7 +76,7 @@ async fn without_an_object_store_or_when_it_does_not_answer_nothing_is_copied() 
     std::fs::write(dir.path().join(format!("{}.png", insights::ids::new_id())), PNG).unwrap();
     let from = dir.path().to_str().unwrap();
 
-    let (output, stdout, stderr) = run(&["uploads", "migrate", "--from", from], &[]).await;
+    let command::Run { output, stdout, stderr } = run(&["uploads", "migrate", "--from", from], &[]).await;
     assert!(!output.status.success(), "stdout: {stdout}");
     assert!(stderr.contains("INSIGHTS_UPLOAD_URL"), "says what to set: {stderr}");
 
@@ -97,7 +84,7 @@ async fn without_an_object_store_or_when_it_does_not_answer_nothing_is_copied() 
     env.retain(|(key, _)| *key != "AWS_ENDPOINT_URL");
     env.push(("AWS_ENDPOINT_URL", format!("http://127.0.0.1:{}", s3::free_port())));
     env.push(("INSIGHTS_UPLOAD_URL", "s3://gone/uploads".to_owned()));
-    let (output, stdout, stderr) = run(&["uploads", "migrate", "--from", from], &env).await;
+    let command::Run { output, stdout, stderr } = run(&["uploads", "migrate", "--from", from], &env).await;
     assert!(!output.status.success(), "stdout: {stdout}");
     assert!(stderr.contains("nothing was copied") && stderr.contains("s3://gone/uploads"), "names the store: {stderr}");
     assert!(!stderr.contains(s3::SECRET_ACCESS_KEY), "no credentials shown: {stderr}");

@@ -12,14 +12,17 @@ admin=$(scripts/postgres.sh url postgres)
 db=${BENCH_DB:-insights_bench_$$}
 keep=${BENCH_DB:+yes}
 export DATABASE_URL="${admin%/*}/$db"
-port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
+port=$(free_port)
 url="http://127.0.0.1:$port"
 export INSIGHTS_LISTEN=127.0.0.1:$port INSIGHTS_PUBLIC_URL=$url
 log=$(mktemp)
 pid=""
+maildev_pid=""
 stop() { if [[ -n $pid ]]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; fi; pid=""; }
 drop_db() { [[ -n $keep ]] || psql "$admin" -q -c "drop database if exists $db with (force)"; }
-trap 'stop; drop_db; rm -f "$log"' EXIT
+stop_maildev() { if [[ -n $maildev_pid ]]; then kill "$maildev_pid" 2>/dev/null || true; fi; maildev_pid=""; }
+trap 'stop; stop_maildev; drop_db; rm -f "$log"' EXIT
 # True when a kept database (BENCH_DB) already holds the articles of an earlier run.
 seeded() { [[ -n $keep && $(psql "$DATABASE_URL" -tAc "select count(*) > 1000 from article" 2>/dev/null) == t ]]; }
 
@@ -27,6 +30,19 @@ start() { # [VAR=value ...] extra environment for the server
   env "$@" "$bin" serve >>"$log" 2>&1 &
   pid=$!
   until curl -fsS "$url/healthz" >/dev/null 2>&1; do sleep 0.2; done
+}
+
+# dir: maildev on free ports, keeping its mail in dir; sets smtp_port and maildev_url (its web API).
+start_maildev() {
+  local maildev=web/node_modules/.bin/maildev web_port
+  [[ -x $maildev ]] || { echo "needs maildev: (cd web && npm ci)" >&2; exit 1; }
+  smtp_port=$(free_port)
+  web_port=$(free_port)
+  maildev_url=http://127.0.0.1:$web_port
+  mkdir -p "$1"
+  "$maildev" --smtp "$smtp_port" --ip 127.0.0.1 --web "$web_port" --web-ip 127.0.0.1 --mail-directory "$1" >"$1.log" 2>&1 &
+  maildev_pid=$!
+  until curl -fsS "$maildev_url/api/email" >/dev/null 2>&1; do sleep 0.1; done
 }
 
 # body → SQL statements per request, counted from the statement log of a server started with

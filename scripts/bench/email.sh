@@ -21,15 +21,12 @@ export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/insights/target}
 # Built before common.sh points DATABASE_URL at the scratch database (queries are checked offline).
 SQLX_OFFLINE=${SQLX_OFFLINE:-true} cargo build --release --quiet --example email_bench
 bench=$CARGO_TARGET_DIR/release/examples/email_bench
-maildev=web/node_modules/.bin/maildev
-[[ -x $maildev ]] || { echo "needs maildev: (cd web && npm ci)" >&2; exit 1; }
 source scripts/bench/common.sh
 
 subscribers=${BENCH_SUBSCRIBERS:-100000}
 delivery_seconds=${BENCH_DELIVERY_SECONDS:-120}
 work=$(mktemp -d)
-maildev_pid=""
-trap 'stop; [[ -n $maildev_pid ]] && kill "$maildev_pid" 2>/dev/null; psql "$admin" -q -c "drop database if exists $db with (force)"; rm -f "$log"; rm -rf "$work"' EXIT
+trap 'stop; stop_maildev; drop_db; rm -f "$log"; rm -rf "$work"' EXIT
 q() { psql "$DATABASE_URL" -tAc "$1"; }
 seconds_since() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$1" "$(date +%s.%N)"; }
 
@@ -120,18 +117,12 @@ echo
 echo "== (b) publish → email in maildev, one subscriber, \`insights-cli serve\` with its workers and the default settings"
 # The benchmark's undelivered emails would go first (claims are oldest first): an idle outbox.
 q "delete from email_outbox where state in ('pending', 'sending')" >/dev/null
-free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
-smtp_port=$(free_port)
-web_port=$(free_port)
-mkdir -p "$work/maildev"
-"$maildev" --smtp "$smtp_port" --ip 127.0.0.1 --web "$web_port" --web-ip 127.0.0.1 --mail-directory "$work/maildev" >"$work/maildev.log" 2>&1 &
-maildev_pid=$!
-until curl -fsS "http://127.0.0.1:$web_port/api/email" >/dev/null 2>&1; do sleep 0.1; done
+start_maildev "$work/maildev"
 EDITOR_TOKEN=$("$bin" token --email bench.editor@insights.example --name "Bench Editor" --role admin --ttl 1h)
 READER_TOKEN=$("$bin" token --email latency.reader@client.example --name "Lena Latency" --role subscriber --ttl 1h)
 : >"$log"
 start INSIGHTS_SMTP_URL="smtp://127.0.0.1:$smtp_port" INSIGHTS_LOG_FORMAT=json
-python3 - "$url/graphql" "http://127.0.0.1:$web_port" "$EDITOR_TOKEN" "$READER_TOKEN" "$DATABASE_URL" "$log" "$work/latency.txt" <<'PY'
+python3 - "$url/graphql" "$maildev_url" "$EDITOR_TOKEN" "$READER_TOKEN" "$DATABASE_URL" "$log" "$work/latency.txt" <<'PY'
 import datetime, json, statistics, subprocess, sys, time, urllib.request
 graphql, maildev, editor, reader, database, log, out = sys.argv[1:]
 

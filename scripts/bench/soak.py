@@ -12,6 +12,9 @@ ids.txt (published article ids), channels.txt (channel ids), topics.txt (topic i
 """
 import http.client, json, os, random, sys, threading, time, urllib.parse
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reader_queries import ARTICLE, FOR_YOU, SEARCH
+
 url, work, server_pid, seconds, rate = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
 host = urllib.parse.urlsplit(url)
 lines = lambda name: [l.strip() for l in open(os.path.join(work, name)) if l.strip()]
@@ -19,27 +22,7 @@ readers, staff = lines("readers.txt"), lines("staff.txt")[0]
 ids, channels, topics = lines("ids.txt"), lines("channels.txt"), lines("topics.txt")
 publish_setup = json.load(open(os.path.join(work, "publish.json")))
 
-CARD = """fragment Card on ArticleCard { _id title summary publishDate lastEdited isPremium isPremiumActive canSeeFullVersion
-  isLocked isPinned displayInChartSection publishedBy { _id name type } premiumChannel { _id name type state }
-  categories { _id name } tags { _id name } }"""
-SEARCH = """query Search($params: SearchArticlesParams, $first: Int!) { searchArticles(params: $params, first: $first) {
-  totalCount pageInfo { endCursor hasNextPage } documents { highlight article { ...Card } } } }""" + CARD
-ARTICLE = """query Article($id: ID!) { findPublishedArticleById(id: $id) {
-  _id title html summary publishDate lastEdited state version isPremium isPremiumActive premiumExpiryOffset
-  canSeeFullVersion isLocked showWatermark blockCopy isPinned displayInChartSection deskEmail
-  publishedBy { _id name type } contributors { _id name position hasProfilePicture }
-  categories { _id name } rootCategories { _id name } tags { _id name } premiumChannel { _id name type state }
-  premiumChannelDetails { _id name type price description isCurrentUserSubscribed
-    userChannelSubscription { subscriptionState isActive isFullArticleContent } }
-  randomisedPromotionalContent { _id name link sidebarImage } recentChannelArticles { ...Card } } }""" + CARD
 VIEW = "mutation($item: ArticleViewStatInput!) { addArticleViewStat(item: $item) { counted kind } }"
-FOR_YOU = """query ForYou($take: Int!) {
-  me { _id channelSubscriptions { channelId subscriptionState isActive channel { ...Channel } }
-       followedCategories { _id } recommendedArticles(take: $take) { ...Card } }
-  latestFree: getArticles(params: {freeOnly: true}, first: $take, page: 1) { hasMore articles { ...Card } }
-  premiumChannels { ...Channel } freeChannels { ...Channel } }
-fragment Channel on Channel { _id name description type price profileImage coverImage defaultTrialDurationDays
-  isCurrentUserSubscribed userChannelSubscription { channelId subscriptionType subscriptionState cancelAt cancelAtPeriodEnd isActive isFullArticleContent } }""" + CARD
 TOPICS = "{ categories { _id name parent } }"
 STAFF_LIST = """query($params: ArticleListParams) { articles(params: $params) { total articles { _id title state publishDate lastEdited
   uniqueViews isPremium premiumExpiryOffset premiumExpiresAt canEdit canViewStats publishedBy { _id name type }

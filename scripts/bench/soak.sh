@@ -12,11 +12,8 @@ source "$(dirname "$0")/common.sh"
 
 seconds=${SOAK_SECONDS:-600}
 rate=${SOAK_RATE:-250}
-maildev=web/node_modules/.bin/maildev
-[[ -x $maildev ]] || { echo "needs maildev: (cd web && npm ci)" >&2; exit 1; }
 work=$(mktemp -d)
-maildev_pid=""
-trap 'stop; [[ -n $maildev_pid ]] && kill "$maildev_pid" 2>/dev/null; drop_db; rm -f "$log"; rm -rf "$work"' EXIT
+trap 'stop; stop_maildev; drop_db; rm -f "$log"; rm -rf "$work"' EXIT
 q() { psql "$DATABASE_URL" -tAc "$1"; }
 
 "$bin" migrate >/dev/null
@@ -43,13 +40,7 @@ q "select article_id from article where state = 'Published' order by md5(article
 q "select channel_id from channel order by name" >"$work/channels.txt"
 q "select category_id from category where parent_id is not null order by md5(category_id) limit 100" >"$work/topics.txt"
 
-free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
-smtp_port=$(free_port)
-web_port=$(free_port)
-mkdir -p "$work/maildev"
-"$maildev" --smtp "$smtp_port" --ip 127.0.0.1 --web "$web_port" --web-ip 127.0.0.1 --mail-directory "$work/maildev" >"$work/maildev.log" 2>&1 &
-maildev_pid=$!
-until curl -fsS "http://127.0.0.1:$web_port/api/email" >/dev/null 2>&1; do sleep 0.1; done
+start_maildev "$work/maildev"
 
 start INSIGHTS_SMTP_URL="smtp://127.0.0.1:$smtp_port" INSIGHTS_LOG_FORMAT=json INSIGHTS_LOG=warn
 # The minutely publish goes to the channel with the fewest subscribers among those with some.
@@ -67,7 +58,7 @@ python3 scripts/bench/soak.py "$url" "$work" "$pid" "$seconds" "$rate"
 sleep 5
 sent=$(q "select count(*) from email_outbox where state = 'sent' and created_at > now() - interval '$((seconds + 60)) seconds'")
 pending=$(q "select count(*) from email_outbox where state <> 'sent'")
-received=$(curl -fsS "http://127.0.0.1:$web_port/api/email" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+received=$(curl -fsS "$maildev_url/api/email" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
 echo "emails: $sent sent by the workers, $received in maildev, $pending not sent yet"
 echo "server log lines at warn or above: $(grep -c . "$log" || true)"
 grep -m 5 . "$log" || true

@@ -22,6 +22,7 @@ use crate::{
     ids,
     promotions::{self, PromotionalContentCard},
     subscriptions::{ViewerSubscriptions, viewer_subscriptions},
+    taxonomy::cache::Topics,
     validation::optional_id,
 };
 
@@ -106,7 +107,7 @@ pub struct ArticleCard {
 }
 
 impl ArticleCard {
-    pub fn new(row: CardRow, reader: &Reader) -> ArticleCard {
+    pub fn new(row: CardRow, reader: &Reader, all_topics: &Topics) -> ArticleCard {
         let facts =
             facts("Published", row.premium_channel_id.as_deref(), row.channel_type.as_deref(), row.is_premium, row.premium_expires_at);
         ArticleCard {
@@ -119,6 +120,7 @@ impl ArticleCard {
                 row.channel_type.as_deref(),
                 row.channel_state.as_deref(),
             ),
+            is_locked: all_topics.any_locked(row.categories.iter().map(|c| c.id.as_str())),
             categories: topics(&row.categories),
             tags: tags(&row.tags),
             id: row.article_id,
@@ -127,7 +129,6 @@ impl ArticleCard {
             publish_date: row.publish_date,
             last_edited: row.updated_at,
             is_premium: row.is_premium,
-            is_locked: row.is_locked,
             is_pinned: row.is_pinned,
             display_in_chart_section: row.display_in_chart_section,
         }
@@ -139,9 +140,10 @@ pub async fn cards(ctx: &Context<'_>, reader: &Reader, ids: &[String]) -> Result
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let mut rows: HashMap<String, CardRow> =
-        queries::cards(&app_state(ctx).pool, ids).await?.into_iter().map(|row| (row.article_id.clone(), row)).collect();
-    Ok(ids.iter().filter_map(|id| rows.remove(id)).map(|row| ArticleCard::new(row, reader)).collect())
+    let state = app_state(ctx);
+    let (rows, topics) = tokio::try_join!(queries::cards(&state.pool, ids), state.topic_list.topics(&state.pool))?;
+    let mut rows: HashMap<String, CardRow> = rows.into_iter().map(|row| (row.article_id.clone(), row)).collect();
+    Ok(ids.iter().filter_map(|id| rows.remove(id)).map(|row| ArticleCard::new(row, reader, &topics)).collect())
 }
 
 /// A contributor as readers see them.
@@ -321,8 +323,11 @@ impl PublishedArticle {
         self.row.desk_email.as_deref()
     }
 
-    async fn is_locked(&self) -> bool {
-        self.row.is_locked
+    /// Under a locked topic (or a sub-topic of one).
+    async fn is_locked(&self, ctx: &Context<'_>) -> Result<bool> {
+        let state = app_state(ctx);
+        let topics = state.topic_list.topics(&state.pool).await?;
+        Ok(topics.any_locked(self.row.categories.iter().map(|c| c.id.as_str())))
     }
 
     async fn show_watermark(&self) -> bool {
@@ -742,7 +747,13 @@ impl ReadingMutation {
     async fn add_article_view_stat(&self, ctx: &Context<'_>, item: ArticleViewStatInput) -> Result<ArticleViewResult> {
         let reader = Reader::of(ctx).await?;
         let (row, can_see) = published(ctx, &reader, &item.article_id).await?;
-        let stat = service::view_stat(&item.r#type, &item.session, item.source.as_deref(), item.source_id.as_deref(), item.source_detail.as_deref())?;
+        let stat = service::view_stat(
+            &item.r#type,
+            &item.session,
+            item.source.as_deref(),
+            item.source_id.as_deref(),
+            item.source_detail.as_deref(),
+        )?;
         let kind = if can_see { ArticleViewKind::Full } else { ArticleViewKind::Preview };
         let view = NewView {
             article_id: &row.article_id,

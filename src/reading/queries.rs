@@ -8,8 +8,8 @@ use sqlx::{PgExecutor, types::Json};
 use crate::articles::queries::Named;
 
 /// A published article as a list shows it: never its body. (The card and page statements read the
-/// locked topics, sub-topics of locked ones included, once per statement; the names of an article's
-/// topics and tags by their keys: a join would hash the whole table for each article.)
+/// names of an article's topics and tags by their keys: a join would hash the whole table for each
+/// article. Whether an article is locked comes from the cached topic list, not from SQL.)
 #[derive(Debug, Clone)]
 pub struct CardRow {
     pub article_id: String,
@@ -31,20 +31,13 @@ pub struct CardRow {
     pub publisher_name: Option<String>,
     pub categories: Json<Vec<Named>>,
     pub tags: Json<Vec<Named>>,
-    /// Under a locked topic (or a sub-topic of one).
-    pub is_locked: bool,
 }
 
 /// The cards of published articles among `ids` (in no particular order: callers keep theirs).
 pub async fn cards(db: impl PgExecutor<'_>, ids: &[String]) -> sqlx::Result<Vec<CardRow>> {
     sqlx::query_as!(
         CardRow,
-        r#"with recursive locked_tree (category_id) as (
-               select category_id from category where is_locked
-               union
-               select c.category_id from locked_tree join category c on c.parent_id = locked_tree.category_id),
-           locked as (select coalesce(array_agg(category_id), '{}') as ids from locked_tree)
-           select a.article_id, a.title, a.summary, a.publish_date as "publish_date!", a.updated_at, a.is_premium,
+        r#"select a.article_id, a.title, a.summary, a.publish_date as "publish_date!", a.updated_at, a.is_premium,
                   a.premium_expires_at, a.is_pinned, a.display_in_chart_section, a.premium_channel_id,
                   c.name::text as channel_name, c.type as "channel_type?", c.state as "channel_state?",
                   case when a.published_by_desk_id is not null then 'desk'
@@ -58,9 +51,7 @@ pub async fn cards(db: impl PgExecutor<'_>, ids: &[String]) -> sqlx::Result<Vec<
                   coalesce((select jsonb_agg(jsonb_build_object('_id', t.tag_id, 'name', t.name) order by lower(t.name collate "default"))
                             from article_tag x
                             cross join lateral (select t.tag_id, t.name from tag t where t.tag_id = x.tag_id offset 0) t
-                            where x.article_id = a.article_id), '[]') as "tags!: Json<Vec<Named>>",
-                  exists(select 1 from article_category x, locked
-                         where x.article_id = a.article_id and x.category_id = any(locked.ids)) as "is_locked!"
+                            where x.article_id = a.article_id), '[]') as "tags!: Json<Vec<Named>>"
            from article a
            left join channel c on c.channel_id = a.premium_channel_id
            left join desk d on d.desk_id = a.published_by_desk_id
@@ -125,7 +116,6 @@ pub struct ArticleRow {
     pub root_categories: Json<Vec<Named>>,
     pub tags: Json<Vec<Named>>,
     pub promotion: Option<Json<SidebarPromotion>>,
-    pub is_locked: bool,
 }
 
 /// One article with everything its page shows, in one prepared statement (any state: the caller
@@ -133,12 +123,7 @@ pub struct ArticleRow {
 pub async fn article(db: impl PgExecutor<'_>, id: &str) -> sqlx::Result<Option<ArticleRow>> {
     sqlx::query_as!(
         ArticleRow,
-        r#"with recursive locked_tree (category_id) as (
-               select category_id from category where is_locked
-               union
-               select c.category_id from locked_tree join category c on c.parent_id = locked_tree.category_id),
-           locked as (select coalesce(array_agg(category_id), '{}') as ids from locked_tree)
-           select a.article_id, a.title, a.html, a.summary, a.state, a.publish_date, a.updated_at, a.version, a.is_premium,
+        r#"select a.article_id, a.title, a.html, a.summary, a.state, a.publish_date, a.updated_at, a.version, a.is_premium,
                   a.premium_expiry_offset, a.premium_expires_at, a.show_watermark, a.display_in_chart_section, a.is_pinned,
                   a.premium_channel_id, c.name::text as channel_name, c.type as "channel_type?", c.state as "channel_state?",
                   case when a.published_by_desk_id is not null then 'desk'
@@ -178,9 +163,7 @@ pub async fn article(db: impl PgExecutor<'_>, id: &str) -> sqlx::Result<Option<A
                           or p.promotional_content_id in (select t.promotional_content_id
                                                           from article_category x join category t on t.category_id = x.category_id
                                                           where x.article_id = a.article_id))
-                   order by random() limit 1) as "promotion?: Json<SidebarPromotion>",
-                  exists(select 1 from article_category x, locked
-                         where x.article_id = a.article_id and x.category_id = any(locked.ids)) as "is_locked!"
+                   order by random() limit 1) as "promotion?: Json<SidebarPromotion>"
            from article a
            left join channel c on c.channel_id = a.premium_channel_id
            left join desk d on d.desk_id = a.published_by_desk_id

@@ -1,11 +1,15 @@
 //! GraphQL of the taxonomy area: topics (`Category`), tags, follows.
 
-use std::collections::{HashMap, HashSet};
+use std::{
+    collections::{HashMap, HashSet},
+    sync::Arc,
+};
 
 use async_graphql::{Context, Enum, ID, InputObject, Object, SimpleObject};
+use tokio::sync::OnceCell;
 
 use super::{
-    model::{Category, Tag},
+    model::{Category, Tag, TopicCounts},
     queries, service,
     service::{CategoryChange, TagChange},
 };
@@ -27,7 +31,7 @@ pub struct PromotionalContentSummary {
 
 /// A topic. `children` is filled by `categoriesAsTree` only.
 #[derive(SimpleObject, Clone)]
-#[graphql(name = "Category")]
+#[graphql(name = "Category", complex)]
 pub struct CategoryObject {
     #[graphql(name = "_id")]
     id: ID,
@@ -48,18 +52,43 @@ pub struct CategoryObject {
     version: i32,
     /// 1 for a root, up to 5.
     level: i32,
-    article_count: i64,
-    /// Followers.
-    subscribers_count: i64,
-    contributors_count: i64,
-    views: i64,
     /// Whether the signed-in user follows this topic.
     is_following: bool,
     children: Vec<CategoryObject>,
+    #[graphql(skip)]
+    counts: CountsSource,
 }
 
-impl From<Category> for CategoryObject {
-    fn from(c: Category) -> Self {
+/// Where a topic's counts come from: read with the topic, or the shared counts of every topic,
+/// loaded by the first count a list's answer selects (a list that shows none never loads them).
+#[derive(Clone)]
+enum CountsSource {
+    Read(TopicCounts),
+    Shared(Arc<OnceCell<Arc<HashMap<String, TopicCounts>>>>),
+}
+
+#[async_graphql::ComplexObject]
+impl CategoryObject {
+    async fn article_count(&self, ctx: &Context<'_>) -> Result<i64> {
+        Ok(self.counts(ctx).await?.article_count)
+    }
+
+    /// Followers.
+    async fn subscribers_count(&self, ctx: &Context<'_>) -> Result<i64> {
+        Ok(self.counts(ctx).await?.subscribers_count)
+    }
+
+    async fn contributors_count(&self, ctx: &Context<'_>) -> Result<i64> {
+        Ok(self.counts(ctx).await?.contributors_count)
+    }
+
+    async fn views(&self, ctx: &Context<'_>) -> Result<i64> {
+        Ok(self.counts(ctx).await?.views)
+    }
+}
+
+impl CategoryObject {
+    fn new(c: Category, is_following: bool, counts: CountsSource) -> Self {
         let promotional_content = match (&c.promotional_content_id, c.promotional_content_name) {
             (Some(id), Some(name)) => Some(PromotionalContentSummary {
                 id: ID(id.clone()),
@@ -83,12 +112,20 @@ impl From<Category> for CategoryObject {
             is_premium: c.is_premium,
             version: c.version,
             level: c.level,
-            article_count: c.article_count,
-            subscribers_count: c.subscribers_count,
-            contributors_count: c.contributors_count,
-            views: c.views,
-            is_following: c.is_following,
+            is_following,
             children: Vec::new(),
+            counts,
+        }
+    }
+
+    async fn counts(&self, ctx: &Context<'_>) -> Result<TopicCounts> {
+        match &self.counts {
+            CountsSource::Read(counts) => Ok(*counts),
+            CountsSource::Shared(cell) => {
+                let state = app_state(ctx);
+                let all = cell.get_or_try_init(|| state.topic_list.counts(&state.pool)).await?;
+                Ok(all.get(self.id.as_str()).copied().unwrap_or_default())
+            }
         }
     }
 }
@@ -98,12 +135,14 @@ async fn topic_list(ctx: &Context<'_>, roots_only: bool) -> Result<Vec<CategoryO
     let viewer = viewer(ctx)?;
     viewer.require(ALL_ROLES)?;
     let state = app_state(ctx);
-    let list = state.topic_list.get(&state.pool).await?;
+    let topics = state.topic_list.topics(&state.pool).await?;
     let followed: HashSet<String> = queries::followed_categories(&state.pool, &viewer.user.user_id).await?.into_iter().collect();
-    Ok(list
+    let counts = Arc::new(OnceCell::new());
+    Ok(topics
+        .list
         .iter()
         .filter(|c| !roots_only || c.parent_id.is_none())
-        .map(|c| CategoryObject { is_following: followed.contains(&c.category_id), ..c.clone().into() })
+        .map(|c| CategoryObject::new(c.clone(), followed.contains(&c.category_id), CountsSource::Shared(counts.clone())))
         .collect())
 }
 
@@ -179,7 +218,14 @@ pub struct TagObject {
 
 impl From<Tag> for TagObject {
     fn from(t: Tag) -> Self {
-        TagObject { id: ID(t.tag_id), name: t.name, description: t.description, version: t.version, article_count: t.article_count, views: t.views }
+        TagObject {
+            id: ID(t.tag_id),
+            name: t.name,
+            description: t.description,
+            version: t.version,
+            article_count: t.article_count,
+            views: t.views,
+        }
     }
 }
 
@@ -283,8 +329,9 @@ async fn load_category(ctx: &Context<'_>, id: &str) -> Result<CategoryObject> {
     if !crate::ids::is_valid_id(id) {
         return Err(Error::NotFound("Topic"));
     }
-    let category = queries::find_category(&app_state(ctx).pool, id, &viewer.user.user_id).await?.ok_or(Error::NotFound("Topic"))?;
-    Ok(category.into())
+    let (category, counts, is_following) =
+        queries::find_category(&app_state(ctx).pool, id, &viewer.user.user_id).await?.ok_or(Error::NotFound("Topic"))?;
+    Ok(CategoryObject::new(category, is_following, CountsSource::Read(counts)))
 }
 
 async fn load_tag(ctx: &Context<'_>, id: &str) -> Result<TagObject> {
@@ -374,7 +421,14 @@ impl TaxonomyQuery {
         };
         let items = rows
             .into_iter()
-            .map(|r| TagObject { id: ID(r.tag_id), name: r.name, description: r.description, version: r.version, article_count: r.article_count, views: r.views })
+            .map(|r| TagObject {
+                id: ID(r.tag_id),
+                name: r.name,
+                description: r.description,
+                version: r.version,
+                article_count: r.article_count,
+                views: r.views,
+            })
             .collect();
         Ok(Page { items, total })
     }

@@ -6,8 +6,8 @@ pub const CATEGORY_NAME_MAX: usize = 100;
 pub const TAG_NAME_MAX: usize = 50;
 pub const DESCRIPTION_MAX: usize = 500;
 
-/// A topic with its counts, as every read returns it.
-#[derive(Debug, Clone)]
+/// A topic as lists show it: its own fields and its level.
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Category {
     pub category_id: String,
     pub name: String,
@@ -24,11 +24,16 @@ pub struct Category {
     pub is_premium: bool,
     pub version: i32,
     pub level: i32,
+}
+
+/// What a topic gathers: its articles, followers, the distinct contributors of its articles, and
+/// the views of its articles. A topic without a row of counts has none of them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, sqlx::FromRow)]
+pub struct TopicCounts {
     pub article_count: i64,
     pub subscribers_count: i64,
     pub contributors_count: i64,
     pub views: i64,
-    pub is_following: bool,
 }
 
 #[derive(Debug, Clone)]

@@ -1,13 +1,20 @@
 //! SQL of the taxonomy area. Lists compute their counts in the same statement, so a page costs
 //! one statement whatever its size.
 
-use sqlx::{PgExecutor, PgConnection};
+use std::collections::HashMap;
 
-use super::model::{Category, Tag};
+use sqlx::{PgConnection, PgExecutor};
 
-/// The current revision of the data topic lists are computed from (see migration 0003).
+use super::model::{Category, Tag, TopicCounts};
+
+/// The current revision of the topics themselves (see migrations 0003 and 0017).
 pub async fn taxonomy_revision(db: impl PgExecutor<'_>) -> sqlx::Result<i64> {
     sqlx::query_scalar!("select revision from taxonomy_revision").fetch_one(db).await
+}
+
+/// The current revision of what topic counts are computed from (migration 0017).
+pub async fn topic_counts_revision(db: impl PgExecutor<'_>) -> sqlx::Result<i64> {
+    sqlx::query_scalar("select revision from topic_counts_revision").fetch_one(db).await
 }
 
 /// The topics `user_id` follows.
@@ -15,12 +22,31 @@ pub async fn followed_categories(db: impl PgExecutor<'_>, user_id: &str) -> sqlx
     sqlx::query_scalar!("select category_id from category_follow where user_id = $1", user_id).fetch_all(db).await
 }
 
-/// Every topic with its counts (level 0: the caller derives levels from the parent links), ordered
-/// by name; `is_following` is false (it is per viewer, the list is shared). Sorting uses the
-/// deterministic default collation: the case-insensitive ICU one costs ten times more per comparison.
+/// Every topic (level 0: the caller derives levels from the parent links), ordered by name. Sorting
+/// uses the deterministic default collation: the case-insensitive ICU one costs ten times more per
+/// comparison.
 pub async fn list_categories(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<Category>> {
-    sqlx::query_as!(
-        Category,
+    sqlx::query_as(
+        r#"select c.category_id, c.name, c.description, c.parent_id, c.is_featured, c.small_image, c.large_image,
+                  c.promotional_content_id, p.name as promotional_content_name, p.link as promotional_content_link,
+                  p.article_image as promotional_content_article_image, c.is_locked, c.is_premium, c.version, 0 as level
+           from category c
+           left join promotional_content p on p.promotional_content_id = c.promotional_content_id
+           order by lower(c.name collate "default"), c.category_id"#,
+    )
+    .fetch_all(db)
+    .await
+}
+
+/// The counts of every topic that has any, each aggregate in one pass over its table.
+pub async fn list_topic_counts(db: impl PgExecutor<'_>) -> sqlx::Result<HashMap<String, TopicCounts>> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        category_id: String,
+        #[sqlx(flatten)]
+        counts: TopicCounts,
+    }
+    let rows: Vec<Row> = sqlx::query_as(
         r#"with articles as (select category_id, count(*) as n from article_category group by category_id),
            views as (
                select ac.category_id, sum(v.views) as n
@@ -31,56 +57,54 @@ pub async fn list_categories(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<Catego
                from article_category ac join article_contributor ctr using (article_id) group by ac.category_id
            ),
            followers as (select category_id, count(*) as n from category_follow group by category_id)
-           select c.category_id, c.name as "name: String", c.description, c.parent_id, c.is_featured,
-                  c.small_image, c.large_image, c.promotional_content_id,
-                  p.name as "promotional_content_name?", p.link as "promotional_content_link?",
-                  p.article_image as "promotional_content_article_image?",
-                  c.is_locked, c.is_premium, c.version, 0 as "level!",
-                  coalesce(articles.n, 0) as "article_count!", coalesce(followers.n, 0) as "subscribers_count!",
-                  coalesce(contributors.n, 0) as "contributors_count!", coalesce(views.n, 0)::bigint as "views!",
-                  false as "is_following!"
-           from category c
-           left join articles using (category_id)
+           select category_id, coalesce(articles.n, 0) as article_count, coalesce(followers.n, 0) as subscribers_count,
+                  coalesce(contributors.n, 0) as contributors_count, coalesce(views.n, 0)::bigint as views
+           from articles
+           full join followers using (category_id)
            left join views using (category_id)
-           left join contributors using (category_id)
-           left join followers using (category_id)
-           left join promotional_content p on p.promotional_content_id = c.promotional_content_id
-           order by lower(c.name collate "default"), c.category_id"#
+           left join contributors using (category_id)"#,
     )
     .fetch_all(db)
-    .await
+    .await?;
+    Ok(rows.into_iter().map(|row| (row.category_id, row.counts)).collect())
 }
 
-/// One topic with its level and counts.
-pub async fn find_category(db: impl PgExecutor<'_>, id: &str, viewer: &str) -> sqlx::Result<Option<Category>> {
-    sqlx::query_as!(
-        Category,
+/// One topic with its level, its counts and whether `viewer` follows it.
+pub async fn find_category(db: impl PgExecutor<'_>, id: &str, viewer: &str) -> sqlx::Result<Option<(Category, TopicCounts, bool)>> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        #[sqlx(flatten)]
+        category: Category,
+        #[sqlx(flatten)]
+        counts: TopicCounts,
+        is_following: bool,
+    }
+    let row: Option<Row> = sqlx::query_as(
         r#"with recursive ancestors as (
                select category_id, parent_id, 1 as depth from category where category_id = $1
                union all
                select c.category_id, c.parent_id, a.depth + 1 from category c join ancestors a on c.category_id = a.parent_id
            )
-           select c.category_id, c.name as "name: String", c.description, c.parent_id, c.is_featured,
-                  c.small_image, c.large_image, c.promotional_content_id,
-                  p.name as "promotional_content_name?", p.link as "promotional_content_link?",
-                  p.article_image as "promotional_content_article_image?",
-                  c.is_locked, c.is_premium, c.version,
-                  (select max(depth) from ancestors) as "level!",
-                  (select count(*) from article_category ac where ac.category_id = c.category_id) as "article_count!",
-                  (select count(*) from category_follow f where f.category_id = c.category_id) as "subscribers_count!",
+           select c.category_id, c.name, c.description, c.parent_id, c.is_featured, c.small_image, c.large_image,
+                  c.promotional_content_id, p.name as promotional_content_name, p.link as promotional_content_link,
+                  p.article_image as promotional_content_article_image, c.is_locked, c.is_premium, c.version,
+                  (select max(depth) from ancestors) as level,
+                  (select count(*) from article_category ac where ac.category_id = c.category_id) as article_count,
+                  (select count(*) from category_follow f where f.category_id = c.category_id) as subscribers_count,
                   (select count(distinct ctr.user_id) from article_category ac
-                     join article_contributor ctr using (article_id) where ac.category_id = c.category_id) as "contributors_count!",
+                     join article_contributor ctr using (article_id) where ac.category_id = c.category_id) as contributors_count,
                   (select coalesce(sum(v.views), 0) from article_category ac
-                     join article_view v using (article_id) where ac.category_id = c.category_id)::bigint as "views!",
-                  exists(select 1 from category_follow f where f.category_id = c.category_id and f.user_id = $2) as "is_following!"
+                     join article_view v using (article_id) where ac.category_id = c.category_id)::bigint as views,
+                  exists(select 1 from category_follow f where f.category_id = c.category_id and f.user_id = $2) as is_following
            from category c
            left join promotional_content p on p.promotional_content_id = c.promotional_content_id
            where c.category_id = $1"#,
-        id,
-        viewer,
     )
+    .bind(id)
+    .bind(viewer)
     .fetch_optional(db)
-    .await
+    .await?;
+    Ok(row.map(|r| (r.category, r.counts, r.is_following)))
 }
 
 /// The stored fields an edit starts from, locked until the transaction ends.
@@ -236,33 +260,23 @@ pub async fn list_followers(db: impl PgExecutor<'_>, category_id: &str, limit: i
 }
 
 pub async fn count_followers(db: impl PgExecutor<'_>, category_id: &str) -> sqlx::Result<i64> {
-    sqlx::query_scalar!(r#"select count(*) as "n!" from category_follow where category_id = $1"#, category_id)
-        .fetch_one(db)
-        .await
+    sqlx::query_scalar!(r#"select count(*) as "n!" from category_follow where category_id = $1"#, category_id).fetch_one(db).await
 }
 
 pub async fn follow(conn: &mut PgConnection, category_id: &str, user_id: &str) -> sqlx::Result<()> {
-    sqlx::query!(
-        "insert into category_follow (category_id, user_id) values ($1, $2) on conflict do nothing",
-        category_id,
-        user_id
-    )
-    .execute(conn)
-    .await?;
-    Ok(())
-}
-
-pub async fn unfollow(conn: &mut PgConnection, category_id: &str, user_id: &str) -> sqlx::Result<()> {
-    sqlx::query!("delete from category_follow where category_id = $1 and user_id = $2", category_id, user_id)
+    sqlx::query!("insert into category_follow (category_id, user_id) values ($1, $2) on conflict do nothing", category_id, user_id)
         .execute(conn)
         .await?;
     Ok(())
 }
 
+pub async fn unfollow(conn: &mut PgConnection, category_id: &str, user_id: &str) -> sqlx::Result<()> {
+    sqlx::query!("delete from category_follow where category_id = $1 and user_id = $2", category_id, user_id).execute(conn).await?;
+    Ok(())
+}
+
 pub async fn category_exists(conn: &mut PgConnection, id: &str) -> sqlx::Result<bool> {
-    sqlx::query_scalar!(r#"select exists(select 1 from category where category_id = $1) as "e!""#, id)
-        .fetch_one(conn)
-        .await
+    sqlx::query_scalar!(r#"select exists(select 1 from category where category_id = $1) as "e!""#, id).fetch_one(conn).await
 }
 
 // ---- tags ----
@@ -388,9 +402,7 @@ pub async fn find_tag(db: impl PgExecutor<'_>, id: &str) -> sqlx::Result<Option<
 }
 
 pub async fn insert_tag(conn: &mut PgConnection, id: &str, name: &str, description: &str) -> sqlx::Result<()> {
-    sqlx::query!("insert into tag (tag_id, name, description) values ($1, $2, $3)", id, name, description)
-        .execute(conn)
-        .await?;
+    sqlx::query!("insert into tag (tag_id, name, description) values ($1, $2, $3)", id, name, description).execute(conn).await?;
     Ok(())
 }
 
@@ -400,22 +412,15 @@ pub async fn lock_tag_version(conn: &mut PgConnection, id: &str) -> sqlx::Result
 }
 
 pub async fn update_tag(conn: &mut PgConnection, id: &str, name: &str, description: &str) -> sqlx::Result<()> {
-    sqlx::query!(
-        "update tag set name = $2, description = $3, version = version + 1 where tag_id = $1",
-        id,
-        name,
-        description
-    )
-    .execute(conn)
-    .await?;
+    sqlx::query!("update tag set name = $2, description = $3, version = version + 1 where tag_id = $1", id, name, description)
+        .execute(conn)
+        .await?;
     Ok(())
 }
 
 /// Deletes a tag (its article links go with it); returns its name, or none when missing.
 pub async fn delete_tag(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<String>> {
-    sqlx::query_scalar!(r#"delete from tag where tag_id = $1 returning name as "name: String""#, id)
-        .fetch_optional(conn)
-        .await
+    sqlx::query_scalar!(r#"delete from tag where tag_id = $1 returning name as "name: String""#, id).fetch_optional(conn).await
 }
 
 // ---- seeding ----

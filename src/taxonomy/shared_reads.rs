@@ -1,6 +1,7 @@
 //! Responses of shared topic reads (`categoriesAsTree`, `categories`, `rootCategories` without
-//! viewer-specific fields) are the same for every signed-in reader until the taxonomy changes.
-//! They are kept serialised and reused while the taxonomy revision (migration 0003) is unchanged:
+//! viewer-specific fields or counts) are the same for every signed-in reader until the topics
+//! change. They are kept serialised and reused while the topics' revision (migration 0003) is
+//! unchanged:
 //! executing a 5,000-topic tree costs tens of milliseconds, reusing it a lookup. The access gate
 //! runs before the lookup, so a cached response never reaches a caller who may not read it.
 
@@ -13,8 +14,9 @@ use super::queries;
 
 /// Root fields whose answer is the same for every caller allowed to ask.
 const SHARED_ROOT_FIELDS: &[&str] = &["categoriesAsTree", "categories", "rootCategories", "__typename"];
-/// Fields that differ per caller: an operation selecting one is never shared.
-const VIEWER_FIELDS: &[&str] = &["isFollowing"];
+/// Fields that differ per caller, and counts (which move with every article link, follow and view,
+/// not with the topics' revision): an operation selecting one is never shared.
+const UNSHARED_FIELDS: &[&str] = &["isFollowing", "articleCount", "subscribersCount", "contributorsCount", "views"];
 /// Distinct shared queries kept at once (clients send a handful).
 const MAX_ENTRIES: usize = 64;
 
@@ -32,7 +34,7 @@ pub fn is_shared_read(document: &ExecutableDocument, operation_name: Option<&str
         return false;
     }
     let root = &operation.node.selection_set.node;
-    root_fields_shared(document, root, 0) && !selects_viewer_field(document, root, 0)
+    root_fields_shared(document, root, 0) && !selects_unshared_field(document, root, 0)
 }
 
 fn root_fields_shared(document: &ExecutableDocument, set: &SelectionSet, depth: usize) -> bool {
@@ -47,21 +49,21 @@ fn root_fields_shared(document: &ExecutableDocument, set: &SelectionSet, depth: 
         })
 }
 
-fn selects_viewer_field(document: &ExecutableDocument, set: &SelectionSet, depth: usize) -> bool {
+fn selects_unshared_field(document: &ExecutableDocument, set: &SelectionSet, depth: usize) -> bool {
     // Too deep to be a real query: treat as viewer-specific, i.e. never shared.
     if depth > 64 {
         return true;
     }
     set.items.iter().any(|selection| match &selection.node {
         Selection::Field(field) => {
-            VIEWER_FIELDS.contains(&field.node.name.node.as_str())
-                || selects_viewer_field(document, &field.node.selection_set.node, depth + 1)
+            UNSHARED_FIELDS.contains(&field.node.name.node.as_str())
+                || selects_unshared_field(document, &field.node.selection_set.node, depth + 1)
         }
         Selection::FragmentSpread(spread) => document
             .fragments
             .get(&spread.node.fragment_name.node)
-            .is_none_or(|f| selects_viewer_field(document, &f.node.selection_set.node, depth + 1)),
-        Selection::InlineFragment(inline) => selects_viewer_field(document, &inline.node.selection_set.node, depth + 1),
+            .is_none_or(|f| selects_unshared_field(document, &f.node.selection_set.node, depth + 1)),
+        Selection::InlineFragment(inline) => selects_unshared_field(document, &inline.node.selection_set.node, depth + 1),
     })
 }
 
@@ -107,6 +109,9 @@ mod tests {
         assert!(shared("query T { categories { _id } rootCategories { name } }", Some("T")));
         assert!(shared("query { ...F } fragment F on Query { categoriesAsTree { _id } }", None));
         assert!(!shared("{ categoriesAsTree { _id isFollowing } }", None));
+        assert!(!shared("{ categories { _id views } }", None));
+        assert!(!shared("{ categoriesAsTree { _id children { articleCount } } }", None));
+        assert!(!shared("{ rootCategories { ...C } } fragment C on Category { subscribersCount }", None));
         assert!(!shared("{ categoriesAsTree { _id children { ...C } } } fragment C on Category { isFollowing }", None));
         assert!(!shared("{ categoriesAsTree { _id } me { _id } }", None));
         assert!(!shared("{ tags { total } }", None));

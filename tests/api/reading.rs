@@ -200,6 +200,19 @@ async fn locked_topics_and_the_article_page_fields(pool: PgPool) {
     assert_eq!(article["tags"][0]["name"], "Tankers");
     let recent: Vec<&str> = article["recentChannelArticles"].as_array().unwrap().iter().map(|a| a["_id"].as_str().unwrap()).collect();
     assert_eq!(recent, vec![older.as_str()], "only the last month's other articles: {article}");
+
+    // Cards say it too, and follow a lock's removal at once (the locked set is kept with the topics).
+    let cards = "{ getArticles(first: 10, page: 1) { articles { _id isLocked } } }";
+    let locked_cards = |response: Value| -> Vec<String> {
+        let articles = response["data"]["getArticles"]["articles"].as_array().cloned().unwrap_or_else(|| panic!("{response}"));
+        articles.iter().filter(|a| a["isLocked"] == true).map(|a| a["_id"].as_str().unwrap().to_owned()).collect()
+    };
+    assert_eq!(locked_cards(app.gql(Some(&w.reader), cards, json!({})).await), vec![id.clone()]);
+    let unlock = json!({ "item": { "_id": locked, "name": "Restricted", "description": "Restricted", "parent": sector, "isLocked": false,
+                                   "version": app.find_category(&w.admin, &locked).await["data"]["findCategoryById"]["version"] } });
+    let edited = app.gql(Some(&w.admin), "mutation($item: CategoryInput!) { editCategory(item: $item) { isLocked } }", unlock).await;
+    assert_eq!(edited["data"]["editCategory"]["isLocked"], false, "{edited}");
+    assert!(locked_cards(app.gql(Some(&w.reader), cards, json!({})).await).is_empty());
 }
 
 #[sqlx::test(migrations = "./migrations")]

@@ -376,6 +376,55 @@ async fn the_shared_topic_list_stays_right_after_every_kind_of_change(pool: PgPo
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn views_follows_and_article_links_move_only_the_counts_revision(pool: PgPool) {
+    // Readers' topic lists are kept by the topics' revision: a view must not make them be computed again.
+    let app = TestApp::spawn(pool).await;
+    let token = editor(&app).await;
+    let topic = app.add_category(&token, "Energy", None).await;
+    let revisions = || async {
+        sqlx::query_as::<_, (i64, i64)>("select t.revision, c.revision from taxonomy_revision t, topic_counts_revision c")
+            .fetch_one(&app.pool)
+            .await
+            .unwrap()
+    };
+    let reader_list = "{ categoriesAsTree { _id name } }";
+    let staff_list = "{ categoriesAsTree { name articleCount subscribersCount contributorsCount views } }";
+    app.gql(Some(&token), reader_list, json!({})).await;
+    let (topics, counts) = revisions().await;
+
+    let ann = app.insert_user("ann@test.example").await;
+    let article = app.insert_article(&[&topic], &[], &[&ann]).await;
+    app.insert_views(&article, &ann, 4).await;
+    sqlx::query("insert into category_follow values ($1, $2)").bind(&topic).bind(&ann).execute(&app.pool).await.unwrap();
+    let (topics_after, counts_after) = revisions().await;
+    assert_eq!(topics_after, topics, "the topics' revision stays");
+    assert!(counts_after > counts, "the counts' revision moves");
+    let expected = json!({ "name": "Energy", "articleCount": 1, "subscribersCount": 1, "contributorsCount": 1, "views": 4 });
+    assert_eq!(app.gql(Some(&token), staff_list, json!({})).await["data"]["categoriesAsTree"][0], expected);
+
+    // A save that keeps an article's topics and contributors changes no link: nothing moves.
+    sqlx::query("delete from article_category where article_id = $1 and category_id <> all($2)")
+        .bind(&article)
+        .bind(vec![topic.clone()])
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    sqlx::query("insert into article_contributor values ($1, $2) on conflict do nothing")
+        .bind(&article)
+        .bind(&ann)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(revisions().await, (topics, counts_after));
+
+    // A topic's edit moves the topics' revision, and both lists show it.
+    edit(&app, &token, &topic, json!({ "name": "Power" })).await;
+    assert!(revisions().await.0 > topics);
+    assert_eq!(app.gql(Some(&token), reader_list, json!({})).await["data"]["categoriesAsTree"][0]["name"], "Power");
+    assert_eq!(app.gql(Some(&token), staff_list, json!({})).await["data"]["categoriesAsTree"][0]["views"], 4);
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn a_kept_tree_response_never_reaches_a_caller_who_may_not_read_it(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     let token = editor(&app).await;
