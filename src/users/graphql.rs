@@ -431,8 +431,9 @@ impl UsersMutation {
             profile_picture: item.profile_picture,
         };
         let id = service::edit_profile(&state.pool, (&viewer.user.user_id, role), &change, &state.config.internal_email_domains).await?;
-        // The edited user is known here by id, the kept copies by subject; edits are rare.
-        state.users.clear();
-        load_user(ctx, &id).await
+        let user = load_user(ctx, &id).await?;
+        // This server's kept copy goes now; the others drop theirs on the trigger's notification.
+        state.users.forget(&user.subject);
+        Ok(user)
     }
 }

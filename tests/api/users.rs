@@ -180,4 +180,25 @@ async fn kept_users_are_dropped_on_every_server_when_they_change(pool: PgPool) {
         assert!(std::time::Instant::now() < deadline, "{}", within("B", false));
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
+
+    // An edit through a server drops that server's copy itself, notification or not.
+    let subject: String = sqlx::query_scalar("select subject from users").fetch_one(&pool).await.unwrap();
+    for _ in 0..100 {
+        if b.state.users.get(&subject).is_some() {
+            break;
+        }
+        tableau_access(&b, &token).await;
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(b.state.users.get(&subject).is_some(), "B keeps the reader");
+    let admin = tokens::for_role(&a.state, TestRole::Administrator).await;
+    sqlx::query("alter table users disable trigger users_changed_update").execute(&pool).await.unwrap();
+    let (id, version): (String, i32) =
+        sqlx::query_as("select user_id, version from users where subject = $1").bind(&subject).fetch_one(&pool).await.unwrap();
+    let edit = "mutation($item: UserInput!) { editUser(item: $item) { tableauAccess } }";
+    let item = json!({ "item": { "_id": id, "version": version, "displayAvatar": false, "tableauAccess": true } });
+    let edited = b.gql(Some(&admin), edit, item).await;
+    assert_eq!(edited["data"]["editUser"]["tableauAccess"], true, "{edited}");
+    assert_eq!(tableau_access(&b, &token).await, true, "B answers the edit at once");
+    sqlx::query("alter table users enable trigger users_changed_update").execute(&pool).await.unwrap();
 }
