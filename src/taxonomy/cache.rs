@@ -1,9 +1,9 @@
-//! The computed topic list (every topic with its level) and the topics' counts, shared by every
-//! request, with the set of locked topics. Each is reused while its revision is unchanged: the topics' revision moves with topic
-//! and promotional-content edits, the counts' revision with article links, follows and views
-//! (migrations 0003 and 0017), bumped by triggers in the writing transactions, so a kept value is
-//! never older than the revision a request reads and stays right in every process. A view changes
-//! only the counts, which are computed only for a list that shows them.
+//! The computed topic list (every topic with its level, and the locked set) and the topics' counts,
+//! shared by every request. Each is reused while its revision is unchanged: the topics' revision
+//! moves with topic and promotional-content edits, the counts' revision with article links, follows
+//! and views (migrations 0003 and 0017), bumped by triggers in the writing transactions, so a kept
+//! value is never older than the revision a request reads and stays right in every process. A view
+//! changes only the counts, which are computed only for a list that shows them.
 
 use std::{
     collections::{HashMap, HashSet},
@@ -45,7 +45,7 @@ impl TopicListCache {
         self.topics
             .get(revision, || async {
                 let mut list = queries::list_categories(pool).await?;
-                let locked = assign_levels(&mut list);
+                let locked = assign_levels_and_locks(&mut list);
                 Ok(Topics { list, locked })
             })
             .await
@@ -101,7 +101,7 @@ impl<T> Kept<T> {
 
 /// Sets each topic's level (1 for a root) from the parent links of the whole list; returns the
 /// locked topics: those locked themselves or under a locked one.
-fn assign_levels(categories: &mut [Category]) -> HashSet<String> {
+fn assign_levels_and_locks(categories: &mut [Category]) -> HashSet<String> {
     let parents: HashMap<&str, (Option<&str>, bool)> =
         categories.iter().map(|c| (c.category_id.as_str(), (c.parent_id.as_deref(), c.is_locked))).collect();
     let mut levels = Vec::with_capacity(categories.len());
