@@ -24,6 +24,10 @@ pub struct AppState {
     pub topic_list: Arc<TopicListCache>,
     /// Serialised responses of shared topic reads, reused while the taxonomy is unchanged.
     pub shared_reads: Arc<SharedReadCache>,
+    /// Readers' article cards, kept by article and card revision (`reading::cache`).
+    pub cards: Arc<crate::reading::cache::CardCache>,
+    /// Search snippets, kept by article revision, words and access (`search::snippets`).
+    pub snippets: Arc<crate::search::snippets::SnippetCache>,
     /// The HTML allow-list every stored article, template and page goes through.
     pub sanitizer: Arc<Sanitizer>,
     /// How search ranks matches, found out on the first search (RUM index present or not).
@@ -80,6 +84,8 @@ impl AppState {
             jobs,
             topic_list: Arc::default(),
             shared_reads: Arc::default(),
+            cards: Arc::default(),
+            snippets: Arc::default(),
             sanitizer,
             search_ranking: Arc::default(),
             pdf_renderer,

@@ -95,12 +95,12 @@ async fn best_hits(state: &AppState, reader: &Reader, words: &str) -> Result<Vec
     let ranking = *state.search_ranking.get_or_try_init(|| search::ranking_in_use(&state.pool)).await?;
     let mut hits: Vec<Hit> = Vec::new();
     for filter in filters(reader, words) {
-        hits.extend(search::page(&state.pool, &filter, ranking, None, CANDIDATE_ARTICLES).await?);
+        hits.extend(search::page(&state.pool, &filter, ranking, None, CANDIDATE_ARTICLES).await?.hits);
     }
     // Both searches rank with the same measure (smaller is better), so their hits merge.
     hits.sort_by(|a, b| a.cursor.relevance.total_cmp(&b.cursor.relevance).then(b.cursor.published.cmp(&a.cursor.published)));
     let mut seen = HashSet::new();
-    Ok(hits.into_iter().map(|hit| hit.article_id).filter(|id| seen.insert(id.clone())).take(CANDIDATE_ARTICLES as usize).collect())
+    Ok(hits.into_iter().map(|hit| hit.article.article_id).filter(|id| seen.insert(id.clone())).take(CANDIDATE_ARTICLES as usize).collect())
 }
 
 /// The citations and passages `reader` may be given for `question`.

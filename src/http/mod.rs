@@ -164,7 +164,7 @@ fn parsed(mut request: async_graphql::Request, document: Box<async_graphql::pars
 
 /// The request with its per-request data: the caller, and the caches its fields share.
 fn request_data(request: async_graphql::Request, auth: Auth) -> async_graphql::Request {
-    request.data(auth).data(crate::subscriptions::ViewerSubscriptionsCell::default())
+    request.data(auth).data(crate::subscriptions::ViewerSubscriptionsCell::default()).data(crate::taxonomy::cache::RequestTopics::default())
 }
 
 /// A shared topic read: answered from the serialised response of the current taxonomy revision,

@@ -10,7 +10,7 @@ use chrono::{DateTime, Duration, Months, NaiveDate, Utc};
 
 use super::{
     entitlement::{ArticleFacts, can_see_full_version},
-    queries::{self, ArticleRow, CardRow, ChannelFact, DeskFact, LatestFilter, NewView},
+    queries::{self, ArticleRow, CardRow, ChannelFact, DeskFact, LatestFilter, Listed, NewView},
     service,
 };
 use crate::{
@@ -22,7 +22,7 @@ use crate::{
     ids,
     promotions::{self, PromotionalContentCard},
     subscriptions::{ViewerSubscriptions, viewer_subscriptions},
-    taxonomy::cache::Topics,
+    taxonomy::cache::{Topics, request_topics},
     validation::optional_id,
 };
 
@@ -107,7 +107,7 @@ pub struct ArticleCard {
 }
 
 impl ArticleCard {
-    pub fn new(row: CardRow, reader: &Reader, all_topics: &Topics) -> ArticleCard {
+    pub fn new(row: &CardRow, reader: &Reader, all_topics: &Topics) -> ArticleCard {
         let facts =
             facts("Published", row.premium_channel_id.as_deref(), row.channel_type.as_deref(), row.is_premium, row.premium_expires_at);
         ArticleCard {
@@ -123,9 +123,9 @@ impl ArticleCard {
             is_locked: all_topics.any_locked(row.categories.iter().map(|c| c.id.as_str())),
             categories: topics(&row.categories),
             tags: tags(&row.tags),
-            id: row.article_id,
-            title: row.title,
-            summary: row.summary,
+            id: row.article_id.clone(),
+            title: row.title.clone(),
+            summary: row.summary.clone(),
             publish_date: row.publish_date,
             last_edited: row.updated_at,
             is_premium: row.is_premium,
@@ -135,15 +135,25 @@ impl ArticleCard {
     }
 }
 
-/// The cards of `ids`, in the order of `ids`, read in one statement.
-pub async fn cards(ctx: &Context<'_>, reader: &Reader, ids: &[String]) -> Result<Vec<ArticleCard>> {
-    if ids.is_empty() {
+/// The cards of `listed`, in its order: those kept at their revision from memory, the others read
+/// in one statement (and kept).
+pub async fn cards(ctx: &Context<'_>, reader: &Reader, listed: &[Listed]) -> Result<Vec<ArticleCard>> {
+    if listed.is_empty() {
         return Ok(Vec::new());
     }
     let state = app_state(ctx);
-    let (rows, topics) = tokio::try_join!(queries::cards(&state.pool, ids), state.topic_list.topics(&state.pool))?;
-    let mut rows: HashMap<String, CardRow> = rows.into_iter().map(|row| (row.article_id.clone(), row)).collect();
-    Ok(ids.iter().filter_map(|id| rows.remove(id)).map(|row| ArticleCard::new(row, reader, &topics)).collect())
+    let (kept, missing) = state.cards.find(listed);
+    let read = async {
+        if missing.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows: Vec<Arc<CardRow>> = queries::cards(&state.pool, &missing).await?.into_iter().map(Arc::new).collect();
+        state.cards.keep(&rows);
+        Ok(rows)
+    };
+    let (read, topics) = tokio::try_join!(read, request_topics(ctx))?;
+    let mut rows: HashMap<&str, &CardRow> = kept.iter().chain(&read).map(|row| (row.article_id.as_str(), row.as_ref())).collect();
+    Ok(listed.iter().filter_map(|item| rows.remove(item.article_id.as_str())).map(|row| ArticleCard::new(row, reader, &topics)).collect())
 }
 
 /// A contributor as readers see them.
@@ -325,8 +335,7 @@ impl PublishedArticle {
 
     /// Under a locked topic (or a sub-topic of one).
     async fn is_locked(&self, ctx: &Context<'_>) -> Result<bool> {
-        let state = app_state(ctx);
-        let topics = state.topic_list.topics(&state.pool).await?;
+        let topics = request_topics(ctx).await?;
         Ok(topics.any_locked(self.row.categories.iter().map(|c| c.id.as_str())))
     }
 

@@ -2,6 +2,7 @@
 //! cards and pages, the reader lists and browse facts, views and trending, campaigns and
 //! registered interest. Full-text search is the `search` area, built on the same cards.
 
+pub mod cache;
 pub mod entitlement;
 mod graphql;
 pub mod queries;

@@ -5,6 +5,7 @@
 use chrono::{DateTime, Utc};
 use sqlx::{PgExecutor, types::Json};
 
+pub use super::cache::Listed;
 use crate::articles::queries::Named;
 
 /// A published article as a list shows it: never its body. (The card and page statements read the
@@ -13,6 +14,7 @@ use crate::articles::queries::Named;
 #[derive(Debug, Clone)]
 pub struct CardRow {
     pub article_id: String,
+    pub card_revision: i64,
     pub title: String,
     pub summary: Option<String>,
     pub publish_date: DateTime<Utc>,
@@ -37,7 +39,7 @@ pub struct CardRow {
 pub async fn cards(db: impl PgExecutor<'_>, ids: &[String]) -> sqlx::Result<Vec<CardRow>> {
     sqlx::query_as!(
         CardRow,
-        r#"select a.article_id, a.title, a.summary, a.publish_date as "publish_date!", a.updated_at, a.is_premium,
+        r#"select a.article_id, a.card_revision, a.title, a.summary, a.publish_date as "publish_date!", a.updated_at, a.is_premium,
                   a.premium_expires_at, a.is_pinned, a.display_in_chart_section, a.premium_channel_id,
                   c.name::text as channel_name, c.type as "channel_type?", c.state as "channel_state?",
                   case when a.published_by_desk_id is not null then 'desk'
@@ -186,9 +188,10 @@ pub struct LatestFilter<'a> {
     pub offset: i64,
 }
 
-pub async fn latest_ids(db: impl PgExecutor<'_>, f: &LatestFilter<'_>) -> sqlx::Result<Vec<String>> {
-    sqlx::query_scalar!(
-        r#"select a.article_id from article a
+pub async fn latest_ids(db: impl PgExecutor<'_>, f: &LatestFilter<'_>) -> sqlx::Result<Vec<Listed>> {
+    sqlx::query_as!(
+        Listed,
+        r#"select a.article_id, a.card_revision from article a
            left join channel c on c.channel_id = a.premium_channel_id
            where a.state = 'Published'
              and (not $2 or a.premium_channel_id = any($1))
@@ -234,11 +237,12 @@ pub async fn recommended_ids(
     channels: &[String],
     take: i64,
     skip: i64,
-) -> sqlx::Result<Vec<String>> {
-    sqlx::query_scalar!(
+) -> sqlx::Result<Vec<Listed>> {
+    sqlx::query_as!(
+        Listed,
         r#"with read_twice as (select coalesce(array_agg(article_id), '{}') as ids from article_view where user_id = $1 and views >= 2),
                 followed as (select coalesce(array_agg(category_id), '{}') as ids from category_follow where user_id = $1)
-           select a.article_id from article a, read_twice r, followed f
+           select a.article_id, a.card_revision from article a, read_twice r, followed f
            where a.state = 'Published'
              and (cardinality($2::text[]) > 0 or exists(select 1 from category_follow where user_id = $1))
              and (a.premium_channel_id = any($2)
@@ -262,9 +266,10 @@ pub async fn recent_channel_ids(
     except: &str,
     since: DateTime<Utc>,
     limit: i64,
-) -> sqlx::Result<Vec<String>> {
-    sqlx::query_scalar!(
-        r#"select article_id from article
+) -> sqlx::Result<Vec<Listed>> {
+    sqlx::query_as!(
+        Listed,
+        r#"select article_id, card_revision from article
            where premium_channel_id = $1 and state = 'Published' and article_id <> $2 and publish_date >= $3
            order by publish_date desc, article_id desc limit $4"#,
         channel_id,
@@ -277,9 +282,10 @@ pub async fn recent_channel_ids(
 }
 
 /// Published articles of a channel flagged for the chart section, newest first.
-pub async fn chart_ids(db: impl PgExecutor<'_>, channel_id: &str, limit: i64) -> sqlx::Result<Vec<String>> {
-    sqlx::query_scalar!(
-        r#"select article_id from article
+pub async fn chart_ids(db: impl PgExecutor<'_>, channel_id: &str, limit: i64) -> sqlx::Result<Vec<Listed>> {
+    sqlx::query_as!(
+        Listed,
+        r#"select article_id, card_revision from article
            where premium_channel_id = $1 and state = 'Published' and display_in_chart_section
            order by publish_date desc, article_id desc limit $2"#,
         channel_id,
@@ -311,14 +317,15 @@ pub async fn trending_ids(
     channel_id: Option<&str>,
     topics: Option<&[String]>,
     limit: i64,
-) -> sqlx::Result<Vec<String>> {
-    sqlx::query_scalar!(
-        r#"select v.article_id from article_view_day v
+) -> sqlx::Result<Vec<Listed>> {
+    sqlx::query_as!(
+        Listed,
+        r#"select v.article_id, a.card_revision from article_view_day v
            join article a on a.article_id = v.article_id
            where v.day >= ($1::timestamptz at time zone 'UTC')::date and a.state = 'Published'
              and ($2::text is null or a.premium_channel_id = $2)
              and ($3::text[] is null or v.article_id in (select x.article_id from article_category x where x.category_id = any($3)))
-           group by v.article_id
+           group by v.article_id, a.card_revision
            order by sum(v.full_views + v.preview_views) desc, v.article_id desc
            limit $4"#,
         since,

@@ -1,16 +1,19 @@
 //! `searchArticles`: the reader's search and every filtered article list of the reader pages.
 
+use std::{collections::HashMap, sync::Arc};
+
 use async_graphql::{Context, ID, InputObject, Object, SimpleObject};
 use chrono::{DateTime, Utc};
 
 use super::{
     cursor::Cursor,
     queries::{self, MARK_END, MARK_START, Ranking, SearchFilter},
+    snippets::SnippetKey,
 };
 use crate::{
     error::{Error, Result},
     graphql::app_state,
-    reading::{ArticleCard, PageInfo, Reader, cards, page_size},
+    reading::{ArticleCard, PageInfo, Reader, cards, page_size, queries::Listed},
     validation::optional_id,
 };
 
@@ -47,6 +50,8 @@ pub struct SearchDocument {
 
 pub struct SearchArticlesResult {
     filter: SearchFilter,
+    /// Every match's count, when reading the page took it.
+    matches: Option<i64>,
     documents: Vec<SearchDocument>,
     page_info: PageInfo,
 }
@@ -55,7 +60,10 @@ pub struct SearchArticlesResult {
 impl SearchArticlesResult {
     /// Every match, counted from the match index (not ranked), only when asked for.
     async fn total_count(&self, ctx: &Context<'_>) -> Result<i64> {
-        Ok(queries::count(&app_state(ctx).pool, &self.filter).await?)
+        match self.matches {
+            Some(count) => Ok(count),
+            None => Ok(queries::count(&app_state(ctx).pool, &self.filter).await?),
+        }
     }
 
     async fn page_info(&self) -> &PageInfo {
@@ -75,6 +83,36 @@ fn filter_id(id: Option<ID>, entity: &'static str) -> Result<Option<String>> {
 /// A snippet with its marks made `<mark>` tags and everything else HTML-escaped.
 fn highlight_html(snippet: &str) -> String {
     html_escape::encode_text(snippet.trim()).replace(MARK_START, "<mark>").replace(MARK_END, "</mark>")
+}
+
+/// The snippets of `found` (listed at the revisions of `listed`) by article id: kept ones from
+/// memory, the others read in one statement and kept.
+async fn snippets(ctx: &Context<'_>, listed: &[Listed], found: &[ArticleCard], words: &str) -> Result<HashMap<String, Arc<str>>> {
+    let state = app_state(ctx);
+    let revisions: HashMap<&str, i64> = listed.iter().map(|item| (item.article_id.as_str(), item.card_revision)).collect();
+    let keys = found
+        .iter()
+        .filter_map(|card| {
+            Some(SnippetKey {
+                article_id: card.id.clone(),
+                card_revision: *revisions.get(card.id.as_str())?,
+                with_body: card.can_see_full_version,
+                words: words.to_owned(),
+            })
+        })
+        .collect();
+    let (mut kept, missing) = state.snippets.find(keys);
+    if !missing.is_empty() {
+        let ids: Vec<String> = missing.iter().map(|key| key.article_id.clone()).collect();
+        let with_body: Vec<bool> = missing.iter().map(|key| key.with_body).collect();
+        for (article_id, card_revision, with_body, snippet) in queries::snippets(&state.pool, &ids, &with_body, words).await? {
+            let snippet: Arc<str> = snippet.into();
+            let key = SnippetKey { article_id: article_id.clone(), card_revision, with_body, words: words.to_owned() };
+            state.snippets.keep(key, snippet.clone());
+            kept.insert(article_id, snippet);
+        }
+    }
+    Ok(kept)
 }
 
 async fn ranking(ctx: &Context<'_>) -> Result<Ranking> {
@@ -132,19 +170,15 @@ impl SearchQuery {
             return Err(Error::field("freeOnly", "Choose free or premium, not both"));
         }
         // One more row than the page tells whether another page follows.
-        let mut hits = queries::page(pool, &filter, ranking(ctx).await?, after.as_ref(), limit + 1).await?;
+        let queries::Page { mut hits, matches } = queries::page(pool, &filter, ranking(ctx).await?, after.as_ref(), limit + 1).await?;
         let has_next_page = hits.len() as i64 > limit;
         hits.truncate(limit as usize);
         let end_cursor = hits.last().map(|hit| hit.cursor.encode());
-        let ids: Vec<String> = hits.into_iter().map(|hit| hit.article_id).collect();
-        let found = cards(ctx, &reader, &ids).await?;
+        let listed: Vec<_> = hits.into_iter().map(|hit| hit.article).collect();
+        let found = cards(ctx, &reader, &listed).await?;
         let mut snippets = match &filter.query {
-            Some(words) if !found.is_empty() => {
-                let ids: Vec<String> = found.iter().map(|card| card.id.clone()).collect();
-                let with_body: Vec<bool> = found.iter().map(|card| card.can_see_full_version).collect();
-                queries::snippets(pool, &ids, &with_body, words).await?.into_iter().collect()
-            }
-            _ => std::collections::HashMap::new(),
+            Some(words) if !found.is_empty() => snippets(ctx, &listed, &found, words).await?,
+            _ => HashMap::new(),
         };
         let documents = found
             .into_iter()
@@ -153,7 +187,7 @@ impl SearchQuery {
                 SearchDocument { article, highlight }
             })
             .collect();
-        Ok(SearchArticlesResult { filter, documents, page_info: PageInfo { end_cursor, has_next_page } })
+        Ok(SearchArticlesResult { filter, matches, documents, page_info: PageInfo { end_cursor, has_next_page } })
     }
 }
 

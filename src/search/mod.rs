@@ -6,6 +6,7 @@
 pub mod cursor;
 mod graphql;
 pub mod queries;
+pub mod snippets;
 
 use sqlx::PgPool;
 

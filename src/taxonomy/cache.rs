@@ -58,6 +58,21 @@ impl TopicListCache {
     }
 }
 
+/// Request data: the topics as the request's first reader of them found them, so that the fields
+/// of one request (a page's lists, its article's lock) read the revision once and agree.
+#[derive(Default)]
+pub struct RequestTopics(tokio::sync::OnceCell<Arc<Topics>>);
+
+/// Every topic as of this request (see `RequestTopics`; without it, as of now).
+pub async fn request_topics(ctx: &async_graphql::Context<'_>) -> crate::error::Result<Arc<Topics>> {
+    let state = crate::graphql::app_state(ctx);
+    let read = || state.topic_list.topics(&state.pool);
+    Ok(match ctx.data_opt::<RequestTopics>() {
+        Some(cell) => cell.0.get_or_try_init(read).await?.clone(),
+        None => read().await?,
+    })
+}
+
 /// A value computed from the database, kept with the revision it was computed at.
 struct Kept<T> {
     current: std::sync::RwLock<Option<(i64, Arc<T>)>>,

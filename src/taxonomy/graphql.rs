@@ -135,7 +135,7 @@ async fn topic_list(ctx: &Context<'_>, roots_only: bool) -> Result<Vec<CategoryO
     let viewer = viewer(ctx)?;
     viewer.require(ALL_ROLES)?;
     let state = app_state(ctx);
-    let topics = state.topic_list.topics(&state.pool).await?;
+    let topics = super::cache::request_topics(ctx).await?;
     let followed: HashSet<String> = queries::followed_categories(&state.pool, &viewer.user.user_id).await?.into_iter().collect();
     let counts = Arc::new(OnceCell::new());
     Ok(topics

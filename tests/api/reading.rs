@@ -216,6 +216,86 @@ async fn locked_topics_and_the_article_page_fields(pool: PgPool) {
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn cards_are_kept_in_memory_and_follow_every_change_they_show_at_once(pool: PgPool) {
+    let w = world(pool).await;
+    let app = &w.app;
+    let topic = app.add_category(&w.admin, "Energy", None).await;
+    let tag = app.add_tag(&w.admin, "Tankers").await;
+    let (channel, desk) = (w.premium.clone(), w.desk.clone());
+    let id = app
+        .insert_reader_article(ReaderArticle {
+            channel: Some(&channel),
+            desk: Some(&desk),
+            categories: &[&topic],
+            tags: &[&tag],
+            ..Default::default()
+        })
+        .await;
+    let list = "{ getArticles(first: 10, page: 1) { articles { _id title lastEdited publishedBy { name type } premiumChannel { name type }
+                   categories { name } tags { name } } } }";
+    let card = || async {
+        let response = app.gql(Some(&w.reader), list, json!({})).await;
+        let articles = response["data"]["getArticles"]["articles"].as_array().cloned().unwrap_or_else(|| panic!("{response}"));
+        articles.into_iter().find(|a| a["_id"] == id.as_str())
+    };
+    let sql = |statement: &'static str| {
+        let pool = app.pool.clone();
+        async move { sqlx::query(statement).execute(&pool).await.unwrap() }
+    };
+    let first = card().await.expect("listed");
+    assert_eq!(first["title"], "Copper outlook");
+
+    // Served from memory: a title changed behind the revision's back is not seen...
+    sql("alter table article disable trigger set_updated_at").await;
+    sql("update article set title = 'Changed behind its back'").await;
+    sql("alter table article enable trigger set_updated_at").await;
+    assert_eq!(card().await.unwrap()["title"], "Copper outlook", "the kept card");
+    // ...and an edit, which moves the revision, is.
+    sql("update article set title = 'Copper outlook, revised', version = version + 1").await;
+    let edited = card().await.unwrap();
+    assert_eq!(edited["title"], "Copper outlook, revised");
+    assert_ne!(edited["lastEdited"], first["lastEdited"], "an edit is the article's last edit");
+
+    // Names it shows, renamed (by case alone too): each seen at once, none an edit of the article.
+    sql("update tag set name = 'TANKERS'").await;
+    assert_eq!(card().await.unwrap()["tags"][0]["name"], "TANKERS", "a renamed tag");
+    sql("update category set name = 'Power'").await;
+    assert_eq!(card().await.unwrap()["categories"][0]["name"], "Power", "a renamed topic");
+    sql("update channel set name = 'Metals Prime' where name = 'Metals Premium'").await;
+    assert_eq!(card().await.unwrap()["premiumChannel"]["name"], "Metals Prime", "a renamed channel");
+    sql("update channel set type = 'freeOpen' where name = 'Metals Prime'").await;
+    assert_eq!(card().await.unwrap()["premiumChannel"]["type"], "freeOpen", "a channel's new type");
+    sql("update desk set name = 'Base metals desk'").await;
+    assert_eq!(card().await.unwrap()["publishedBy"]["name"], "Base metals desk", "a renamed desk");
+    let renamed = card().await.unwrap();
+    assert_eq!(renamed["lastEdited"], edited["lastEdited"], "renames elsewhere are not edits of the article");
+
+    // Links added and removed.
+    let second = app.add_tag(&w.admin, "Freight").await;
+    sqlx::query("insert into article_tag (article_id, tag_id) values ($1, $2)").bind(&id).bind(&second).execute(&app.pool).await.unwrap();
+    let names = |card: Value| card["tags"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
+    assert_eq!(names(card().await.unwrap()), ["Freight", "TANKERS"], "a tag added");
+    sql("delete from article_category").await;
+    assert_eq!(card().await.unwrap()["categories"], json!([]), "a topic removed");
+
+    // A person publishing it, renamed (one who sends no request after: a request takes the name
+    // from the caller's token).
+    let admin_id = app.user_id(&w.admin).await;
+    sqlx::query("update article set published_by_desk_id = null, published_by_user_id = $1, version = version + 1")
+        .bind(&admin_id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(card().await.unwrap()["publishedBy"]["type"], "contributor");
+    sqlx::query("update users set name = 'Renamed Person' where user_id = $1").bind(&admin_id).execute(&app.pool).await.unwrap();
+    assert_eq!(card().await.unwrap()["publishedBy"], json!({ "name": "Renamed Person", "type": "contributor" }), "a renamed publisher");
+
+    // Archived: no longer a card.
+    sql("update article set state = 'Archived', version = version + 1").await;
+    assert!(card().await.is_none(), "an archived article is listed no more");
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn unpublished_and_unknown_articles_are_not_found_and_callers_are_checked(pool: PgPool) {
     let w = world(pool).await;
     let app = &w.app;
