@@ -120,12 +120,14 @@ fn push_relevance(q: &mut QueryBuilder<Postgres>, ranking: Ranking, words: &str)
 /// first), the nearest matches beyond it (whole groups but the last), and the start of that last
 /// group (newest first). Without RUM, or without a query, one statement orders by the full key.
 ///
-/// A group is read one of two ways. From the match index, every article of the group has its
-/// distance computed (~16 µs each, the text read whole) before the newest are picked: right for
-/// a rare word, ~80 ms for a word in 5,000 articles. Walking the newest published articles and
-/// testing each stops at the page: right for a common word. Which one is decided by how many
-/// articles match (`walk_is_cheaper`), counted once when a group is read; the search's total
-/// reuses that count.
+/// A group is read one of two ways. From the match index, every match has its distance computed
+/// (~16 µs each, the text read whole) before the newest of the group are picked: right for a rare
+/// word, ~80 ms for a word in 5,000 articles. Walking the newest published articles and testing
+/// each stops at the page: right when the group is a large share of the articles (a common word
+/// used alike everywhere), but it reads the whole table when the group is small. So the walk is
+/// tried only when the matches are many (`walk_bound`, from their count, taken once when a group
+/// is read and reused as the search's total), for at most a few times the rows the page should
+/// need; a group it does not fill within that is read from the index.
 pub async fn page(db: &PgPool, f: &SearchFilter, ranking: Ranking, after: Option<&Cursor>, limit: i64) -> sqlx::Result<Page> {
     if ranking != Ranking::Rum || f.query.is_none() {
         return Ok(Page { hits: hits(db, f, ranking, Step::Ordered { after }, limit).await?, matches: None });
@@ -136,8 +138,13 @@ pub async fn page(db: &PgPool, f: &SearchFilter, ranking: Ranking, after: Option
             Some(known) => known,
             None => *matches.insert(count_with_published(db, f).await?),
         };
-        let walk = walk_is_cheaper(count, published, need);
-        hits(db, f, ranking, Step::Group { distance, before, walk }, need).await
+        if let Some(bound) = walk_bound(count, published, need) {
+            let walked = hits(db, f, ranking, Step::Group { distance, before, walk: Some(bound) }, need).await?;
+            if walked.len() as i64 == need {
+                return Ok(walked);
+            }
+        }
+        hits(db, f, ranking, Step::Group { distance, before, walk: None }, need).await
     };
     let mut rows = Vec::new();
     if let Some(cursor) = after {
@@ -169,10 +176,16 @@ pub struct Page {
     pub matches: Option<i64>,
 }
 
-/// Whether walking the newest articles finds `need` of `matches` (among `published`) sooner than
-/// reading all `matches` from the index: the walk reads about `need × published / matches` rows.
-fn walk_is_cheaper(matches: i64, published: i64, need: i64) -> bool {
-    matches > 0 && matches.saturating_mul(matches) > need.saturating_mul(published)
+/// How many of the newest articles to walk for `need` rows of a group when `matches` of
+/// `published` articles match: if the whole group were the matches, the walk would read about
+/// `need × published / matches` rows; it is allowed twice that (and `need`), and only when that is fewer than
+/// the matches the index would read.
+fn walk_bound(matches: i64, published: i64, need: i64) -> Option<i64> {
+    if matches <= 0 {
+        return None;
+    }
+    let bound = 2 * need.saturating_mul(published) / matches + need;
+    (bound < matches).then_some(bound)
 }
 
 /// What one statement of `page` reads.
@@ -183,13 +196,13 @@ enum Step<'a> {
     /// RUM: the nearest matches (beyond a distance), by distance alone.
     Nearest { beyond: Option<f64> },
     /// RUM: the matches at one distance (published before a row of it), newest first; by walking
-    /// the newest articles when `walk`, else from the match index.
-    Group { distance: f64, before: Option<(DateTime<Utc>, &'a String)>, walk: bool },
+    /// at most `walk` of the newest articles, else from the match index.
+    Group { distance: f64, before: Option<(DateTime<Utc>, &'a String)>, walk: Option<i64> },
 }
 
 async fn hits(db: &PgPool, f: &SearchFilter, ranking: Ranking, step: Step<'_>, limit: i64) -> sqlx::Result<Vec<Hit>> {
-    if let Step::Group { distance, before, walk: true } = step {
-        return walk_group(db, f, ranking, distance, before, limit).await;
+    if let Step::Group { distance, before, walk: Some(bound) } = step {
+        return walk_group(db, f, ranking, distance, before, bound, limit).await;
     }
     let mut q = QueryBuilder::<Postgres>::new("select a.article_id, a.card_revision, a.publish_date, a.is_pinned, ");
     match &f.query {
@@ -263,15 +276,17 @@ async fn hits(db: &PgPool, f: &SearchFilter, ranking: Ranking, step: Step<'_>, l
     fetch_hits(db, q).await
 }
 
-/// The matches at `distance` (published before `before`), newest first: the newest articles that
-/// pass the other filters, walked in date order (the fence keeps PostgreSQL from choosing the match
-/// index, whose estimate for a word is often far too low), each tested until the page is full.
+/// The matches at `distance` (published before `before`) among the `bound` newest articles that
+/// pass the other filters, newest first: walked in date order (the subquery's limit keeps
+/// PostgreSQL from choosing the match index, whose estimate for a word is often far too low), each
+/// tested until the page is full.
 async fn walk_group(
     db: &PgPool,
     f: &SearchFilter,
     ranking: Ranking,
     distance: f64,
     before: Option<(DateTime<Utc>, &String)>,
+    bound: i64,
     limit: i64,
 ) -> sqlx::Result<Vec<Hit>> {
     let words = f.query.as_deref().unwrap_or_default();
@@ -285,7 +300,9 @@ async fn walk_group(
     if let Some((published, id)) = before {
         q.push(" and (a.publish_date, a.article_id) < (").push_bind(published).push(", ").push_bind(id.clone()).push(")");
     }
-    q.push(" order by a.publish_date desc, a.article_id desc offset 0) a where a.search_vector @@ websearch_to_tsquery('english', ")
+    q.push(" order by a.publish_date desc, a.article_id desc limit ")
+        .push_bind(bound)
+        .push(") a where a.search_vector @@ websearch_to_tsquery('english', ")
         .push_bind(words.to_owned())
         .push(") and ");
     push_relevance(&mut q, ranking, words);
@@ -390,15 +407,16 @@ pub async fn create_rum_index(db: &PgPool) -> sqlx::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::walk_is_cheaper;
+    use super::walk_bound;
 
     #[test]
-    fn a_common_word_is_walked_and_a_rare_one_read_from_the_index() {
-        // 'copper' in 5,000 of 100,000 articles: the walk reads ~200 rows for 10, the index 5,000.
-        assert!(walk_is_cheaper(5_000, 100_000, 10));
+    fn a_common_word_is_walked_a_little_and_a_rare_one_read_from_the_index() {
+        // 'copper' in 5,000 of 100,000 articles: ~200 rows for 10 if all are one group; 450 allowed.
+        assert_eq!(walk_bound(5_000, 100_000, 10), Some(410));
         // 'molybdenum' in 20: the walk would read the whole table.
-        assert!(!walk_is_cheaper(20, 100_000, 10));
-        assert!(!walk_is_cheaper(0, 0, 10));
-        assert!(walk_is_cheaper(7, 7, 4), "all match: the first rows walked are the page");
+        assert_eq!(walk_bound(20, 100_000, 10), None);
+        assert_eq!(walk_bound(0, 0, 10), None);
+        assert_eq!(walk_bound(7, 7, 2), Some(6), "all match: the first rows walked are the page");
+        assert_eq!(walk_bound(7, 7, 4), None, "the index reads no more than the walk would");
     }
 }

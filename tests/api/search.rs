@@ -180,17 +180,19 @@ async fn every_filter_narrows_the_results(pool: PgPool) {
 #[sqlx::test(migrations = "./migrations")]
 async fn cursor_pages_hold_while_articles_are_published(pool: PgPool) {
     let probe = TestApp::spawn(pool.clone()).await;
-    // (params, ranking, articles that do not match): with RUM, a group of equal relevance is read
-    // by walking the newest articles when most match, and from the match index when few do.
+    // (params, ranking, articles that do not match, page size): with RUM, a group of equal
+    // relevance is read from the match index, or first by walking the newest articles when most
+    // match (pages of 1 here: the walk is tried, and falls back when its bound is passed).
     let nickel = || json!({ "searchQuery": "nickel" });
-    let mut queries = vec![(json!({}), "rum", 0), (json!({ "pinnedFirst": true }), "rum", 0)];
+    let mut queries = vec![(json!({}), "rum", 0, 3), (json!({ "pinnedFirst": true }), "rum", 0, 3)];
     for ranking in rankings(&probe).await {
-        queries.push((nickel(), ranking, 0));
+        queries.push((nickel(), ranking, 0, 3));
     }
     if rankings(&probe).await.contains(&"rum") {
-        queries.push((nickel(), "rum", 40));
+        queries.push((nickel(), "rum", 40, 3));
+        queries.push((nickel(), "rum", 0, 1));
     }
-    for (params, ranking, others) in queries {
+    for (params, ranking, others, first) in queries {
         let app = TestApp::spawn(pool.clone()).await;
         use_ranking(&app, ranking).await;
         sqlx::query("delete from article").execute(&app.pool).await.unwrap();
@@ -204,22 +206,22 @@ async fn cursor_pages_hold_while_articles_are_published(pool: PgPool) {
             let body = if i % 3 == 0 { "nickel nickel output" } else { "nickel output" };
             all.push(app.insert_reader_article(ReaderArticle { body, days_ago: 1 + i / 2, is_pinned: i == 5, ..Default::default() }).await);
         }
-        let first = search(&app, &reader, params.clone(), 3, None).await;
-        assert_eq!(first.total, 7);
-        assert!(first.has_next);
+        let first_page = search(&app, &reader, params.clone(), first, None).await;
+        assert_eq!(first_page.total, 7);
+        assert!(first_page.has_next);
         // Published between two pages: it belongs before the cursor, so later pages do not shift.
         app.insert_reader_article(ReaderArticle { body: "nickel nickel nickel news", days_ago: 0, ..Default::default() }).await;
-        let mut seen = first.ids.clone();
-        let mut cursor = first.end_cursor.clone();
+        let mut seen = first_page.ids.clone();
+        let mut cursor = first_page.end_cursor.clone();
         while let Some(after) = cursor {
-            let page = search(&app, &reader, params.clone(), 3, Some(&after)).await;
+            let page = search(&app, &reader, params.clone(), first, Some(&after)).await;
             seen.extend(page.ids.clone());
             cursor = if page.has_next { page.end_cursor } else { None };
         }
         let mut unique = seen.clone();
         unique.sort();
         unique.dedup();
-        assert_eq!(unique.len(), seen.len(), "{params} {ranking} {others}: no duplicate: {seen:?}");
-        assert_eq!(sorted(seen), sorted(all), "{params} {ranking} {others}: no gap");
+        assert_eq!(unique.len(), seen.len(), "{params} {ranking} {others} {first}: no duplicate: {seen:?}");
+        assert_eq!(sorted(seen), sorted(all), "{params} {ranking} {others} {first}: no gap");
     }
 }
