@@ -20,6 +20,7 @@ pub mod jobs;
 pub mod metrics;
 pub mod promotions;
 pub mod reading;
+pub mod revisions;
 pub mod search;
 pub mod state;
 pub mod subscriptions;

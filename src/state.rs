@@ -28,6 +28,10 @@ pub struct AppState {
     pub cards: Arc<crate::reading::cache::CardCache>,
     /// Search snippets, kept by article revision, words and access (`search::snippets`).
     pub snippets: Arc<crate::search::snippets::SnippetCache>,
+    /// Readers' subscriptions, kept by reader and their revision (`subscriptions::cache`).
+    pub subscriptions: Arc<crate::subscriptions::cache::SubscriptionsCache>,
+    /// Search pages and counts, kept by the published content's revision (`search::cache`).
+    pub searches: Arc<crate::search::cache::SearchCache>,
     /// The HTML allow-list every stored article, template and page goes through.
     pub sanitizer: Arc<Sanitizer>,
     /// How search ranks matches, found out on the first search (RUM index present or not).
@@ -86,6 +90,8 @@ impl AppState {
             shared_reads: Arc::default(),
             cards: Arc::default(),
             snippets: Arc::default(),
+            subscriptions: Arc::default(),
+            searches: Arc::default(),
             sanitizer,
             search_ranking: Arc::default(),
             pdf_renderer,
@@ -99,4 +105,9 @@ impl AppState {
             draining: Arc::default(),
         }
     }
+}
+
+/// A least-recently-used map of at most `capacity` entries, as the in-memory caches keep values.
+pub fn lru<K: std::hash::Hash + Eq, V>(capacity: usize) -> lru::LruCache<K, V> {
+    lru::LruCache::new(std::num::NonZeroUsize::new(capacity).expect("a non-zero capacity"))
 }

@@ -5,6 +5,8 @@
 #   no query with a channel filter; findPublishedArticleById on random published articles; the For
 #   You page's queries in one request (me { channelSubscriptions recommendedArticles }, getArticles
 #   of my subscriptions and of free articles, premiumChannels, freeChannels);
+# - the same with a different word each request (of 20,000 of the articles' words), which no server
+#   has kept;
 # - for each: SQL statements per request at first/take 9 and 50 (from the server's statement log),
 #   then requests/s, p50 and p99 under 20-second loads at 4 and 32 connections from one local client;
 # - the gzip size of the JavaScript a first visit to /for-you loads, and of the lazy chunks its route
@@ -62,6 +64,10 @@ echo
 # ---- requests ----
 
 q "select article_id from article where state = 'Published' order by md5(article_id) limit 10000" >"$work/ids.txt"
+# Words of the articles' text (stemmed, as the index holds them), in random order: a search for a
+# different word each request is one the servers have not kept.
+q "select word from ts_stat('select search_vector from article where state = ''Published'' order by article_id limit 3000')
+   where word ~ '^[a-z]{4,}$' order by md5(word) limit 20000" >"$work/words.txt"
 # Statement counts: a subscribed channel's newest article, and the newest long one of a channel the reader does not have.
 id_mine=$(q "select article_id from article where state = 'Published' and premium_channel_id = '$channel' order by publish_date desc limit 1")
 id_other=$(q "select a.article_id from article a join channel c on c.channel_id = a.premium_channel_id where a.state = 'Published' and c.name = 'Channel 20' and a.is_premium and length(a.body_text) > 20000 order by a.publish_date desc limit 1")
@@ -79,6 +85,7 @@ searches = {"rare": {"searchQuery": "molybdenum"}, "common": {"searchQuery": "co
 for name, params in searches.items():
     for first in (9, 50):
         write(f"search-{name}-{first}", search, {"params": params, "first": first})
+write("search-varied-9", search, {"params": {"searchQuery": "__ID__"}, "first": 9})
 write("article", article, {"id": "__ID__"})
 for take in (9, 50):
     write(f"foryou-{take}", for_you, {"take": take})
@@ -128,8 +135,9 @@ measure() {
     "$(awk '/ 50%/ {print $2}' /tmp/insights-bench.txt)" "$(awk '/ 99%/ {print $2}' /tmp/insights-bench.txt)" >>"$summary"
 }
 
-names=(search-rare search-common search-phrase search-channel article foryou)
+names=(search-rare search-common search-phrase search-channel search-varied article foryou)
 declare -A label=(
+  [search-varied]="searchArticles, a random word each request"
   [search-rare]="searchArticles 'molybdenum' (rare word)"
   [search-common]="searchArticles 'copper' (common word)"
   [search-phrase]="searchArticles '\"iron ore\"' (phrase)"
@@ -155,6 +163,10 @@ for name in search-rare search-common search-phrase search-channel foryou; do
   stmts[$name]="$a / $b"
   echo "  ${label[$name]}: first/take 9 $a, 50 $b"
 done
+# A word never searched before each time (the statements a search reads when nothing is kept).
+a=$(statements "$(sed "s/__ID__/$(sed -n 1p "$work/words.txt")/" "$work/search-varied-9.json")" || echo failed)
+stmts[search-varied]="$a"
+echo "  ${label[search-varied]}: first 9 $a"
 a=$(statements "$(sed "s/__ID__/$id_mine/" "$work/article.json")" || echo failed)
 b=$(statements "$(sed "s/__ID__/$id_other/" "$work/article.json")" || echo failed)
 stmts[article]="$a / $b"
@@ -170,6 +182,7 @@ for connections in 4 32; do
   for name in search-rare search-common search-phrase search-channel; do
     measure "${label[$name]}" "$name" "$work/$name-9.json" "$connections"
   done
+  measure "${label[search-varied]}" search-varied "$work/search-varied-9.json" "$connections" "$work/words.txt"
   measure "${label[article]}" article "$work/article.json" "$connections" "$work/ids.txt"
   measure "${label[foryou]}" foryou "$work/foryou-9.json" "$connections"
 done

@@ -7,7 +7,6 @@
 
 use std::{
     collections::HashMap,
-    num::NonZeroUsize,
     sync::{Arc, Mutex as SyncMutex},
     time::{Duration, Instant},
 };
@@ -98,7 +97,7 @@ impl TokenValidator {
             source,
             keys: RwLock::default(),
             refreshing: Mutex::new(()),
-            verified: SyncMutex::new(lru::LruCache::new(NonZeroUsize::new(VERIFIED_CAPACITY).expect("non-zero"))),
+            verified: SyncMutex::new(crate::state::lru(VERIFIED_CAPACITY)),
         }
     }
 

@@ -6,7 +6,7 @@
 
 use async_graphql::{
     ErrorExtensions, Pos, Request, ServerError,
-    parser::types::{DocumentOperations, ExecutableDocument, Selection, SelectionSet},
+    parser::types::{DocumentOperations, ExecutableDocument, OperationDefinition, Selection, SelectionSet},
 };
 
 use crate::{
@@ -40,19 +40,26 @@ pub(crate) fn refusal(auth: &Auth, field: &str) -> Option<Error> {
     None
 }
 
+/// The operation a request runs, chosen as execution chooses it: the one it names, else the
+/// document's only one (a named operation alone in its document is one of "several" to the
+/// parser). None when there is no such operation: execution refuses the request.
+pub fn selected_operation<'a>(document: &'a ExecutableDocument, operation_name: Option<&str>) -> Option<&'a OperationDefinition> {
+    let operation = match (&document.operations, operation_name) {
+        (DocumentOperations::Single(operation), None) => operation,
+        (DocumentOperations::Multiple(operations), Some(name)) => operations.get(name)?,
+        (DocumentOperations::Multiple(operations), None) if operations.len() == 1 => operations.values().next()?,
+        _ => return None,
+    };
+    Some(&operation.node)
+}
+
 /// The root field names the request's operation selects (through fragments too).
 fn root_fields<'a>(document: &'a ExecutableDocument, operation_name: Option<&str>) -> Vec<&'a str> {
-    let operation = match (&document.operations, operation_name) {
-        (DocumentOperations::Single(operation), _) => operation,
-        (DocumentOperations::Multiple(operations), Some(name)) => match operations.get(name) {
-            Some(operation) => operation,
-            None => return Vec::new(),
-        },
-        // Several operations and no name: execution refuses the request anyway.
-        (DocumentOperations::Multiple(_), None) => return Vec::new(),
+    let Some(operation) = selected_operation(document, operation_name) else {
+        return Vec::new();
     };
     let mut fields = Vec::new();
-    collect(document, &operation.node.selection_set.node, &mut fields, 0);
+    collect(document, &operation.selection_set.node, &mut fields, 0);
     fields
 }
 
@@ -191,6 +198,9 @@ mod tests {
         assert_eq!(refused_code(&expired, "{ me { _id } tags { total } }", None).as_deref(), Some("TRIAL_EXPIRED"));
         assert_eq!(refused_code(&expired, "query { ...F } fragment F on Query { tags { total } }", None).as_deref(), Some("TRIAL_EXPIRED"));
         assert_eq!(refused_code(&expired, "query { ... on Query { tags { total } } }", None).as_deref(), Some("TRIAL_EXPIRED"));
+        // A named operation sent without its name is still the one that runs.
+        assert_eq!(refused_code(&expired, "query Tags { tags { total } }", None).as_deref(), Some("TRIAL_EXPIRED"));
+        assert_eq!(refused_code(&expired, "query Tags { tags { total } }", Some("Tags")).as_deref(), Some("TRIAL_EXPIRED"));
         let two = "query A { me { _id } } query B { tags { total } }";
         assert_eq!(refused_code(&expired, two, Some("A")), None);
         assert_eq!(refused_code(&expired, two, Some("B")).as_deref(), Some("TRIAL_EXPIRED"));

@@ -113,11 +113,15 @@ async fn graphql(
     let code = if matches!(checked, Checked::Unparsable) { PARSE_FAILED } else { VALIDATION_FAILED };
     let mut response = match checked {
         Checked::Refused(error) => async_graphql::Response::from_errors(vec![error]),
-        Checked::Unparsable => schema.execute(request_data(request, auth)).await,
+        Checked::Unparsable => schema.execute(request_data(request, auth, false)).await,
         Checked::Allowed(document) if is_shared_read(&document, request.operation_name.as_deref()) => {
             return shared_read(&state, &schema, parsed(request, document), auth).await;
         }
-        Checked::Allowed(document) => schema.execute(request_data(parsed(request, document), auth)).await,
+        Checked::Allowed(document) => {
+            let is_query = access::selected_operation(&document, request.operation_name.as_deref())
+                .is_some_and(|operation| operation.ty == async_graphql::parser::types::OperationType::Query);
+            schema.execute(request_data(parsed(request, document), auth, is_query)).await
+        }
     };
     for error in &mut response.errors {
         let extensions = error.extensions.get_or_insert_with(Default::default);
@@ -162,9 +166,14 @@ fn parsed(mut request: async_graphql::Request, document: Box<async_graphql::pars
     request
 }
 
-/// The request with its per-request data: the caller, and the caches its fields share.
-fn request_data(request: async_graphql::Request, auth: Auth) -> async_graphql::Request {
-    request.data(auth).data(crate::subscriptions::ViewerSubscriptionsCell::default()).data(crate::taxonomy::cache::RequestTopics::default())
+/// The request with its per-request data: the caller, and the caches its fields share; for a
+/// query, the revisions read once (`revisions::RequestRevisions`).
+fn request_data(request: async_graphql::Request, auth: Auth, is_query: bool) -> async_graphql::Request {
+    let request = request
+        .data(auth)
+        .data(crate::subscriptions::ViewerSubscriptionsCell::default())
+        .data(crate::taxonomy::cache::RequestTopics::default());
+    if is_query { request.data(crate::revisions::RequestRevisions::default()) } else { request }
 }
 
 /// A shared topic read: answered from the serialised response of the current taxonomy revision,
@@ -179,7 +188,7 @@ async fn shared_read(state: &AppState, schema: &AppSchema, request: async_graphq
     if let Some(body) = state.shared_reads.get(revision, &key) {
         return Ok(json_body(body));
     }
-    let response = schema.execute(request_data(request, auth)).await;
+    let response = schema.execute(request_data(request, auth, true)).await;
     if !response.errors.is_empty() {
         return Ok(graphql_response(response));
     }

@@ -4,22 +4,12 @@
 //! the revision the list saw, on every server, with no notification to wait for; a card of an older
 //! revision is never found again and ages out.
 
-use std::{
-    num::NonZeroUsize,
-    sync::{Arc, Mutex},
-};
+use std::sync::{Arc, Mutex};
 
-use super::queries::CardRow;
+use super::queries::{CardRow, Listed};
 
 /// About 2 kB a card: 20,000 cards is some 40 MB at most.
 const CAPACITY: usize = 20_000;
-
-/// An article a list statement found: its id and its card revision.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct Listed {
-    pub article_id: String,
-    pub card_revision: i64,
-}
 
 pub struct CardCache {
     cards: Mutex<lru::LruCache<String, Arc<CardRow>>>,
@@ -27,7 +17,7 @@ pub struct CardCache {
 
 impl Default for CardCache {
     fn default() -> Self {
-        CardCache { cards: Mutex::new(lru::LruCache::new(NonZeroUsize::new(CAPACITY).expect("non-zero"))) }
+        CardCache { cards: Mutex::new(crate::state::lru(CAPACITY)) }
     }
 }
 

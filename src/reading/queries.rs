@@ -5,7 +5,6 @@
 use chrono::{DateTime, Utc};
 use sqlx::{PgExecutor, types::Json};
 
-pub use super::cache::Listed;
 use crate::articles::queries::Named;
 
 /// A published article as a list shows it: never its body. (The card and page statements read the
@@ -175,6 +174,13 @@ pub async fn article(db: impl PgExecutor<'_>, id: &str) -> sqlx::Result<Option<A
     )
     .fetch_optional(db)
     .await
+}
+
+/// An article a list statement found: its id and its card revision.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Listed {
+    pub article_id: String,
+    pub card_revision: i64,
 }
 
 /// Published articles newest first, page by page: mine (in `channels`), not mine, free only.

@@ -6,14 +6,16 @@ use async_graphql::{Context, ID, InputObject, Object, SimpleObject};
 use chrono::{DateTime, Utc};
 
 use super::{
+    cache::PageKey,
     cursor::Cursor,
-    queries::{self, MARK_END, MARK_START, Ranking, SearchFilter},
+    queries::{self, MARK_END, MARK_START, Page, Ranking, SearchFilter},
     snippets::SnippetKey,
 };
 use crate::{
     error::{Error, Result},
     graphql::app_state,
     reading::{ArticleCard, PageInfo, Reader, cards, page_size, queries::Listed},
+    revisions::request_revisions,
     validation::optional_id,
 };
 
@@ -60,10 +62,20 @@ pub struct SearchArticlesResult {
 impl SearchArticlesResult {
     /// Every match, counted from the match index (not ranked), only when asked for.
     async fn total_count(&self, ctx: &Context<'_>) -> Result<i64> {
-        match self.matches {
-            Some(count) => Ok(count),
-            None => Ok(queries::count(&app_state(ctx).pool, &self.filter).await?),
+        if let Some(count) = self.matches {
+            return Ok(count);
         }
+        let state = app_state(ctx);
+        if !self.filter.is_timeless() {
+            return Ok(queries::count(&state.pool, &self.filter).await?);
+        }
+        let revision = request_revisions(ctx).await?.content;
+        if let Some(count) = state.searches.count(revision, &self.filter) {
+            return Ok(count);
+        }
+        let count = queries::count(&state.pool, &self.filter).await?;
+        state.searches.keep_count(revision, self.filter.clone(), count);
+        Ok(count)
     }
 
     async fn page_info(&self) -> &PageInfo {
@@ -115,6 +127,33 @@ async fn snippets(ctx: &Context<'_>, listed: &[Listed], found: &[ArticleCard], w
     Ok(kept)
 }
 
+/// A page of the search: kept at the request's content revision, else read (and kept).
+async fn read_page(ctx: &Context<'_>, filter: &SearchFilter, after: Option<&Cursor>, limit: i64) -> Result<Arc<Page>> {
+    let state = app_state(ctx);
+    let ranking = ranking(ctx).await?;
+    let Some(key) = PageKey::of(filter, ranking, after, limit) else {
+        return Ok(Arc::new(queries::page(&state.pool, filter, ranking, after, limit).await?));
+    };
+    let revision = request_revisions(ctx).await?.content;
+    if let Some(page) = state.searches.page(revision, &key) {
+        return Ok(page);
+    }
+    let page = Arc::new(queries::page(&state.pool, filter, ranking, after, limit).await?);
+    state.searches.keep_page(revision, key, page.clone());
+    Ok(page)
+}
+
+/// Whether `words` make a query at all: asked of PostgreSQL's parser once per distinct words.
+async fn is_meaningful(ctx: &Context<'_>, words: &str) -> Result<bool> {
+    let state = app_state(ctx);
+    if let Some(meaningful) = state.searches.meaningful(words) {
+        return Ok(meaningful);
+    }
+    let meaningful = queries::is_meaningful(&state.pool, words).await?;
+    state.searches.keep_meaningful(words, meaningful);
+    Ok(meaningful)
+}
+
 async fn ranking(ctx: &Context<'_>) -> Result<Ranking> {
     let state = app_state(ctx);
     Ok(*state.search_ranking.get_or_try_init(|| queries::ranking_in_use(&state.pool)).await?)
@@ -141,7 +180,7 @@ impl SearchQuery {
         let pool = &app_state(ctx).pool;
         let mut query = params.search_query.as_deref().map(str::trim).filter(|q| !q.is_empty()).map(str::to_owned);
         if let Some(words) = &query
-            && !queries::is_meaningful(pool, words).await?
+            && !is_meaningful(ctx, words).await?
         {
             // Stop words alone make an empty query: search as if nothing was typed.
             query = None;
@@ -170,7 +209,8 @@ impl SearchQuery {
             return Err(Error::field("freeOnly", "Choose free or premium, not both"));
         }
         // One more row than the page tells whether another page follows.
-        let queries::Page { mut hits, matches } = queries::page(pool, &filter, ranking(ctx).await?, after.as_ref(), limit + 1).await?;
+        let page = read_page(ctx, &filter, after.as_ref(), limit + 1).await?;
+        let (mut hits, matches) = (page.hits.clone(), page.matches);
         let has_next_page = hits.len() as i64 > limit;
         hits.truncate(limit as usize);
         let end_cursor = hits.last().map(|hit| hit.cursor.encode());

@@ -8,7 +8,7 @@ use super::cursor::Cursor;
 use crate::reading::queries::Listed;
 
 /// How matches are ordered by relevance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Ranking {
     /// The RUM index returns matches nearest first (`<=>`), so a page reads only its rows.
     Rum,
@@ -17,7 +17,7 @@ pub enum Ranking {
 }
 
 /// What a search selects. Every filter is optional.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, PartialEq, Eq, Hash)]
 pub struct SearchFilter {
     /// A topic and its sub-topics.
     pub topics: Option<Vec<String>>,
@@ -35,6 +35,14 @@ pub struct SearchFilter {
     pub premium_only: bool,
     pub charts_only: bool,
     pub pinned_first: bool,
+}
+
+impl SearchFilter {
+    /// Whether what it selects changes only with the articles, not with the clock as well (a
+    /// premium period ends by itself).
+    pub fn is_timeless(&self) -> bool {
+        !self.free_only && !self.premium_only
+    }
 }
 
 /// The filters, after `from article a left join channel c` (published articles only); the words'
@@ -89,6 +97,7 @@ fn push_filters(q: &mut QueryBuilder<Postgres>, f: &SearchFilter, with_words: bo
 }
 
 /// The articles of one page and the cursor of each row, best first.
+#[derive(Debug, Clone)]
 pub struct Hit {
     pub article: Listed,
     pub cursor: Cursor,
@@ -171,6 +180,7 @@ pub async fn page(db: &PgPool, f: &SearchFilter, ranking: Ranking, after: Option
 }
 
 /// A page of hits, and every match's count when reading it took one.
+#[derive(Debug, Clone)]
 pub struct Page {
     pub hits: Vec<Hit>,
     pub matches: Option<i64>,

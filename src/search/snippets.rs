@@ -4,7 +4,6 @@
 
 use std::{
     collections::HashMap,
-    num::NonZeroUsize,
     sync::{Arc, Mutex},
 };
 
@@ -25,7 +24,7 @@ pub struct SnippetCache {
 
 impl Default for SnippetCache {
     fn default() -> Self {
-        SnippetCache { snippets: Mutex::new(lru::LruCache::new(NonZeroUsize::new(CAPACITY).expect("non-zero"))) }
+        SnippetCache { snippets: Mutex::new(crate::state::lru(CAPACITY)) }
     }
 }
 

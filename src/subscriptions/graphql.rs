@@ -22,6 +22,7 @@ use crate::{
     channels::{ChannelObject, ChannelType, channels_by_ids},
     error::{Error, Result},
     graphql::{SortDirection, app_state, checked_limit_offset, contains_pattern, total_from_page, viewer},
+    revisions::request_revisions,
     users::queries::UserSummary,
 };
 
@@ -50,13 +51,19 @@ impl ViewerSubscriptions {
 #[derive(Default)]
 pub struct ViewerSubscriptionsCell(OnceCell<Arc<ViewerSubscriptions>>);
 
-/// The caller's subscriptions: one statement per request, whatever asks for them.
+/// The caller's subscriptions, once per request whatever asks for them: kept in memory at their
+/// revision (`cache`), else one statement.
 pub async fn viewer_subscriptions(ctx: &Context<'_>) -> Result<Arc<ViewerSubscriptions>> {
-    let user_id = viewer(ctx)?.user.user_id.clone();
-    let pool = app_state(ctx).pool.clone();
+    let user_id = viewer(ctx)?.user.user_id.as_str();
+    let state = app_state(ctx);
     let load = || async move {
-        let rows = queries::of_user(&pool, &user_id).await?;
-        Ok::<_, Error>(Arc::new(ViewerSubscriptions { rows }))
+        let revision = request_revisions(ctx).await?.subscriptions;
+        if let Some(kept) = state.subscriptions.find(user_id, revision) {
+            return Ok(kept);
+        }
+        let subscriptions = Arc::new(ViewerSubscriptions { rows: queries::of_user(&state.pool, user_id).await? });
+        state.subscriptions.keep(user_id, revision, subscriptions.clone());
+        Ok::<_, Error>(subscriptions)
     };
     match ctx.data_opt::<ViewerSubscriptionsCell>() {
         Some(cell) => cell.0.get_or_try_init(load).await.cloned(),

@@ -3,6 +3,7 @@
 //! requests, staff approvals and administration, bulk CSV imports, and the expiry sweep.
 
 pub mod bulk;
+pub mod cache;
 pub mod csv_emails;
 pub mod expiry;
 mod graphql;
@@ -15,6 +16,6 @@ pub mod store;
 pub mod subscribers;
 
 pub use graphql::{
-    ChannelSubscriptionObject, ReaderChannelCard, SubscriptionsMutation, SubscriptionsQuery, ViewerSubscriptions, ViewerSubscriptionsCell, reader_card,
-    viewer_subscriptions,
+    ChannelSubscriptionObject, ReaderChannelCard, SubscriptionsMutation, SubscriptionsQuery, ViewerSubscriptions, ViewerSubscriptionsCell,
+    reader_card, viewer_subscriptions,
 };

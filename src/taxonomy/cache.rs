@@ -12,6 +12,8 @@ use std::{
 };
 
 use sqlx::PgPool;
+
+use crate::revisions::request_revisions;
 use tokio::sync::Mutex;
 
 use super::{
@@ -41,7 +43,11 @@ pub struct TopicListCache {
 impl TopicListCache {
     /// Every topic as of now: one cheap statement when unchanged, two on a change.
     pub async fn topics(&self, pool: &PgPool) -> sqlx::Result<Arc<Topics>> {
-        let revision = queries::taxonomy_revision(pool).await?;
+        self.topics_at(pool, queries::taxonomy_revision(pool).await?).await
+    }
+
+    /// Every topic as of `revision`, a taxonomy revision just read: none when unchanged.
+    pub async fn topics_at(&self, pool: &PgPool, revision: i64) -> sqlx::Result<Arc<Topics>> {
         self.topics
             .get(revision, || async {
                 let mut list = queries::list_categories(pool).await?;
@@ -66,7 +72,8 @@ pub struct RequestTopics(tokio::sync::OnceCell<Arc<Topics>>);
 /// Every topic as of this request (see `RequestTopics`; without it, as of now).
 pub async fn request_topics(ctx: &async_graphql::Context<'_>) -> crate::error::Result<Arc<Topics>> {
     let state = crate::graphql::app_state(ctx);
-    let read = || state.topic_list.topics(&state.pool);
+    let read =
+        || async { Ok::<_, crate::error::Error>(state.topic_list.topics_at(&state.pool, request_revisions(ctx).await?.topics).await?) };
     Ok(match ctx.data_opt::<RequestTopics>() {
         Some(cell) => cell.0.get_or_try_init(read).await?.clone(),
         None => read().await?,

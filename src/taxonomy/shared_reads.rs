@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use async_graphql::parser::types::{DocumentOperations, ExecutableDocument, OperationType, Selection, SelectionSet};
+use async_graphql::parser::types::{ExecutableDocument, OperationType, Selection, SelectionSet};
 use sqlx::PgPool;
 
 use super::queries;
@@ -22,18 +22,13 @@ const MAX_ENTRIES: usize = 64;
 
 /// Whether the operation `operation_name` of `document` is a shared topic read.
 pub fn is_shared_read(document: &ExecutableDocument, operation_name: Option<&str>) -> bool {
-    let operation = match (&document.operations, operation_name) {
-        (DocumentOperations::Single(operation), _) => operation,
-        (DocumentOperations::Multiple(operations), Some(name)) => match operations.get(name) {
-            Some(operation) => operation,
-            None => return false,
-        },
-        (DocumentOperations::Multiple(_), None) => return false,
+    let Some(operation) = crate::graphql::access::selected_operation(document, operation_name) else {
+        return false;
     };
-    if operation.node.ty != OperationType::Query {
+    if operation.ty != OperationType::Query {
         return false;
     }
-    let root = &operation.node.selection_set.node;
+    let root = &operation.selection_set.node;
     root_fields_shared(document, root, 0) && !selects_unshared_field(document, root, 0)
 }
 

@@ -9,7 +9,6 @@
 //! Entries also expire after `ttl`, a bound should anything else go wrong.
 
 use std::{
-    num::NonZeroUsize,
     sync::{
         Arc, Mutex,
         atomic::{AtomicBool, AtomicU64, Ordering},
@@ -39,7 +38,7 @@ impl UserCache {
     pub fn new(ttl: Duration) -> UserCache {
         UserCache {
             ttl,
-            entries: Mutex::new(lru::LruCache::new(NonZeroUsize::new(CAPACITY).expect("non-zero"))),
+            entries: Mutex::new(crate::state::lru(CAPACITY)),
             generation: AtomicU64::new(0),
             listening: AtomicBool::new(false),
         }

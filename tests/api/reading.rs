@@ -296,6 +296,51 @@ async fn cards_are_kept_in_memory_and_follow_every_change_they_show_at_once(pool
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn a_readers_subscriptions_are_kept_in_memory_and_follow_every_change_at_once(pool: PgPool) {
+    let w = world(pool).await;
+    let app = &w.app;
+    let body = "The body of the article";
+    let id = app.insert_reader_article(ReaderArticle { channel: Some(&w.premium), is_premium: true, ..Default::default() }).await;
+    let sql = |statement: &'static str| {
+        let pool = app.pool.clone();
+        async move { sqlx::query(statement).execute(&pool).await.unwrap() }
+    };
+    let revision = || async {
+        sqlx::query_scalar::<_, i64>("select coalesce((select revision from user_subscriptions_revision where user_id = $1), 0)")
+            .bind(&w.reader_id)
+            .fetch_one(&app.pool)
+            .await
+            .unwrap()
+    };
+    w.assert_full(&w.reader, &id, body, false, "no subscription").await;
+    app.subscribe(&w.premium, &w.reader_id, "account", "active", Some(30), true).await;
+    w.assert_full(&w.reader, &id, body, true, "subscribed").await;
+
+    // Served from memory: a subscription ended behind the revision's back is not seen...
+    sql("alter table channel_subscription disable trigger subscriptions_revision_update").await;
+    sql("update channel_subscription set subscription_state = 'canceled'").await;
+    sql("alter table channel_subscription enable trigger subscriptions_revision_update").await;
+    w.assert_full(&w.reader, &id, body, true, "the kept subscriptions").await;
+    // ...and any change that moves it is, at once.
+    sql("update channel_subscription set subscription_state = 'canceled'").await;
+    w.assert_full(&w.reader, &id, body, false, "canceled").await;
+
+    // The reader's subscriptions show their channels' names and types: renaming a channel moves
+    // the revision of its subscribers only.
+    let before = revision().await;
+    sql("update channel set name = 'Metals Open, renamed' where name = 'Metals Open'").await;
+    assert_eq!(revision().await, before, "not a channel of the reader's");
+    sql("update channel set name = 'METALS PREMIUM' where name = 'Metals Premium'").await;
+    assert_eq!(revision().await, before + 1, "a channel of the reader's, renamed by case alone");
+    sql("update channel set type = 'freeClosed' where name = 'METALS PREMIUM'").await;
+    assert_eq!(revision().await, before + 2, "its type");
+
+    // A reader's deletion takes their subscriptions with them (the trigger skips the reader gone).
+    sqlx::query("delete from users where user_id = $1").bind(&w.reader_id).execute(&app.pool).await.unwrap();
+    assert_eq!(revision().await, 0, "nothing left of the reader");
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn unpublished_and_unknown_articles_are_not_found_and_callers_are_checked(pool: PgPool) {
     let w = world(pool).await;
     let app = &w.app;

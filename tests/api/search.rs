@@ -178,6 +178,77 @@ async fn every_filter_narrows_the_results(pool: PgPool) {
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn kept_pages_and_totals_follow_every_change_to_published_articles_at_once(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let admin = app.token(TestRole::Administrator).await;
+    let reader = app.token(TestRole::Subscriber).await;
+    let editor = app.token(TestRole::Editor).await;
+    let editor_id = app.user_id(&editor).await;
+    let desk = app.add_desk(&admin, "Metals desk", &[&editor_id]).await;
+    let premium = app.channel_of_type(&admin, &desk, "Metals Premium", "premium").await;
+    let sql = |statement: &'static str| {
+        let pool = app.pool.clone();
+        async move { sqlx::query(statement).execute(&pool).await.unwrap() }
+    };
+    let zinc = json!({ "searchQuery": "zinc" });
+    let first =
+        app.insert_reader_article(ReaderArticle { title: "Smelter output", body: "Zinc smelters cut output.", ..Default::default() }).await;
+    let found = search(&app, &reader, zinc.clone(), 10, None).await;
+    assert_eq!((found.ids, found.total), (vec![first.clone()], 1));
+
+    // Served from memory: a body changed behind the content revision's back (and the card's) is
+    // not seen, by the page or its total...
+    sql("alter table article disable trigger content_revision_update").await;
+    sql("alter table article disable trigger set_updated_at").await;
+    sql("update article set body_text = 'Lead smelters cut output.'").await;
+    sql("alter table article enable trigger set_updated_at").await;
+    sql("alter table article enable trigger content_revision_update").await;
+    let kept = search(&app, &reader, zinc.clone(), 10, None).await;
+    assert_eq!((kept.ids, kept.total), (vec![first.clone()], 1), "the kept page");
+    // ...and an edit is, at once.
+    sql("update article set version = version + 1").await;
+    let edited = search(&app, &reader, zinc.clone(), 10, None).await;
+    assert_eq!((edited.ids, edited.total), (Vec::<String>::new(), 0), "the edited article no longer matches");
+
+    // Published, archived, deleted: each seen by the next search.
+    let second = app.insert_reader_article(ReaderArticle { title: "Zinc premiums", ..Default::default() }).await;
+    assert_eq!(search(&app, &reader, zinc.clone(), 10, None).await.ids, [second.clone()], "a new article");
+    sqlx::query("update article set state = 'Archived', version = version + 1 where article_id = $1")
+        .bind(&second)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(search(&app, &reader, zinc.clone(), 10, None).await.total, 0, "archived");
+
+    // A contributor filter (contributors are not on the card): a link added to a published
+    // article moves the revision; a draft's save does not.
+    let by_editor = json!({ "contributorId": editor_id });
+    assert_eq!(search(&app, &reader, by_editor.clone(), 10, None).await.total, 0);
+    sqlx::query("insert into article_contributor values ($1, $2)").bind(&first).bind(&editor_id).execute(&app.pool).await.unwrap();
+    assert_eq!(search(&app, &reader, by_editor.clone(), 10, None).await.ids, [first.clone()], "a contributor added");
+    let draft = app.insert_reader_article(ReaderArticle { state: "Pending", ..Default::default() }).await;
+    let revision = || async { sqlx::query_scalar::<_, i64>("select revision from content_revision").fetch_one(&app.pool).await.unwrap() };
+    let before = revision().await;
+    sqlx::query("update article set title = 'Draft, saved', version = version + 1 where article_id = $1")
+        .bind(&draft)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    sqlx::query("insert into article_contributor values ($1, $2)").bind(&draft).bind(&editor_id).execute(&app.pool).await.unwrap();
+    assert_eq!(revision().await, before, "a draft's changes leave readers' kept searches");
+
+    // Premium only depends on the clock too (a premium period ends by itself): never kept.
+    let gated = app.insert_reader_article(ReaderArticle { channel: Some(&premium), is_premium: true, ..Default::default() }).await;
+    let premium_only = json!({ "premiumOnly": true });
+    assert_eq!(search(&app, &reader, premium_only.clone(), 10, None).await.ids, [gated.clone()]);
+    sql("alter table article disable trigger content_revision_update").await;
+    sql("update article set premium_expiry_offset = '3d', publish_date = now() - interval '4 days' where is_premium").await;
+    sql("alter table article enable trigger content_revision_update").await;
+    let ended = search(&app, &reader, premium_only, 10, None).await;
+    assert_eq!((ended.ids, ended.total), (Vec::<String>::new(), 0), "the premium period ended, nothing moved: read again");
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn cursor_pages_hold_while_articles_are_published(pool: PgPool) {
     let probe = TestApp::spawn(pool.clone()).await;
     // (params, ranking, articles that do not match, page size): with RUM, a group of equal
