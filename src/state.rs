@@ -26,6 +26,8 @@ pub struct AppState {
     pub shared_reads: Arc<SharedReadCache>,
     /// Readers' article cards, kept by article and card revision (`reading::cache`).
     pub cards: Arc<crate::reading::cache::CardCache>,
+    /// Each channel's newest articles, kept by the content revision (`reading::cache::RecentCache`).
+    pub recent: Arc<crate::reading::cache::RecentCache>,
     /// Search snippets, kept by article revision, words and access (`search::snippets`).
     pub snippets: Arc<crate::search::snippets::SnippetCache>,
     /// Readers' subscriptions, kept by reader and their revision (`subscriptions::cache`).
@@ -90,6 +92,7 @@ impl AppState {
             shared_reads: Arc::default(),
             cards: Arc::default(),
             snippets: Arc::default(),
+            recent: Arc::default(),
             subscriptions: Arc::default(),
             searches: Arc::default(),
             sanitizer,

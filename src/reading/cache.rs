@@ -6,7 +6,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::queries::{CardRow, Listed};
+use chrono::{DateTime, Utc};
+
+use super::queries::{CardRow, Dated, Listed};
 
 /// About 2 kB a card: 20,000 cards is some 40 MB at most.
 const CAPACITY: usize = 20_000;
@@ -48,10 +50,50 @@ impl CardCache {
     }
 }
 
+/// Each channel's newest published articles since a time, as of a content revision (migration
+/// 0019): an article page's "recent in this channel". While the revision stands no article joins or
+/// leaves a channel but by the clock, and as time passes articles only leave the window, so a list
+/// read since an earlier time answers a later one by cutting it.
+pub struct Recent {
+    pub revision: i64,
+    pub since: DateTime<Utc>,
+    pub articles: Vec<Dated>,
+}
+
+pub struct RecentCache {
+    channels: Mutex<lru::LruCache<String, Arc<Recent>>>,
+}
+
+/// Channels: a few hundred at most.
+const CHANNELS: usize = 2_000;
+
+impl Default for RecentCache {
+    fn default() -> Self {
+        RecentCache { channels: Mutex::new(crate::state::lru(CHANNELS)) }
+    }
+}
+
+impl RecentCache {
+    /// The channel's list if kept at `revision` and read since `since` or earlier.
+    pub fn find(&self, channel_id: &str, revision: i64, since: DateTime<Utc>) -> Option<Arc<Recent>> {
+        match self.channels.lock().expect("recent cache lock").get(channel_id) {
+            Some(recent) if recent.revision == revision && recent.since <= since => Some(recent.clone()),
+            _ => None,
+        }
+    }
+
+    /// Keeps a list, unless one of a newer revision is kept.
+    pub fn keep(&self, channel_id: &str, recent: Arc<Recent>) {
+        let mut channels = self.channels.lock().expect("recent cache lock");
+        if channels.peek(channel_id).is_none_or(|kept| kept.revision <= recent.revision) {
+            channels.put(channel_id.to_owned(), recent);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chrono::Utc;
     use sqlx::types::Json;
 
     fn card(id: &str, revision: i64, title: &str) -> Arc<CardRow> {
@@ -101,5 +143,17 @@ mod tests {
         let (found, missing) = cache.find(&[listed("a", 4)]);
         assert!(found.is_empty());
         assert_eq!(missing, ["a"]);
+    }
+
+    #[test]
+    fn a_channels_recent_list_answers_later_times_of_its_revision_only() {
+        let cache = RecentCache::default();
+        let read_at = Utc::now();
+        cache.keep("c", Arc::new(Recent { revision: 4, since: read_at, articles: Vec::new() }));
+        assert!(cache.find("c", 4, read_at + chrono::Duration::seconds(5)).is_some(), "later: cut from the kept list");
+        assert!(cache.find("c", 4, read_at - chrono::Duration::seconds(5)).is_none(), "earlier: articles may be missing");
+        assert!(cache.find("c", 5, read_at).is_none(), "another revision");
+        cache.keep("c", Arc::new(Recent { revision: 3, since: read_at, articles: Vec::new() }));
+        assert!(cache.find("c", 4, read_at).is_some(), "an older read does not replace a newer one");
     }
 }

@@ -9,6 +9,7 @@ use async_graphql::{Context, ID, InputObject, Object, SimpleObject};
 use chrono::{DateTime, Duration, Months, NaiveDate, Utc};
 
 use super::{
+    cache::Recent,
     entitlement::{ArticleFacts, can_see_full_version},
     queries::{self, ArticleRow, CardRow, ChannelFact, DeskFact, LatestFilter, Listed, NewView},
     service,
@@ -21,6 +22,7 @@ use crate::{
     graphql::{app_state, viewer},
     ids,
     promotions::{self, PromotionalContentCard},
+    revisions::request_revisions,
     subscriptions::{ViewerSubscriptions, viewer_subscriptions},
     taxonomy::cache::{Topics, request_topics},
     validation::optional_id,
@@ -154,6 +156,20 @@ pub async fn cards(ctx: &Context<'_>, reader: &Reader, listed: &[Listed]) -> Res
     let (read, topics) = tokio::try_join!(read, request_topics(ctx))?;
     let mut rows: HashMap<&str, &CardRow> = kept.iter().chain(&read).map(|row| (row.article_id.as_str(), row.as_ref())).collect();
     Ok(listed.iter().filter_map(|item| rows.remove(item.article_id.as_str())).map(|row| ArticleCard::new(row, reader, &topics)).collect())
+}
+
+/// A channel's newest published articles since `since`, one more than an article page shows (it
+/// leaves itself out): kept at the request's content revision (`cache::RecentCache`), else read.
+async fn recent_in_channel(ctx: &Context<'_>, channel_id: &str, since: DateTime<Utc>) -> Result<Arc<Recent>> {
+    let state = app_state(ctx);
+    let revision = request_revisions(ctx).await?.content;
+    if let Some(recent) = state.recent.find(channel_id, revision, since) {
+        return Ok(recent);
+    }
+    let articles = queries::recent_channel_articles(&state.pool, channel_id, since, RECENT_CHANNEL_ARTICLES + 1).await?;
+    let recent = Arc::new(Recent { revision, since, articles });
+    state.recent.keep(channel_id, recent.clone());
+    Ok(recent)
 }
 
 /// A contributor as readers see them.
@@ -359,9 +375,15 @@ impl PublishedArticle {
         };
         let reader = Reader::of(ctx).await?;
         let since = reader.now - Months::new(1);
-        let ids =
-            queries::recent_channel_ids(&app_state(ctx).pool, channel_id, &self.row.article_id, since, RECENT_CHANNEL_ARTICLES).await?;
-        cards(ctx, &reader, &ids).await
+        let recent = recent_in_channel(ctx, channel_id, since).await?;
+        let others: Vec<Listed> = recent
+            .articles
+            .iter()
+            .filter(|article| article.publish_date >= since && article.listed.article_id != self.row.article_id)
+            .take(RECENT_CHANNEL_ARTICLES as usize)
+            .map(|article| article.listed.clone())
+            .collect();
+        cards(ctx, &reader, &others).await
     }
 }
 

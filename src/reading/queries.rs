@@ -265,26 +265,34 @@ pub async fn recommended_ids(
     .await
 }
 
-/// Up to `limit` other articles of a channel published since `since`, newest first.
-pub async fn recent_channel_ids(
+/// An article a list found, with its publish date.
+#[derive(Debug, Clone)]
+pub struct Dated {
+    pub listed: Listed,
+    pub publish_date: DateTime<Utc>,
+}
+
+/// Up to `limit` of a channel's articles published since `since`, newest first.
+pub async fn recent_channel_articles(
     db: impl PgExecutor<'_>,
     channel_id: &str,
-    except: &str,
     since: DateTime<Utc>,
     limit: i64,
-) -> sqlx::Result<Vec<Listed>> {
-    sqlx::query_as!(
-        Listed,
-        r#"select article_id, card_revision from article
-           where premium_channel_id = $1 and state = 'Published' and article_id <> $2 and publish_date >= $3
-           order by publish_date desc, article_id desc limit $4"#,
+) -> sqlx::Result<Vec<Dated>> {
+    let rows = sqlx::query!(
+        r#"select article_id, card_revision, publish_date as "publish_date!" from article
+           where premium_channel_id = $1 and state = 'Published' and publish_date >= $2
+           order by publish_date desc, article_id desc limit $3"#,
         channel_id,
-        except,
         since,
         limit,
     )
     .fetch_all(db)
-    .await
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| Dated { listed: Listed { article_id: r.article_id, card_revision: r.card_revision }, publish_date: r.publish_date })
+        .collect())
 }
 
 /// Published articles of a channel flagged for the chart section, newest first.

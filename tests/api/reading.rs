@@ -238,34 +238,30 @@ async fn cards_are_kept_in_memory_and_follow_every_change_they_show_at_once(pool
         let articles = response["data"]["getArticles"]["articles"].as_array().cloned().unwrap_or_else(|| panic!("{response}"));
         articles.into_iter().find(|a| a["_id"] == id.as_str())
     };
-    let sql = |statement: &'static str| {
-        let pool = app.pool.clone();
-        async move { sqlx::query(statement).execute(&pool).await.unwrap() }
-    };
     let first = card().await.expect("listed");
     assert_eq!(first["title"], "Copper outlook");
 
     // Served from memory: a title changed behind the revision's back is not seen...
-    sql("alter table article disable trigger set_updated_at").await;
-    sql("update article set title = 'Changed behind its back'").await;
-    sql("alter table article enable trigger set_updated_at").await;
+    app.sql("alter table article disable trigger set_updated_at").await;
+    app.sql("update article set title = 'Changed behind its back'").await;
+    app.sql("alter table article enable trigger set_updated_at").await;
     assert_eq!(card().await.unwrap()["title"], "Copper outlook", "the kept card");
     // ...and an edit, which moves the revision, is.
-    sql("update article set title = 'Copper outlook, revised', version = version + 1").await;
+    app.sql("update article set title = 'Copper outlook, revised', version = version + 1").await;
     let edited = card().await.unwrap();
     assert_eq!(edited["title"], "Copper outlook, revised");
     assert_ne!(edited["lastEdited"], first["lastEdited"], "an edit is the article's last edit");
 
     // Names it shows, renamed (by case alone too): each seen at once, none an edit of the article.
-    sql("update tag set name = 'TANKERS'").await;
+    app.sql("update tag set name = 'TANKERS'").await;
     assert_eq!(card().await.unwrap()["tags"][0]["name"], "TANKERS", "a renamed tag");
-    sql("update category set name = 'Power'").await;
+    app.sql("update category set name = 'Power'").await;
     assert_eq!(card().await.unwrap()["categories"][0]["name"], "Power", "a renamed topic");
-    sql("update channel set name = 'Metals Prime' where name = 'Metals Premium'").await;
+    app.sql("update channel set name = 'Metals Prime' where name = 'Metals Premium'").await;
     assert_eq!(card().await.unwrap()["premiumChannel"]["name"], "Metals Prime", "a renamed channel");
-    sql("update channel set type = 'freeOpen' where name = 'Metals Prime'").await;
+    app.sql("update channel set type = 'freeOpen' where name = 'Metals Prime'").await;
     assert_eq!(card().await.unwrap()["premiumChannel"]["type"], "freeOpen", "a channel's new type");
-    sql("update desk set name = 'Base metals desk'").await;
+    app.sql("update desk set name = 'Base metals desk'").await;
     assert_eq!(card().await.unwrap()["publishedBy"]["name"], "Base metals desk", "a renamed desk");
     let renamed = card().await.unwrap();
     assert_eq!(renamed["lastEdited"], edited["lastEdited"], "renames elsewhere are not edits of the article");
@@ -275,7 +271,7 @@ async fn cards_are_kept_in_memory_and_follow_every_change_they_show_at_once(pool
     sqlx::query("insert into article_tag (article_id, tag_id) values ($1, $2)").bind(&id).bind(&second).execute(&app.pool).await.unwrap();
     let names = |card: Value| card["tags"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
     assert_eq!(names(card().await.unwrap()), ["Freight", "TANKERS"], "a tag added");
-    sql("delete from article_category").await;
+    app.sql("delete from article_category").await;
     assert_eq!(card().await.unwrap()["categories"], json!([]), "a topic removed");
 
     // A person publishing it, renamed (one who sends no request after: a request takes the name
@@ -291,7 +287,7 @@ async fn cards_are_kept_in_memory_and_follow_every_change_they_show_at_once(pool
     assert_eq!(card().await.unwrap()["publishedBy"], json!({ "name": "Renamed Person", "type": "contributor" }), "a renamed publisher");
 
     // Archived: no longer a card.
-    sql("update article set state = 'Archived', version = version + 1").await;
+    app.sql("update article set state = 'Archived', version = version + 1").await;
     assert!(card().await.is_none(), "an archived article is listed no more");
 }
 
@@ -301,10 +297,6 @@ async fn a_readers_subscriptions_are_kept_in_memory_and_follow_every_change_at_o
     let app = &w.app;
     let body = "The body of the article";
     let id = app.insert_reader_article(ReaderArticle { channel: Some(&w.premium), is_premium: true, ..Default::default() }).await;
-    let sql = |statement: &'static str| {
-        let pool = app.pool.clone();
-        async move { sqlx::query(statement).execute(&pool).await.unwrap() }
-    };
     let revision = || async {
         sqlx::query_scalar::<_, i64>("select coalesce((select revision from user_subscriptions_revision where user_id = $1), 0)")
             .bind(&w.reader_id)
@@ -317,27 +309,55 @@ async fn a_readers_subscriptions_are_kept_in_memory_and_follow_every_change_at_o
     w.assert_full(&w.reader, &id, body, true, "subscribed").await;
 
     // Served from memory: a subscription ended behind the revision's back is not seen...
-    sql("alter table channel_subscription disable trigger subscriptions_revision_update").await;
-    sql("update channel_subscription set subscription_state = 'canceled'").await;
-    sql("alter table channel_subscription enable trigger subscriptions_revision_update").await;
+    app.sql("alter table channel_subscription disable trigger subscriptions_revision_update").await;
+    app.sql("update channel_subscription set subscription_state = 'canceled'").await;
+    app.sql("alter table channel_subscription enable trigger subscriptions_revision_update").await;
     w.assert_full(&w.reader, &id, body, true, "the kept subscriptions").await;
     // ...and any change that moves it is, at once.
-    sql("update channel_subscription set subscription_state = 'canceled'").await;
+    app.sql("update channel_subscription set subscription_state = 'canceled'").await;
     w.assert_full(&w.reader, &id, body, false, "canceled").await;
 
     // The reader's subscriptions show their channels' names and types: renaming a channel moves
     // the revision of its subscribers only.
     let before = revision().await;
-    sql("update channel set name = 'Metals Open, renamed' where name = 'Metals Open'").await;
+    app.sql("update channel set name = 'Metals Open, renamed' where name = 'Metals Open'").await;
     assert_eq!(revision().await, before, "not a channel of the reader's");
-    sql("update channel set name = 'METALS PREMIUM' where name = 'Metals Premium'").await;
+    app.sql("update channel set name = 'METALS PREMIUM' where name = 'Metals Premium'").await;
     assert_eq!(revision().await, before + 1, "a channel of the reader's, renamed by case alone");
-    sql("update channel set type = 'freeClosed' where name = 'METALS PREMIUM'").await;
+    app.sql("update channel set type = 'freeClosed' where name = 'METALS PREMIUM'").await;
     assert_eq!(revision().await, before + 2, "its type");
 
     // A reader's deletion takes their subscriptions with them (the trigger skips the reader gone).
     sqlx::query("delete from users where user_id = $1").bind(&w.reader_id).execute(&app.pool).await.unwrap();
     assert_eq!(revision().await, 0, "nothing left of the reader");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn recent_channel_articles_are_kept_by_channel_and_follow_publishing_at_once(pool: PgPool) {
+    let w = world(pool).await;
+    let app = &w.app;
+    let channel = w.premium.clone();
+    let page = app.insert_reader_article(ReaderArticle { channel: Some(&channel), title: "The page", ..Default::default() }).await;
+    let older =
+        app.insert_reader_article(ReaderArticle { channel: Some(&channel), title: "Older", days_ago: 3, ..Default::default() }).await;
+    let w = &w;
+    let recent = |id: String| async move {
+        let (response, _) = w.article(&w.reader, &id).await;
+        let articles = response["data"]["findPublishedArticleById"]["recentChannelArticles"].as_array().cloned();
+        articles.unwrap_or_else(|| panic!("{response}")).iter().map(|a| a["_id"].as_str().unwrap().to_owned()).collect::<Vec<_>>()
+    };
+    assert_eq!(recent(page.clone()).await, [older.clone()]);
+    assert_eq!(recent(older.clone()).await, [page.clone()], "the channel's kept list, without the page's own article");
+
+    // Served from memory: an article archived behind the content revision's back is still listed...
+    app.sql("alter table article disable trigger content_revision_update").await;
+    app.sql("update article set state = 'Archived', version = version + 1 where title = 'Older'").await;
+    app.sql("alter table article enable trigger content_revision_update").await;
+    assert_eq!(recent(page.clone()).await, [older.clone()], "the kept list");
+    // ...and the next publication, which moves the revision, shows with the archived one gone.
+    let newer =
+        app.insert_reader_article(ReaderArticle { channel: Some(&channel), title: "Newer", days_ago: 1, ..Default::default() }).await;
+    assert_eq!(recent(page.clone()).await, [newer], "published and archived, at once");
 }
 
 #[sqlx::test(migrations = "./migrations")]

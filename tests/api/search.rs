@@ -186,10 +186,6 @@ async fn kept_pages_and_totals_follow_every_change_to_published_articles_at_once
     let editor_id = app.user_id(&editor).await;
     let desk = app.add_desk(&admin, "Metals desk", &[&editor_id]).await;
     let premium = app.channel_of_type(&admin, &desk, "Metals Premium", "premium").await;
-    let sql = |statement: &'static str| {
-        let pool = app.pool.clone();
-        async move { sqlx::query(statement).execute(&pool).await.unwrap() }
-    };
     let zinc = json!({ "searchQuery": "zinc" });
     let first =
         app.insert_reader_article(ReaderArticle { title: "Smelter output", body: "Zinc smelters cut output.", ..Default::default() }).await;
@@ -198,15 +194,15 @@ async fn kept_pages_and_totals_follow_every_change_to_published_articles_at_once
 
     // Served from memory: a body changed behind the content revision's back (and the card's) is
     // not seen, by the page or its total...
-    sql("alter table article disable trigger content_revision_update").await;
-    sql("alter table article disable trigger set_updated_at").await;
-    sql("update article set body_text = 'Lead smelters cut output.'").await;
-    sql("alter table article enable trigger set_updated_at").await;
-    sql("alter table article enable trigger content_revision_update").await;
+    app.sql("alter table article disable trigger content_revision_update").await;
+    app.sql("alter table article disable trigger set_updated_at").await;
+    app.sql("update article set body_text = 'Lead smelters cut output.'").await;
+    app.sql("alter table article enable trigger set_updated_at").await;
+    app.sql("alter table article enable trigger content_revision_update").await;
     let kept = search(&app, &reader, zinc.clone(), 10, None).await;
     assert_eq!((kept.ids, kept.total), (vec![first.clone()], 1), "the kept page");
     // ...and an edit is, at once.
-    sql("update article set version = version + 1").await;
+    app.sql("update article set version = version + 1").await;
     let edited = search(&app, &reader, zinc.clone(), 10, None).await;
     assert_eq!((edited.ids, edited.total), (Vec::<String>::new(), 0), "the edited article no longer matches");
 
@@ -241,9 +237,9 @@ async fn kept_pages_and_totals_follow_every_change_to_published_articles_at_once
     let gated = app.insert_reader_article(ReaderArticle { channel: Some(&premium), is_premium: true, ..Default::default() }).await;
     let premium_only = json!({ "premiumOnly": true });
     assert_eq!(search(&app, &reader, premium_only.clone(), 10, None).await.ids, [gated.clone()]);
-    sql("alter table article disable trigger content_revision_update").await;
-    sql("update article set premium_expiry_offset = '3d', publish_date = now() - interval '4 days' where is_premium").await;
-    sql("alter table article enable trigger content_revision_update").await;
+    app.sql("alter table article disable trigger content_revision_update").await;
+    app.sql("update article set premium_expiry_offset = '3d', publish_date = now() - interval '4 days' where is_premium").await;
+    app.sql("alter table article enable trigger content_revision_update").await;
     let ended = search(&app, &reader, premium_only, 10, None).await;
     assert_eq!((ended.ids, ended.total), (Vec::<String>::new(), 0), "the premium period ended, nothing moved: read again");
 }

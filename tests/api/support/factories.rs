@@ -174,6 +174,11 @@ impl Default for ReaderArticle<'_> {
 }
 
 impl TestApp {
+    /// Runs one SQL statement on the test database (a change made behind the API's back).
+    pub async fn sql(&self, statement: &'static str) {
+        sqlx::query(statement).execute(&self.pool).await.unwrap();
+    }
+
     pub async fn insert_reader_article(&self, a: ReaderArticle<'_>) -> String {
         let id = insights::ids::new_id();
         sqlx::query(
