@@ -23,9 +23,8 @@ pub struct Revisions {
     pub subscriptions: i64,
 }
 
-/// Request data for queries: the revisions as the request first read them, so that its fields
-/// agree. Mutations go without it and read them again each time: a later field of a mutation
-/// must see what an earlier one wrote.
+/// Request data of a query: the revisions as its first reader found them, so that its fields
+/// agree (a mutation goes without and reads them at each use; see `http::request_data`).
 #[derive(Default)]
 pub struct RequestRevisions(OnceCell<Revisions>);
 

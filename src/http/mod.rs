@@ -166,14 +166,18 @@ fn parsed(mut request: async_graphql::Request, document: Box<async_graphql::pars
     request
 }
 
-/// The request with its per-request data: the caller, and the caches its fields share; for a
-/// query, the revisions read once (`revisions::RequestRevisions`).
+/// The request with its per-request data: the caller and, for a query, the values its fields
+/// share (the revisions, the topics and the caller's subscriptions, each read once so that the
+/// fields agree). A mutation goes without them: its later fields must see what earlier ones wrote.
 fn request_data(request: async_graphql::Request, auth: Auth, is_query: bool) -> async_graphql::Request {
-    let request = request
-        .data(auth)
+    let request = request.data(auth);
+    if !is_query {
+        return request;
+    }
+    request
+        .data(crate::revisions::RequestRevisions::default())
         .data(crate::subscriptions::ViewerSubscriptionsCell::default())
-        .data(crate::taxonomy::cache::RequestTopics::default());
-    if is_query { request.data(crate::revisions::RequestRevisions::default()) } else { request }
+        .data(crate::taxonomy::cache::RequestTopics::default())
 }
 
 /// A shared topic read: answered from the serialised response of the current taxonomy revision,

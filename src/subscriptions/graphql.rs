@@ -47,7 +47,7 @@ impl ViewerSubscriptions {
     }
 }
 
-/// Request data: the caller's subscriptions, loaded by the first field that needs them.
+/// Request data of a query: the caller's subscriptions, loaded by the first field that needs them.
 #[derive(Default)]
 pub struct ViewerSubscriptionsCell(OnceCell<Arc<ViewerSubscriptions>>);
 

@@ -64,8 +64,8 @@ impl TopicListCache {
     }
 }
 
-/// Request data: the topics as the request's first reader of them found them, so that the fields
-/// of one request (a page's lists, its article's lock) read the revision once and agree.
+/// Request data of a query: the topics as its first reader found them, so that its fields (a
+/// page's lists, its article's lock) agree.
 #[derive(Default)]
 pub struct RequestTopics(tokio::sync::OnceCell<Arc<Topics>>);
 

@@ -128,6 +128,20 @@ fn first_of_next_month(now: DateTime<Utc>) -> DateTime<Utc> {
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn a_mutations_later_fields_see_what_its_earlier_ones_wrote(pool: PgPool) {
+    let w = world(pool).await;
+    // The first field writes and reads the caller's subscriptions; the second writes again and
+    // must read them again (a query reads them once; a mutation at each use).
+    let mutation = "mutation($open: ID!, $closed: ID!) {
+        first: createOpenFreeChannelSubscription(item: { channelId: $open }) { channel { isCurrentUserSubscribed } }
+        second: requestFreeClosedSubscription(channelId: $closed) { channel { userChannelSubscription { subscriptionState } } } }";
+    let response = w.app.gql(Some(&w.reader), mutation, json!({ "open": w.open, "closed": w.closed })).await;
+    assert_eq!(response["errors"], Value::Null, "{response}");
+    assert_eq!(response["data"]["first"]["channel"]["isCurrentUserSubscribed"], true, "{response}");
+    assert_eq!(response["data"]["second"]["channel"]["userChannelSubscription"]["subscriptionState"], "pending", "{response}");
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn a_trial_request_is_pending_once_and_only_on_live_premium_channels(pool: PgPool) {
     let w = world(pool).await;
     let app = &w.app;
