@@ -4,6 +4,8 @@
 //! a request reads is at least as new as that request's snapshot, on every server, with no
 //! notification to wait for.
 
+use std::sync::{Arc, Mutex};
+
 use async_graphql::Context;
 use sqlx::PgExecutor;
 use tokio::sync::OnceCell;
@@ -49,4 +51,57 @@ async fn read(db: impl PgExecutor<'_>, user_id: Option<&str>) -> sqlx::Result<Re
     )
     .fetch_one(db)
     .await
+}
+
+/// Values kept in memory by key, each under the revision it was read at (an article's card
+/// revision, a reader's subscriptions' revision, the content revision): found only at that
+/// revision, and a slower read of an older revision never replaces a newer one. Bounded: the least
+/// recently used go first.
+pub struct KeptByRevision<V> {
+    entries: Mutex<lru::LruCache<String, (i64, Arc<V>)>>,
+}
+
+impl<V> KeptByRevision<V> {
+    pub fn new(capacity: usize) -> Self {
+        KeptByRevision { entries: Mutex::new(crate::state::lru(capacity)) }
+    }
+
+    pub fn find(&self, key: &str, revision: i64) -> Option<Arc<V>> {
+        match self.entries.lock().expect("kept values lock").get(key) {
+            Some((kept, value)) if *kept == revision => Some(value.clone()),
+            _ => None,
+        }
+    }
+
+    pub fn keep(&self, key: &str, revision: i64, value: Arc<V>) {
+        let mut entries = self.entries.lock().expect("kept values lock");
+        if entries.peek(key).is_none_or(|(kept, _)| *kept <= revision) {
+            entries.put(key.to_owned(), (revision, value));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KeptByRevision;
+    use std::sync::Arc;
+
+    #[test]
+    fn a_value_is_found_only_at_its_revision() {
+        let kept = KeptByRevision::new(10);
+        kept.keep("a", 1, Arc::new("First"));
+        kept.keep("b", 7, Arc::new("Other"));
+        assert_eq!(kept.find("a", 1).as_deref(), Some(&"First"));
+        assert!(kept.find("b", 8).is_none());
+        assert!(kept.find("c", 1).is_none());
+    }
+
+    #[test]
+    fn an_older_read_does_not_replace_a_newer_value() {
+        let kept = KeptByRevision::new(10);
+        kept.keep("a", 5, Arc::new("New"));
+        kept.keep("a", 4, Arc::new("Old"));
+        assert_eq!(kept.find("a", 5).as_deref(), Some(&"New"));
+        assert!(kept.find("a", 4).is_none());
+    }
 }

@@ -10,6 +10,7 @@ use crate::{
     billing::stripe::StripeApi,
     config::Config,
     jobs::JobQueue,
+    revisions::KeptByRevision,
     taxonomy::{cache::TopicListCache, shared_reads::SharedReadCache},
     uploads::{PdfRenderer, UploadStore},
 };
@@ -25,13 +26,13 @@ pub struct AppState {
     /// Serialised responses of shared topic reads, reused while the taxonomy is unchanged.
     pub shared_reads: Arc<SharedReadCache>,
     /// Readers' article cards, kept by article and card revision (`reading::cache`).
-    pub cards: Arc<crate::reading::cache::CardCache>,
-    /// Each channel's newest articles, kept by the content revision (`reading::cache::RecentCache`).
-    pub recent: Arc<crate::reading::cache::RecentCache>,
+    pub cards: Arc<KeptByRevision<crate::reading::queries::CardRow>>,
+    /// Each channel's newest articles, kept by channel and the content revision (`reading::cache`).
+    pub recent: Arc<KeptByRevision<crate::reading::cache::Recent>>,
     /// Search snippets, kept by article revision, words and access (`search::snippets`).
     pub snippets: Arc<crate::search::snippets::SnippetCache>,
-    /// Readers' subscriptions, kept by reader and their revision (`subscriptions::cache`).
-    pub subscriptions: Arc<crate::subscriptions::cache::SubscriptionsCache>,
+    /// Readers' subscriptions, kept by reader and their revision (migration 0019).
+    pub subscriptions: Arc<KeptByRevision<crate::subscriptions::ViewerSubscriptions>>,
     /// Search pages and counts, kept by the published content's revision (`search::cache`).
     pub searches: Arc<crate::search::cache::SearchCache>,
     /// The HTML allow-list every stored article, template and page goes through.
@@ -90,10 +91,10 @@ impl AppState {
             jobs,
             topic_list: Arc::default(),
             shared_reads: Arc::default(),
-            cards: Arc::default(),
+            cards: Arc::new(KeptByRevision::new(crate::reading::cache::CARDS)),
             snippets: Arc::default(),
-            recent: Arc::default(),
-            subscriptions: Arc::default(),
+            recent: Arc::new(KeptByRevision::new(crate::reading::cache::CHANNELS)),
+            subscriptions: Arc::new(KeptByRevision::new(crate::subscriptions::KEPT_READERS)),
             searches: Arc::default(),
             sanitizer,
             search_ranking: Arc::default(),

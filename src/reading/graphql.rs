@@ -144,13 +144,22 @@ pub async fn cards(ctx: &Context<'_>, reader: &Reader, listed: &[Listed]) -> Res
         return Ok(Vec::new());
     }
     let state = app_state(ctx);
-    let (kept, missing) = state.cards.find(listed);
+    let mut kept = Vec::with_capacity(listed.len());
+    let mut missing = Vec::new();
+    for item in listed {
+        match state.cards.find(&item.article_id, item.card_revision) {
+            Some(card) => kept.push(card),
+            None => missing.push(item.article_id.clone()),
+        }
+    }
     let read = async {
         if missing.is_empty() {
             return Ok(Vec::new());
         }
         let rows: Vec<Arc<CardRow>> = queries::cards(&state.pool, &missing).await?.into_iter().map(Arc::new).collect();
-        state.cards.keep(&rows);
+        for row in &rows {
+            state.cards.keep(&row.article_id, row.card_revision, row.clone());
+        }
         Ok(rows)
     };
     let (read, topics) = tokio::try_join!(read, request_topics(ctx))?;
@@ -159,16 +168,16 @@ pub async fn cards(ctx: &Context<'_>, reader: &Reader, listed: &[Listed]) -> Res
 }
 
 /// A channel's newest published articles since `since`, one more than an article page shows (it
-/// leaves itself out): kept at the request's content revision (`cache::RecentCache`), else read.
+/// leaves itself out): kept at the request's content revision (`cache::Recent`), else read.
 async fn recent_in_channel(ctx: &Context<'_>, channel_id: &str, since: DateTime<Utc>) -> Result<Arc<Recent>> {
     let state = app_state(ctx);
     let revision = request_revisions(ctx).await?.content;
-    if let Some(recent) = state.recent.find(channel_id, revision, since) {
+    if let Some(recent) = state.recent.find(channel_id, revision).filter(|recent| recent.covers(since)) {
         return Ok(recent);
     }
     let articles = queries::recent_channel_articles(&state.pool, channel_id, since, RECENT_CHANNEL_ARTICLES + 1).await?;
-    let recent = Arc::new(Recent { revision, since, articles });
-    state.recent.keep(channel_id, recent.clone());
+    let recent = Arc::new(Recent { since, articles });
+    state.recent.keep(channel_id, revision, recent.clone());
     Ok(recent)
 }
 

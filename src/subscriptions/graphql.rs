@@ -52,7 +52,8 @@ impl ViewerSubscriptions {
 pub struct ViewerSubscriptionsCell(OnceCell<Arc<ViewerSubscriptions>>);
 
 /// The caller's subscriptions, once per request whatever asks for them: kept in memory at their
-/// revision (`cache`), else one statement.
+/// revision (migration 0019: every change to a reader's subscriptions, or to their channels' names
+/// and types, moves it), else one statement.
 pub async fn viewer_subscriptions(ctx: &Context<'_>) -> Result<Arc<ViewerSubscriptions>> {
     let user_id = viewer(ctx)?.user.user_id.as_str();
     let state = app_state(ctx);

@@ -12,14 +12,13 @@ use std::{
 };
 
 use sqlx::PgPool;
-
-use crate::revisions::request_revisions;
 use tokio::sync::Mutex;
 
 use super::{
     model::{Category, MAX_LEVEL, TopicCounts},
     queries,
 };
+use crate::revisions::request_revisions;
 
 /// Every topic, and which are locked (a locked topic and everything under it).
 pub struct Topics {
@@ -41,11 +40,6 @@ pub struct TopicListCache {
 }
 
 impl TopicListCache {
-    /// Every topic as of now: one cheap statement when unchanged, two on a change.
-    pub async fn topics(&self, pool: &PgPool) -> sqlx::Result<Arc<Topics>> {
-        self.topics_at(pool, queries::taxonomy_revision(pool).await?).await
-    }
-
     /// Every topic as of `revision`, a taxonomy revision just read: none when unchanged.
     pub async fn topics_at(&self, pool: &PgPool, revision: i64) -> sqlx::Result<Arc<Topics>> {
         self.topics
