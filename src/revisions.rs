@@ -1,8 +1,8 @@
 //! The revisions that values kept in memory are checked against, read together in one statement
 //! per request: the topics' (migration 0003), the published content's and the caller's
-//! subscriptions' (0019). Each moves in the writing transaction, so a value kept under the revision
-//! a request reads is at least as new as that request's snapshot, on every server, with no
-//! notification to wait for.
+//! subscriptions' (0019) and the channels' (0020). Each moves in the writing transaction, so a
+//! value kept under the revision a request reads is at least as new as that request's snapshot, on
+//! every server, with no notification to wait for.
 
 use std::sync::{Arc, Mutex};
 
@@ -23,6 +23,8 @@ pub struct Revisions {
     pub content: i64,
     /// The caller's channel subscriptions (0 for a caller who never had one).
     pub subscriptions: i64,
+    /// Every channel with its admins, owner's and creator's names.
+    pub channels: i64,
 }
 
 /// Request data of a query: the revisions as its first reader found them, so that its fields
@@ -46,7 +48,8 @@ async fn read(db: impl PgExecutor<'_>, user_id: Option<&str>) -> sqlx::Result<Re
         Revisions,
         r#"select (select revision from taxonomy_revision) as "topics!",
                   (select revision from content_revision) as "content!",
-                  coalesce((select revision from user_subscriptions_revision where user_id = $1), 0) as "subscriptions!""#,
+                  coalesce((select revision from user_subscriptions_revision where user_id = $1), 0) as "subscriptions!",
+                  (select revision from channels_revision) as "channels!""#,
         user_id
     )
     .fetch_one(db)
@@ -55,28 +58,53 @@ async fn read(db: impl PgExecutor<'_>, user_id: Option<&str>) -> sqlx::Result<Re
 
 /// Values kept in memory by key, each under the revision it was read at (an article's card
 /// revision, a reader's subscriptions' revision, the content revision): found only at that
-/// revision, and a slower read of an older revision never replaces a newer one. Bounded: the least
-/// recently used go first.
+/// revision, and a slower read of an older revision never replaces a newer one. Bounded by a
+/// weight (a count, or a size in bytes): the least recently used go first.
 pub struct KeptByRevision<V> {
-    entries: Mutex<lru::LruCache<String, (i64, Arc<V>)>>,
+    entries: Mutex<Entries<V>>,
+    weigh: fn(&V) -> usize,
+    budget: usize,
+}
+
+struct Entries<V> {
+    values: lru::LruCache<String, (i64, Arc<V>)>,
+    weight: usize,
 }
 
 impl<V> KeptByRevision<V> {
+    /// At most `capacity` values.
     pub fn new(capacity: usize) -> Self {
-        KeptByRevision { entries: Mutex::new(crate::state::lru(capacity)) }
+        Self::weighed(capacity, |_| 1)
+    }
+
+    /// Values whose weights add up to at most `budget`.
+    pub fn weighed(budget: usize, weigh: fn(&V) -> usize) -> Self {
+        KeptByRevision { entries: Mutex::new(Entries { values: lru::LruCache::unbounded(), weight: 0 }), weigh, budget }
     }
 
     pub fn find(&self, key: &str, revision: i64) -> Option<Arc<V>> {
-        match self.entries.lock().expect("kept values lock").get(key) {
+        match self.entries.lock().expect("kept values lock").values.get(key) {
             Some((kept, value)) if *kept == revision => Some(value.clone()),
             _ => None,
         }
     }
 
     pub fn keep(&self, key: &str, revision: i64, value: Arc<V>) {
+        let weight = (self.weigh)(&value);
+        if weight > self.budget {
+            return;
+        }
         let mut entries = self.entries.lock().expect("kept values lock");
-        if entries.peek(key).is_none_or(|(kept, _)| *kept <= revision) {
-            entries.put(key.to_owned(), (revision, value));
+        if entries.values.peek(key).is_some_and(|(kept, _)| *kept > revision) {
+            return;
+        }
+        if let Some((_, old)) = entries.values.put(key.to_owned(), (revision, value)) {
+            entries.weight -= (self.weigh)(&old);
+        }
+        entries.weight += weight;
+        while entries.weight > self.budget {
+            let Some((_, (_, gone))) = entries.values.pop_lru() else { break };
+            entries.weight -= (self.weigh)(&gone);
         }
     }
 }
@@ -103,5 +131,21 @@ mod tests {
         kept.keep("a", 4, Arc::new("Old"));
         assert_eq!(kept.find("a", 5).as_deref(), Some(&"New"));
         assert!(kept.find("a", 4).is_none());
+    }
+
+    #[test]
+    fn the_least_recently_used_go_when_the_weights_pass_the_budget() {
+        let kept = KeptByRevision::weighed(10, |value: &&str| value.len());
+        kept.keep("a", 1, Arc::new("aaaa"));
+        kept.keep("b", 1, Arc::new("bbbb"));
+        assert!(kept.find("a", 1).is_some(), "a is now the most recently used");
+        kept.keep("c", 1, Arc::new("cccc"));
+        assert!(kept.find("b", 1).is_none(), "b went to make room");
+        assert!(kept.find("a", 1).is_some() && kept.find("c", 1).is_some());
+        kept.keep("a", 2, Arc::new("a"));
+        kept.keep("d", 1, Arc::new("dddd"));
+        assert!(kept.find("a", 2).is_some() && kept.find("c", 1).is_some() && kept.find("d", 1).is_some(), "1 + 4 + 4 fit");
+        kept.keep("e", 1, Arc::new("eeeeeeeeeee"));
+        assert!(kept.find("e", 1).is_none(), "heavier than the whole budget: never kept");
     }
 }

@@ -33,6 +33,10 @@ pub struct AppState {
     pub snippets: Arc<crate::search::snippets::SnippetCache>,
     /// Readers' subscriptions, kept by reader and their revision (migration 0019).
     pub subscriptions: Arc<KeptByRevision<crate::subscriptions::ViewerSubscriptions>>,
+    /// Published articles' pages, kept by article and the content revision (`reading::cache`).
+    pub article_pages: Arc<KeptByRevision<crate::reading::cache::ArticlePage>>,
+    /// Every channel, kept at the channels' revision (`channels::cache`).
+    pub channels: Arc<crate::channels::cache::KeptChannels>,
     /// Search pages and counts, kept by the published content's revision (`search::cache`).
     pub searches: Arc<crate::search::cache::SearchCache>,
     /// The HTML allow-list every stored article, template and page goes through.
@@ -96,6 +100,11 @@ impl AppState {
             recent: Arc::new(KeptByRevision::new(crate::reading::cache::CHANNELS)),
             subscriptions: Arc::new(KeptByRevision::new(crate::subscriptions::KEPT_READERS)),
             searches: Arc::default(),
+            channels: Arc::new(crate::channels::cache::kept()),
+            article_pages: Arc::new(KeptByRevision::weighed(
+                crate::reading::cache::ARTICLE_PAGES_BYTES,
+                crate::reading::cache::ArticlePage::weight,
+            )),
             sanitizer,
             search_ranking: Arc::default(),
             pdf_renderer,

@@ -10,6 +10,7 @@ use async_graphql::{
 use chrono::{DateTime, Utc};
 
 use super::{
+    cache::all_channels,
     model::{ChannelState, ChannelType, OwnerType},
     queries::{self, ChannelCounts, ChannelFilter, ChannelRow},
     service::{self, ArchivedBy, ChannelChange},
@@ -34,7 +35,7 @@ pub struct ChannelOwner {
 
 #[derive(Clone)]
 pub struct ChannelObject {
-    row: ChannelRow,
+    row: Arc<ChannelRow>,
     /// Loaded with the list when the request selects them; else on demand.
     admins: Option<Vec<UserSummary>>,
     /// Staff see the billing and admin fields; readers do not.
@@ -195,7 +196,13 @@ async fn counts(ctx: &Context<'_>, channel_id: &str) -> Result<ChannelCounts> {
 
 /// Turns rows into objects, loading the admins of all of them in one statement when the request
 /// asks for them (`admins_selected`, from the field's look-ahead).
-async fn channel_objects(ctx: &Context<'_>, rows: Vec<ChannelRow>, admins_selected: bool) -> Result<Vec<ChannelObject>> {
+/// `rows` as the caller sees them; `is_admin` tells whether the caller administers a row's channel.
+async fn channel_objects(
+    ctx: &Context<'_>,
+    rows: Vec<Arc<ChannelRow>>,
+    is_admin: impl Fn(&ChannelRow) -> bool,
+    admins_selected: bool,
+) -> Result<Vec<ChannelObject>> {
     let viewer = viewer(ctx)?;
     let staff_view = viewer.role.is_some_and(Role::is_staff);
     let mut admins: Option<HashMap<String, Vec<UserSummary>>> = None;
@@ -210,35 +217,38 @@ async fn channel_objects(ctx: &Context<'_>, rows: Vec<ChannelRow>, admins_select
     Ok(rows
         .into_iter()
         .map(|row| {
-            let can_edit = row.state == "active" && service::may_change(viewer.role, row.viewer_is_admin);
+            let can_edit = row.state == "active" && service::may_change(viewer.role, is_admin(&row));
             let admins = admins.as_mut().map(|by_channel| by_channel.remove(&row.channel_id).unwrap_or_default());
             ChannelObject { admins, row, staff_view, can_edit }
         })
         .collect())
 }
 
-/// Channels by id (archived ones included), in one statement; those missing are left out.
+/// Channels read by a statement of their own (the admin list's filters and sorts).
+async fn from_rows(ctx: &Context<'_>, rows: Vec<ChannelRow>, admins_selected: bool) -> Result<Vec<ChannelObject>> {
+    channel_objects(ctx, rows.into_iter().map(Arc::new).collect(), |row| row.viewer_is_admin, admins_selected).await
+}
+
+/// The kept channels (`cache`) that `keep` chooses, in name order.
+async fn kept_channels(ctx: &Context<'_>, keep: impl Fn(&ChannelRow) -> bool) -> Result<Vec<ChannelObject>> {
+    let all = all_channels(ctx).await?;
+    let viewer = &viewer(ctx)?.user.user_id;
+    let rows = all.channels.iter().filter(|row| keep(row)).cloned().collect();
+    channel_objects(ctx, rows, |row| all.is_admin(&row.channel_id, viewer), ctx.look_ahead().field("adminUsers").exists()).await
+}
+
+/// Channels by id (archived ones included), from memory; those missing are left out.
 pub async fn channels_by_ids(ctx: &Context<'_>, ids: &[String]) -> Result<HashMap<String, ChannelObject>> {
     if ids.is_empty() {
         return Ok(HashMap::new());
     }
-    let viewer = &viewer(ctx)?.user.user_id;
-    let filter = ChannelFilter { ids, viewer, sort: "name", ..Default::default() };
-    let rows = queries::select_channels(&app_state(ctx).pool, &filter).await?;
-    Ok(channel_objects(ctx, rows, false).await?.into_iter().map(|c| (c.row.channel_id.clone(), c)).collect())
-}
-
-/// Channels for a field that returns channels (or one channel) directly.
-async fn select(ctx: &Context<'_>, filter: ChannelFilter<'_>) -> Result<Vec<ChannelObject>> {
-    let rows = queries::select_channels(&app_state(ctx).pool, &filter).await?;
-    channel_objects(ctx, rows, ctx.look_ahead().field("adminUsers").exists()).await
+    let channels = kept_channels(ctx, |row| ids.contains(&row.channel_id)).await?;
+    Ok(channels.into_iter().map(|c| (c.row.channel_id.clone(), c)).collect())
 }
 
 async fn load_channel(ctx: &Context<'_>, id: &str) -> Result<ChannelObject> {
     let id = optional_id(Some(id), "Channel")?.ok_or(Error::NotFound("Channel"))?;
-    let viewer = &viewer(ctx)?.user.user_id;
-    let filter = ChannelFilter { id: Some(&id), viewer, sort: "name", ..Default::default() };
-    select(ctx, filter).await?.pop().ok_or(Error::NotFound("Channel"))
+    kept_channels(ctx, |row| row.channel_id == id).await?.pop().ok_or(Error::NotFound("Channel"))
 }
 
 /// The active channels `user_id` may publish to (`me.channelsToPublish`).
@@ -249,7 +259,9 @@ pub async fn channels_to_publish(ctx: &Context<'_>, user_id: &str, role: Option<
         _ => return Ok(Vec::new()),
     };
     let viewer = &viewer(ctx)?.user.user_id;
-    select(ctx, ChannelFilter { state: Some("active"), publisher, viewer, sort: "name", ..Default::default() }).await
+    let filter = ChannelFilter { state: Some("active"), publisher, viewer, sort: "name", ..Default::default() };
+    let rows = queries::select_channels(&app_state(ctx).pool, &filter).await?;
+    from_rows(ctx, rows, ctx.look_ahead().field("adminUsers").exists()).await
 }
 
 /// The admin list toolbar: every active channel, the caller's, or the archived ones.
@@ -364,7 +376,7 @@ impl ChannelsQuery {
             None => queries::count_channels(pool, &filter).await?,
         };
         let admins_selected = ctx.look_ahead().field("items").field("adminUsers").exists();
-        Ok(Page { items: channel_objects(ctx, rows, admins_selected).await?, total })
+        Ok(Page { items: from_rows(ctx, rows, admins_selected).await?, total })
     }
 
     /// Active premium channels by name.
@@ -418,9 +430,7 @@ impl ChannelsQuery {
 async fn active_of_types(ctx: &Context<'_>, types: &[&str]) -> Result<Vec<ChannelObject>> {
     let viewer = viewer(ctx)?;
     viewer.require(ALL_ROLES)?;
-    let types: Vec<String> = types.iter().map(|t| (*t).to_owned()).collect();
-    select(ctx, ChannelFilter { state: Some("active"), types: &types, viewer: &viewer.user.user_id, sort: "name", ..Default::default() })
-        .await
+    kept_channels(ctx, |row| row.state == "active" && (types.is_empty() || types.contains(&row.channel_type.as_str()))).await
 }
 
 /// A channel as a client wants it to be (add or edit).

@@ -1,6 +1,7 @@
 //! Channels: what articles are published into and readers subscribe to (spec 3 §2–§6). Staff
 //! manage them here; the archive routine is the one place that retires a channel and its content.
 
+pub mod cache;
 mod graphql;
 mod model;
 pub mod queries;

@@ -2,16 +2,37 @@
 //! revision (migration 0018): every change to what a card shows moves the article's revision in the
 //! writing transaction, and each list statement reads the revisions with its ids, so a kept card is
 //! the card of exactly the revision the list saw, on every server, with no notification to wait
-//! for. Each channel's recent articles, by the content revision (0019).
+//! for. Each channel's recent articles, and article pages, by the content revision (0019).
+
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
-use super::queries::Dated;
+use super::queries::{ArticleRow, Dated};
 
 /// About 2 kB a card: 20,000 cards is some 40 MB at most.
 pub const CARDS: usize = 20_000;
 /// Channels: a few hundred at most.
 pub const CHANNELS: usize = 2_000;
+
+/// Article pages: some 64 MB of them at most.
+pub const ARTICLE_PAGES_BYTES: usize = 64 << 20;
+
+/// A published article's page, kept by article at the content revision, which every change to
+/// what the page shows moves (0018–0020), but for its root topics: those follow the topic tree,
+/// so the page holds the topics' revision it was read at. Its sidebar promotion is picked from the
+/// kept ones per request (at random, among those not expired by then).
+pub struct ArticlePage {
+    pub topics_revision: i64,
+    pub row: Arc<ArticleRow>,
+}
+
+impl ArticlePage {
+    /// Its size in memory, roughly: the body and summary, and the rest's strings.
+    pub fn weight(&self) -> usize {
+        self.row.html.len() + self.row.summary.as_ref().map_or(0, String::len) + 2048
+    }
+}
 
 /// A channel's newest published articles since a time, as of a content revision: an article
 /// page's "recent in this channel". While the revision stands no article joins or leaves a channel

@@ -7,9 +7,10 @@ use std::{collections::HashMap, sync::Arc};
 
 use async_graphql::{Context, ID, InputObject, Object, SimpleObject};
 use chrono::{DateTime, Duration, Months, NaiveDate, Utc};
+use rand::seq::SliceRandom;
 
 use super::{
-    cache::Recent,
+    cache::{ArticlePage, Recent},
     entitlement::{ArticleFacts, can_see_full_version},
     queries::{self, ArticleRow, CardRow, ChannelFact, DeskFact, LatestFilter, Listed, NewView},
     service,
@@ -204,7 +205,7 @@ pub struct RandomisedPromotionalContent {
 
 /// An article as a reader sees it (spec 3 §3 'Article (reader view)').
 pub struct PublishedArticle {
-    row: ArticleRow,
+    row: Arc<ArticleRow>,
     can_see: bool,
     now: DateTime<Utc>,
 }
@@ -218,9 +219,9 @@ impl PublishedArticle {
 
 /// A published article and whether the caller may read it; ARTICLE_NOT_FOUND for a bad id, an
 /// unknown article, or one that is not published.
-async fn published(ctx: &Context<'_>, reader: &Reader, id: &str) -> Result<(ArticleRow, bool)> {
+async fn published(ctx: &Context<'_>, reader: &Reader, id: &str) -> Result<(Arc<ArticleRow>, bool)> {
     let id = optional_id(Some(id), "Article").map_err(|_| Error::ArticleNotFound)?.ok_or(Error::ArticleNotFound)?;
-    let row = queries::article(&app_state(ctx).pool, &id).await?.ok_or(Error::ArticleNotFound)?;
+    let row = article_page(ctx, &id).await?.ok_or(Error::ArticleNotFound)?;
     if row.state != ArticleState::Published.as_str() {
         return Err(Error::ArticleNotFound);
     }
@@ -230,6 +231,24 @@ async fn published(ctx: &Context<'_>, reader: &Reader, id: &str) -> Result<(Arti
         reader.can_see(&facts)
     };
     Ok((row, can_see))
+}
+
+/// An article with everything its page shows: a published one kept at the request's content and
+/// topics revisions (`cache::ArticlePage`), else read (and kept when published).
+async fn article_page(ctx: &Context<'_>, id: &str) -> Result<Option<Arc<ArticleRow>>> {
+    let state = app_state(ctx);
+    let revisions = request_revisions(ctx).await?;
+    if let Some(page) = state.article_pages.find(id, revisions.content).filter(|page| page.topics_revision == revisions.topics) {
+        return Ok(Some(page.row.clone()));
+    }
+    let Some(row) = queries::article(&state.pool, id).await?.map(Arc::new) else {
+        return Ok(None);
+    };
+    if row.state == ArticleState::Published.as_str() {
+        let page = ArticlePage { topics_revision: revisions.topics, row: row.clone() };
+        state.article_pages.keep(id, revisions.content, Arc::new(page));
+    }
+    Ok(Some(row))
 }
 
 #[Object]
@@ -336,7 +355,8 @@ impl PublishedArticle {
     /// One of its promotional contents (or its topics') that has not expired, picked at random;
     /// null when none. Its `link` is where a click goes (the link, or its landing page).
     async fn randomised_promotional_content(&self) -> Option<RandomisedPromotionalContent> {
-        self.row.promotion.as_ref().map(|p| RandomisedPromotionalContent {
+        let live: Vec<_> = self.row.promotions.iter().filter(|p| p.expiry_date.is_none_or(|expiry| expiry > self.now)).collect();
+        live.choose(&mut rand::thread_rng()).map(|p| RandomisedPromotionalContent {
             id: ID(p.id.clone()),
             name: p.name.clone(),
             link: promotions::service::target(&p.id, p.link.as_deref(), p.promotion_page_id.as_deref()),
@@ -625,7 +645,7 @@ impl ReadingQuery {
         let reader = Reader::of(ctx).await?;
         let (row, can_see) = published(ctx, &reader, &id).await?;
         Ok(MarketingArticle {
-            html: can_see.then_some(row.html),
+            html: can_see.then(|| row.html.clone()),
             published_by: publisher(row.publisher_type.as_deref(), row.publisher_id.as_deref(), row.publisher_name.as_deref()),
             premium_channel: channel(
                 row.premium_channel_id.as_deref(),
@@ -636,9 +656,9 @@ impl ReadingQuery {
             tags: tags(&row.tags),
             categories: topics(&row.categories),
             publish_date: row.publish_date.unwrap_or(row.updated_at),
-            id: row.article_id,
-            title: row.title,
-            summary: row.summary,
+            id: row.article_id.clone(),
+            title: row.title.clone(),
+            summary: row.summary.clone(),
             last_edited: row.updated_at,
             version: row.version,
             state: ArticleState::parse(&row.state),
@@ -821,7 +841,7 @@ impl ReadingMutation {
         queries::insert_campaign(&app_state(ctx).pool, &id, &row.article_id, &campaign_type).await?;
         let (article_link, marketing_article_link) =
             crate::interests::campaigns::links(app_state(ctx).config.public_url(), &row.article_id, &id, &campaign_type);
-        Ok(Campaign { id, article_link, marketing_article_link, article_id: row.article_id, campaign_type })
+        Ok(Campaign { id, article_link, marketing_article_link, article_id: row.article_id.clone(), campaign_type })
     }
 
     /// Records the caller's interest in a premium article (once a day) and emails it to the desk.

@@ -86,6 +86,7 @@ pub struct SidebarPromotion {
     /// Set when it opens a promotion page (its target is then the landing page).
     #[serde(default)]
     pub promotion_page_id: Option<String>,
+    pub expiry_date: Option<DateTime<Utc>>,
 }
 
 /// A published article in full, as its page shows it.
@@ -116,7 +117,8 @@ pub struct ArticleRow {
     pub categories: Json<Vec<Named>>,
     pub root_categories: Json<Vec<Named>>,
     pub tags: Json<Vec<Named>>,
-    pub promotion: Option<Json<SidebarPromotion>>,
+    /// Its own and its topics' promotional content, expired or not (the page picks one in time).
+    pub promotions: Json<Vec<SidebarPromotion>>,
 }
 
 /// One article with everything its page shows, in one prepared statement (any state: the caller
@@ -155,16 +157,16 @@ pub async fn article(db: impl PgExecutor<'_>, id: &str) -> sqlx::Result<Option<A
                             from article_tag x
                             cross join lateral (select t.tag_id, t.name from tag t where t.tag_id = x.tag_id offset 0) t
                             where x.article_id = a.article_id), '[]') as "tags!: Json<Vec<Named>>",
-                  (select jsonb_build_object('_id', p.promotional_content_id, 'name', p.name, 'link', p.link,
-                                             'sidebar_image', p.sidebar_image, 'promotion_page_id', p.promotion_page_id)
-                   from promotional_content p
-                   where (p.expiry_date is null or p.expiry_date > now())
-                     and (p.promotional_content_id in (select x.promotional_content_id from article_promotional_content x
-                                                       where x.article_id = a.article_id)
-                          or p.promotional_content_id in (select t.promotional_content_id
-                                                          from article_category x join category t on t.category_id = x.category_id
-                                                          where x.article_id = a.article_id))
-                   order by random() limit 1) as "promotion?: Json<SidebarPromotion>"
+                  coalesce((select jsonb_agg(jsonb_build_object('_id', p.promotional_content_id, 'name', p.name, 'link', p.link,
+                                                                'sidebar_image', p.sidebar_image, 'promotion_page_id', p.promotion_page_id,
+                                                                'expiry_date', p.expiry_date) order by p.promotional_content_id)
+                            from promotional_content p
+                            where p.promotional_content_id in (select x.promotional_content_id from article_promotional_content x
+                                                               where x.article_id = a.article_id)
+                               or p.promotional_content_id in (select t.promotional_content_id
+                                                               from article_category x join category t on t.category_id = x.category_id
+                                                               where x.article_id = a.article_id)), '[]')
+                    as "promotions!: Json<Vec<SidebarPromotion>>"
            from article a
            left join channel c on c.channel_id = a.premium_channel_id
            left join desk d on d.desk_id = a.published_by_desk_id

@@ -202,6 +202,56 @@ async fn only_administrators_and_the_channels_editor_admins_change_it(pool: PgPo
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn reader_channel_lists_are_kept_and_show_each_change_at_once(pool: PgPool) {
+    let World { app, admin, admin_id, desk } = world(pool).await;
+    let app = &app;
+    let id = app.add_channel(&admin, TestApp::premium_channel("Rates", &desk, &[])).await;
+    let editor = app.token(TestRole::Editor).await;
+    let editor_id = app.user_id(&editor).await;
+    let premium = "{ premiumChannels { _id name description owner { name } createdBy { name } } }";
+    // Read by the Editor: the administrator's next request would sign them in again, with their name.
+    let premium_channels = || async {
+        let response = app.gql(Some(&editor), premium, json!({})).await;
+        assert_eq!(response["errors"], Value::Null, "{response}");
+        response["data"]["premiumChannels"].clone()
+    };
+    let can_edit = || async {
+        let response = app.gql(Some(&editor), "query($id: ID!) { channel(id: $id) { canEdit } }", json!({ "id": id })).await;
+        response["data"]["channel"]["canEdit"].clone()
+    };
+    assert_eq!(premium_channels().await[0]["owner"]["name"], "Energy desk");
+    assert_eq!(can_edit().await, false);
+
+    // Served from memory: a description changed behind the channels' revision's back is not seen...
+    app.sql("alter table channel disable trigger channels_revision_channel").await;
+    app.sql_with("update channel set description = 'Changed unseen' where channel_id = $1", &id).await;
+    app.sql("alter table channel enable trigger channels_revision_channel").await;
+    assert_eq!(premium_channels().await[0]["description"], "Research for paying clients", "the kept channels");
+
+    // ...and each change a channel shows is seen at once: its owner desk's name,
+    app.sql_with("update desk set name = 'Power desk' where desk_id = $1", &desk).await;
+    let now = premium_channels().await;
+    assert_eq!((&now[0]["owner"]["name"], &now[0]["description"]), (&json!("Power desk"), &json!("Changed unseen")));
+    // its creator's name,
+    app.sql_with("update users set name = 'Renamed Admin' where user_id = $1", &admin_id).await;
+    assert_eq!(premium_channels().await[0]["createdBy"]["name"], "Renamed Admin");
+    // its admins (the Editor made one may now edit it),
+    sqlx::query("insert into channel_admin (channel_id, user_id) values ($1, $2)")
+        .bind(&id)
+        .bind(&editor_id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(can_edit().await, true);
+    // a new channel, and an archived one gone.
+    let other = app.add_channel(&admin, TestApp::premium_channel("Base metals", &desk, &[])).await;
+    let names = |channels: Value| channels.as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
+    assert_eq!(names(premium_channels().await), ["Base metals", "Rates"], "by name");
+    assert_eq!(app.gql(Some(&admin), ARCHIVE, json!({ "id": other })).await["errors"], Value::Null);
+    assert_eq!(names(premium_channels().await), ["Rates"]);
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn archiving_is_refused_with_active_subscribers_and_archives_the_articles(pool: PgPool) {
     let World { app, admin, desk, .. } = world(pool).await;
     let id = app.add_channel(&admin, TestApp::premium_channel("Credit", &desk, &[])).await;

@@ -356,6 +356,26 @@ async fn a_page_used_by_other_content_cannot_be_deleted_but_the_content_using_it
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn a_sidebar_promotion_leaves_a_kept_article_page_as_it_expires(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let admin = app.token(TestRole::Administrator).await;
+    let reader = app.token(TestRole::Subscriber).await;
+    let id = app.add_promotion(&admin, link_content("Rates")).await["_id"].as_str().unwrap().to_owned();
+    let article = app.insert_reader_article(ReaderArticle::default()).await;
+    sqlx::query("insert into article_promotional_content values ($1, $2)").bind(&article).bind(&id).execute(&app.pool).await.unwrap();
+    sqlx::query("update promotional_content set expiry_date = now() + interval '2 seconds' where promotional_content_id = $1")
+        .bind(&id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    let sidebar = || async { app.gql(Some(&reader), ARTICLE, json!({ "id": article })).await["data"]["findPublishedArticleById"].clone() };
+    assert_eq!(sidebar().await["randomisedPromotionalContent"]["_id"], id.as_str());
+    // Nothing is written meanwhile: the page is kept, and its promotion is picked per request.
+    tokio::time::sleep(std::time::Duration::from_millis(2_200)).await;
+    assert_eq!(sidebar().await["randomisedPromotionalContent"], Value::Null);
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn expired_content_disappears_for_readers_at_once_while_administrators_still_see_it(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     let admin = app.token(TestRole::Administrator).await;

@@ -10,7 +10,7 @@ const ARTICLE: &str = "query($id: ID!) { findPublishedArticleById(id: $id) {
     _id title html summary canSeeFullVersion isPremium isPremiumActive isLocked showWatermark blockCopy deskEmail
     publishedBy { _id name type } premiumChannel { _id name type } categories { _id name } rootCategories { _id name }
     tags { _id name } contributors { _id name } premiumChannelDetails { _id name isCurrentUserSubscribed userChannelSubscription { subscriptionState } }
-    recentChannelArticles { _id title canSeeFullVersion } } }";
+    recentChannelArticles { _id title canSeeFullVersion } randomisedPromotionalContent { _id name } } }";
 
 struct World {
     app: TestApp,
@@ -358,6 +358,75 @@ async fn recent_channel_articles_are_kept_by_channel_and_follow_publishing_at_on
     let newer =
         app.insert_reader_article(ReaderArticle { channel: Some(&channel), title: "Newer", days_ago: 1, ..Default::default() }).await;
     assert_eq!(recent(page.clone()).await, [newer], "published and archived, at once");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn article_pages_are_kept_and_show_each_change_to_what_they_show_at_once(pool: PgPool) {
+    let w = world(pool).await;
+    let app = &w.app;
+    let analyst = app.token(TestRole::Contributor).await;
+    let analyst_id = app.user_id(&analyst).await;
+    let sector = app.add_category(&w.admin, "Sector", None).await;
+    let metals = app.add_category(&w.admin, "Metals", Some(&sector)).await;
+    let id = app
+        .insert_reader_article(ReaderArticle {
+            channel: Some(&w.premium),
+            desk: Some(&w.desk),
+            body: "first body",
+            categories: &[&metals],
+            contributors: &[&analyst_id],
+            ..Default::default()
+        })
+        .await;
+    let w = &w;
+    let page = || async {
+        let (response, _) = w.article(&w.admin, &id).await;
+        assert_eq!(response["errors"], Value::Null, "{response}");
+        response["data"]["findPublishedArticleById"].clone()
+    };
+    let first = page().await;
+    assert_eq!(first["html"], "<p>first body</p>");
+    assert_eq!(first["rootCategories"], json!([{ "_id": sector, "name": "Sector" }]));
+
+    // Served from memory: a body changed behind the content revision's back is not seen...
+    app.sql("alter table article disable trigger content_revision_update").await;
+    app.sql("update article set html = '<p>second body</p>' where html = '<p>first body</p>'").await;
+    app.sql("alter table article enable trigger content_revision_update").await;
+    assert_eq!(page().await["html"], "<p>first body</p>", "the kept page");
+
+    // ...and each change to what the page shows is seen at once: its desk's email,
+    app.sql_with("update desk set email = 'metals@example.com' where desk_id = $1", &w.desk).await;
+    let now = page().await;
+    assert_eq!(now["deskEmail"], "metals@example.com");
+    assert_eq!(now["html"], "<p>second body</p>", "read again at the new revision");
+    // a contributor's name,
+    app.sql_with("update users set name = 'Renamed Analyst' where user_id = $1", &analyst_id).await;
+    assert_eq!(page().await["contributors"], json!([{ "_id": analyst_id, "name": "Renamed Analyst" }]));
+    // its topics' tree (the root of its topic),
+    let markets = app.add_category(&w.admin, "Markets", None).await;
+    app.sql_with(
+        "update category set parent_id = (select category_id from category where name = 'Markets') where category_id = $1",
+        &metals,
+    )
+    .await;
+    assert_eq!(page().await["rootCategories"], json!([{ "_id": markets, "name": "Markets" }]));
+    // and its own promotional content.
+    app.sql_with(
+        "insert into promotional_content (promotional_content_id, name, link) values ($1, 'Rates', 'https://x.example')",
+        "0123456789abcdef01234567",
+    )
+    .await;
+    assert_eq!(page().await["randomisedPromotionalContent"], Value::Null, "not linked yet");
+    app.sql_with("insert into article_promotional_content values ($1, '0123456789abcdef01234567')", &id).await;
+    assert_eq!(page().await["randomisedPromotionalContent"]["name"], "Rates");
+
+    // A page that is not published is never kept: published again, it shows as it now is.
+    app.sql_with("update article set state = 'Archived', version = version + 1 where article_id = $1", &id).await;
+    assert_eq!(error_code(&w.app.gql(Some(&w.admin), ARTICLE, json!({ "id": id })).await), Some("ARTICLE_NOT_FOUND"));
+    app.sql("alter table article disable trigger content_revision_update").await;
+    app.sql_with("update article set state = 'Published', title = 'Back again' where article_id = $1", &id).await;
+    app.sql("alter table article enable trigger content_revision_update").await;
+    assert_eq!(page().await["title"], "Back again");
 }
 
 #[sqlx::test(migrations = "./migrations")]

@@ -179,6 +179,11 @@ impl TestApp {
         sqlx::query(statement).execute(&self.pool).await.unwrap();
     }
 
+    /// The same with one text value bound to `$1`.
+    pub async fn sql_with(&self, statement: &'static str, value: &str) {
+        sqlx::query(statement).bind(value).execute(&self.pool).await.unwrap();
+    }
+
     pub async fn insert_reader_article(&self, a: ReaderArticle<'_>) -> String {
         let id = insights::ids::new_id();
         sqlx::query(
