@@ -1,8 +1,8 @@
 //! The revisions that values kept in memory are checked against, read together in one statement
 //! per request: the topics' (migration 0003), the published content's and the caller's
-//! subscriptions' (0019) and the channels' (0020). Each moves in the writing transaction, so a
-//! value kept under the revision a request reads is at least as new as that request's snapshot, on
-//! every server, with no notification to wait for.
+//! subscriptions' (0019), the channels' (0020) and the caller's reading (0021). Each moves in the
+//! writing transaction, so a value kept under the revision a request reads is at least as new as
+//! that request's snapshot, on every server, with no notification to wait for.
 
 use std::sync::{Arc, Mutex};
 
@@ -25,6 +25,8 @@ pub struct Revisions {
     pub subscriptions: i64,
     /// Every channel with its admins, owner's and creator's names.
     pub channels: i64,
+    /// The caller's followed topics and the articles they have read twice (0 for a caller with none).
+    pub reading: i64,
 }
 
 /// Request data of a query: the revisions as its first reader found them, so that its fields
@@ -49,7 +51,8 @@ async fn read(db: impl PgExecutor<'_>, user_id: Option<&str>) -> sqlx::Result<Re
         r#"select (select revision from taxonomy_revision) as "topics!",
                   (select revision from content_revision) as "content!",
                   coalesce((select revision from user_subscriptions_revision where user_id = $1), 0) as "subscriptions!",
-                  (select revision from channels_revision) as "channels!""#,
+                  (select revision from channels_revision) as "channels!",
+                  coalesce((select revision from user_reading_revision where user_id = $1), 0) as "reading!""#,
         user_id
     )
     .fetch_one(db)

@@ -35,6 +35,9 @@ pub struct AppState {
     pub subscriptions: Arc<KeptByRevision<crate::subscriptions::ViewerSubscriptions>>,
     /// Published articles' pages, kept by article and the content revision (`reading::cache`).
     pub article_pages: Arc<KeptByRevision<crate::reading::cache::ArticlePage>>,
+    /// Readers' followed topics and recommendations, kept by their reading revision (`reading::cache`).
+    pub followed: Arc<KeptByRevision<crate::reading::cache::Followed>>,
+    pub recommended: Arc<KeptByRevision<crate::reading::cache::Recommended>>,
     /// Every channel, kept at the channels' revision (`channels::cache`).
     pub channels: Arc<crate::channels::cache::KeptChannels>,
     /// Search pages and counts, kept by the published content's revision (`search::cache`).
@@ -101,6 +104,8 @@ impl AppState {
             subscriptions: Arc::new(KeptByRevision::new(crate::subscriptions::KEPT_READERS)),
             searches: Arc::default(),
             channels: Arc::new(crate::channels::cache::kept()),
+            followed: Arc::new(KeptByRevision::new(crate::reading::cache::READERS)),
+            recommended: Arc::new(KeptByRevision::new(crate::reading::cache::READERS)),
             article_pages: Arc::new(KeptByRevision::weighed(
                 crate::reading::cache::ARTICLE_PAGES_BYTES,
                 crate::reading::cache::ArticlePage::weight,

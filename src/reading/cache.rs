@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
-use super::queries::{ArticleRow, Dated};
+use super::queries::{ArticleRow, Dated, Listed};
 
 /// About 2 kB a card: 20,000 cards is some 40 MB at most.
 pub const CARDS: usize = 20_000;
@@ -32,6 +32,24 @@ impl ArticlePage {
     pub fn weight(&self) -> usize {
         self.row.html.len() + self.row.summary.as_ref().map_or(0, String::len) + 2048
     }
+}
+
+/// Readers whose followed topics and recommendations are kept (a few kB each).
+pub const READERS: usize = 10_000;
+
+/// A reader's followed topics (id and name, by name), kept by reader at their reading revision
+/// (0021), read at the topics' revision (names).
+pub struct Followed {
+    pub topics_revision: i64,
+    pub topics: Vec<(String, String)>,
+}
+
+/// A page of a reader's recommendations, kept by reader and page at their reading revision (their
+/// follows and what they have read twice), read at a content revision and for their active channels.
+pub struct Recommended {
+    pub content_revision: i64,
+    pub channels: Vec<String>,
+    pub ids: Vec<Listed>,
 }
 
 /// A channel's newest published articles since a time, as of a content revision: an article

@@ -10,7 +10,7 @@ use chrono::{DateTime, Duration, Months, NaiveDate, Utc};
 use rand::seq::SliceRandom;
 
 use super::{
-    cache::{ArticlePage, Recent},
+    cache::{ArticlePage, Followed, Recent, Recommended},
     entitlement::{ArticleFacts, can_see_full_version},
     queries::{self, ArticleRow, CardRow, ChannelFact, DeskFact, LatestFilter, Listed, NewView},
     service,
@@ -747,8 +747,34 @@ pub async fn recommended(ctx: &Context<'_>, take: i32, skip: i32) -> Result<Vec<
     let take = page_size(take)?;
     let skip = i64::from(skip.max(0));
     let channels = reader.active_channels(ctx).await?;
-    let ids = queries::recommended_ids(&app_state(ctx).pool, &reader.user_id, &channels, take, skip).await?;
-    cards(ctx, &reader, &ids).await
+    let state = app_state(ctx);
+    let revisions = request_revisions(ctx).await?;
+    let key = format!("{}/{take}/{skip}", reader.user_id);
+    let kept =
+        state.recommended.find(&key, revisions.reading).filter(|r| r.content_revision == revisions.content && r.channels == channels);
+    let recommended = match kept {
+        Some(kept) => kept,
+        None => {
+            let ids = queries::recommended_ids(&state.pool, &reader.user_id, &channels, take, skip).await?;
+            let recommended = Arc::new(Recommended { content_revision: revisions.content, channels, ids });
+            state.recommended.keep(&key, revisions.reading, recommended.clone());
+            recommended
+        }
+    };
+    cards(ctx, &reader, &recommended.ids).await
+}
+
+/// The caller's followed topics by name: kept at their reading and the topics' revisions, else read.
+pub async fn followed_topics(ctx: &Context<'_>, user_id: &str) -> Result<Arc<Followed>> {
+    let state = app_state(ctx);
+    let revisions = request_revisions(ctx).await?;
+    if let Some(kept) = state.followed.find(user_id, revisions.reading).filter(|f| f.topics_revision == revisions.topics) {
+        return Ok(kept);
+    }
+    let topics = queries::followed_topics(&state.pool, user_id).await?;
+    let followed = Arc::new(Followed { topics_revision: revisions.topics, topics });
+    state.followed.keep(user_id, revisions.reading, followed.clone());
+    Ok(followed)
 }
 
 #[derive(InputObject)]

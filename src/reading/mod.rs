@@ -8,4 +8,4 @@ mod graphql;
 pub mod queries;
 pub mod service;
 
-pub use graphql::{ArticleCard, PageInfo, Reader, ReadingMutation, ReadingQuery, cards, page_size, recommended};
+pub use graphql::{ArticleCard, PageInfo, Reader, ReadingMutation, ReadingQuery, cards, followed_topics, page_size, recommended};

@@ -178,8 +178,8 @@ impl User {
     /// Topics the user follows, by name (the user themself only).
     async fn followed_categories(&self, ctx: &Context<'_>) -> Result<Vec<ArticleTopic>> {
         self.require_self(ctx)?;
-        let followed = reading::queries::followed_topics(&app_state(ctx).pool, &self.user_id).await?;
-        Ok(followed.into_iter().map(|(id, name)| ArticleTopic { id, name }).collect())
+        let followed = reading::followed_topics(ctx, &self.user_id).await?;
+        Ok(followed.topics.iter().map(|(id, name)| ArticleTopic { id: id.clone(), name: name.clone() }).collect())
     }
 }
 
