@@ -48,3 +48,6 @@ create trigger reading_revision_view_update after update on article_view
     referencing old table as old_rows new table as new_rows for each statement execute function read_twice_changed();
 create trigger reading_revision_view_delete after delete on article_view
     referencing old table as old_rows for each statement execute function read_twice_changed();
+
+-- Kept pages of free articles hold until the next premium period ends (src/reading/cache.rs).
+create index article_premium_expires_idx on article (premium_expires_at) where state = 'Published' and is_premium;

@@ -38,6 +38,8 @@ pub struct AppState {
     /// Readers' followed topics and recommendations, kept by their reading revision (`reading::cache`).
     pub followed: Arc<KeptByRevision<crate::reading::cache::Followed>>,
     pub recommended: Arc<KeptByRevision<crate::reading::cache::Recommended>>,
+    /// Pages of the latest articles, kept by the content revision (`reading::cache`).
+    pub latest: Arc<KeptByRevision<crate::reading::cache::Latest>>,
     /// Every channel, kept at the channels' revision (`channels::cache`).
     pub channels: Arc<crate::channels::cache::KeptChannels>,
     /// Search pages and counts, kept by the published content's revision (`search::cache`).
@@ -104,6 +106,7 @@ impl AppState {
             subscriptions: Arc::new(KeptByRevision::new(crate::subscriptions::KEPT_READERS)),
             searches: Arc::default(),
             channels: Arc::new(crate::channels::cache::kept()),
+            latest: Arc::new(KeptByRevision::new(crate::reading::cache::LATEST_PAGES)),
             followed: Arc::new(KeptByRevision::new(crate::reading::cache::READERS)),
             recommended: Arc::new(KeptByRevision::new(crate::reading::cache::READERS)),
             article_pages: Arc::new(KeptByRevision::weighed(

@@ -52,6 +52,26 @@ pub struct Recommended {
     pub ids: Vec<Listed>,
 }
 
+/// Pages of the latest articles (up to 51 ids each).
+pub const LATEST_PAGES: usize = 5_000;
+
+/// A page of the latest published articles (`getArticles`), kept by its filter and page at the
+/// content revision. A free-only page depends on the clock too (a premium period ends by itself):
+/// it holds from when it was read until the first end of a premium period after that, read before
+/// the page itself (an end in between makes it hold no more at once).
+pub struct Latest {
+    pub ids: Vec<Listed>,
+    pub read_at: DateTime<Utc>,
+    /// None: until the revision moves.
+    pub until: Option<DateTime<Utc>>,
+}
+
+impl Latest {
+    pub fn holds_at(&self, now: DateTime<Utc>) -> bool {
+        self.read_at <= now && self.until.is_none_or(|until| now < until)
+    }
+}
+
 /// A channel's newest published articles since a time, as of a content revision: an article
 /// page's "recent in this channel". While the revision stands no article joins or leaves a channel
 /// but by the clock, and as time passes articles only leave the window, so a list read since an
@@ -78,5 +98,17 @@ mod tests {
         let recent = Recent { since: read_at, articles: Vec::new() };
         assert!(recent.covers(read_at + chrono::Duration::seconds(5)), "later: cut from the kept list");
         assert!(!recent.covers(read_at - chrono::Duration::seconds(5)), "earlier: articles may be missing");
+    }
+
+    #[test]
+    fn a_free_only_page_holds_until_the_next_premium_period_ends() {
+        let read_at = Utc::now();
+        let ends = read_at + chrono::Duration::minutes(10);
+        let free = Latest { ids: Vec::new(), read_at, until: Some(ends) };
+        assert!(free.holds_at(read_at) && free.holds_at(ends - chrono::Duration::milliseconds(1)));
+        assert!(!free.holds_at(ends), "the period has ended: an article may have become free");
+        assert!(!free.holds_at(read_at - chrono::Duration::seconds(1)), "a request older than the read");
+        let timeless = Latest { ids: Vec::new(), read_at, until: None };
+        assert!(timeless.holds_at(read_at + chrono::Duration::days(365)));
     }
 }

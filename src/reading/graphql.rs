@@ -10,7 +10,7 @@ use chrono::{DateTime, Duration, Months, NaiveDate, Utc};
 use rand::seq::SliceRandom;
 
 use super::{
-    cache::{ArticlePage, Followed, Recent, Recommended},
+    cache::{ArticlePage, Followed, Latest, Recent, Recommended},
     entitlement::{ArticleFacts, can_see_full_version},
     queries::{self, ArticleRow, CardRow, ChannelFact, DeskFact, LatestFilter, Listed, NewView},
     service,
@@ -166,6 +166,22 @@ pub async fn cards(ctx: &Context<'_>, reader: &Reader, listed: &[Listed]) -> Res
     let (read, topics) = tokio::try_join!(read, request_topics(ctx))?;
     let mut rows: HashMap<&str, &CardRow> = kept.iter().chain(&read).map(|row| (row.article_id.as_str(), row.as_ref())).collect();
     Ok(listed.iter().filter_map(|item| rows.remove(item.article_id.as_str())).map(|row| ArticleCard::new(row, reader, &topics)).collect())
+}
+
+/// A page of the latest published articles: kept at the request's content revision while it holds
+/// (`cache::Latest`), else read and kept.
+async fn latest_page(ctx: &Context<'_>, filter: &LatestFilter<'_>, now: DateTime<Utc>) -> Result<Arc<Latest>> {
+    let state = app_state(ctx);
+    let revision = request_revisions(ctx).await?.content;
+    let key = filter.key();
+    if let Some(latest) = state.latest.find(&key, revision).filter(|latest| latest.holds_at(now)) {
+        return Ok(latest);
+    }
+    let until = if filter.free_only { queries::next_premium_end(&state.pool).await? } else { None };
+    let ids = queries::latest_ids(&state.pool, filter).await?;
+    let latest = Arc::new(Latest { ids, read_at: now, until });
+    state.latest.keep(&key, revision, latest.clone());
+    Ok(latest)
 }
 
 /// A channel's newest published articles since `since`, one more than an article page shows (it
@@ -627,10 +643,9 @@ impl ReadingQuery {
             if params.only_my_subscriptions || params.exclude_my_subscriptions { reader.active_channels(ctx).await? } else { Vec::new() };
         // One more id than the page tells whether another page follows.
         let filter = latest_filter(&channels, &params, limit + 1, limit * i64::from(page - 1));
-        let mut ids = queries::latest_ids(&app_state(ctx).pool, &filter).await?;
-        let has_more = ids.len() as i64 > limit;
-        ids.truncate(limit as usize);
-        let articles = cards(ctx, &reader, &ids).await?;
+        let latest = latest_page(ctx, &filter, reader.now).await?;
+        let has_more = latest.ids.len() as i64 > limit;
+        let articles = cards(ctx, &reader, &latest.ids[..latest.ids.len().min(limit as usize)]).await?;
         Ok(ReaderArticlePage { articles, has_more, channels, params })
     }
 

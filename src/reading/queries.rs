@@ -196,6 +196,23 @@ pub struct LatestFilter<'a> {
     pub offset: i64,
 }
 
+impl LatestFilter<'_> {
+    /// What tells one kept page from another (`reading::cache::Latest`).
+    pub fn key(&self) -> String {
+        let LatestFilter { channels, only_mine, exclude_mine, free_only, limit, offset } = self;
+        format!("{}{}{}/{limit}/{offset}/{}", *only_mine as u8, *exclude_mine as u8, *free_only as u8, channels.join(","))
+    }
+}
+
+/// When the next premium period of a published article ends (none ahead: None).
+pub async fn next_premium_end(db: impl PgExecutor<'_>) -> sqlx::Result<Option<DateTime<Utc>>> {
+    sqlx::query_scalar!(
+        "select min(premium_expires_at) from article where state = 'Published' and is_premium and premium_expires_at > now()"
+    )
+    .fetch_one(db)
+    .await
+}
+
 pub async fn latest_ids(db: impl PgExecutor<'_>, f: &LatestFilter<'_>) -> sqlx::Result<Vec<Listed>> {
     sqlx::query_as!(
         Listed,

@@ -471,6 +471,33 @@ async fn a_readers_follows_and_recommendations_are_kept_and_follow_each_change_a
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn a_kept_page_of_free_articles_takes_in_a_premium_article_as_its_period_ends(pool: PgPool) {
+    let w = world(pool).await;
+    let app = &w.app;
+    let premium = |title: &'static str, expiry: Option<&'static str>| ReaderArticle {
+        title,
+        channel: Some(Box::leak(w.premium.clone().into_boxed_str())),
+        is_premium: true,
+        expiry,
+        ..Default::default()
+    };
+    let ending = app.insert_reader_article(premium("Ending", Some("3d"))).await;
+    app.insert_reader_article(premium("Premium for good", None)).await;
+    let open = app.insert_reader_article(ReaderArticle { title: "Open", days_ago: 5, ..Default::default() }).await;
+    app.sql_with("update article set publish_date = now() - interval '3 days' + interval '2 seconds' where article_id = $1", &ending).await;
+    let free = || async {
+        let response = app.gql(Some(&w.reader), "{ getArticles(params: { freeOnly: true }) { articles { _id } } }", json!({})).await;
+        let articles = response["data"]["getArticles"]["articles"].as_array().cloned().unwrap_or_else(|| panic!("{response}"));
+        articles.iter().map(|a| a["_id"].as_str().unwrap().to_owned()).collect::<Vec<_>>()
+    };
+    assert_eq!(free().await, [open.clone()]);
+    assert_eq!(free().await, [open.clone()], "kept");
+    // Nothing is written meanwhile: the kept page holds only until the premium period ends.
+    tokio::time::sleep(std::time::Duration::from_millis(2_200)).await;
+    assert_eq!(free().await, [ending, open]);
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn unpublished_and_unknown_articles_are_not_found_and_callers_are_checked(pool: PgPool) {
     let w = world(pool).await;
     let app = &w.app;
