@@ -1,12 +1,26 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { Role } from '../../lib/access';
 import { testConfig, testUser } from '../../testing/fixtures';
-import { renderApp } from '../../testing/renderApp';
+import { renderApp, setViewportWidth } from '../../testing/renderApp';
 import { publisherSidebarItems } from './sidebar';
 
 // The screens behind these routes query the server; these tests are about the shell around them.
-vi.mock('../articles/ArticleList', () => ({ default: () => <h1>Articles</h1> }));
+// The article list stands in for a screen with state of its own: a counter.
+vi.mock('../articles/ArticleList', async () => {
+  const { useState } = await import('react');
+  function ArticleList() {
+    const [clicks, setClicks] = useState(0);
+    return (
+      <>
+        <h1>Articles</h1>
+        <button onClick={() => setClicks(clicks + 1)}>Clicked {clicks}</button>
+      </>
+    );
+  }
+  return { default: ArticleList };
+});
 vi.mock('../articles/editor/ArticleEditor', () => ({ default: () => <h1>Article editor</h1> }));
 vi.mock('../templates/TemplateList', () => ({ default: () => <h1>Templates</h1> }));
 vi.mock('../templates/TemplateForm', () => ({ default: () => <h1>Template</h1> }));
@@ -97,5 +111,16 @@ describe('PublisherLayout', () => {
     expect(await screen.findByText('Please resize your browser')).toBeInTheDocument();
     expect(screen.getByText(/cannot work on small devices/)).toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: 'Publisher' })).not.toBeInTheDocument();
+  });
+
+  it('keeps the screen and its state through a moment below the breakpoint', async () => {
+    renderApp({ path: '/publisher/articles', user: testUser('Administrator'), width: 1280 });
+    await userEvent.click(await screen.findByRole('button', { name: 'Clicked 0' }));
+    act(() => setViewportWidth(800));
+    expect(await screen.findByText('Please resize your browser')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Clicked 1' })).not.toBeInTheDocument();
+    act(() => setViewportWidth(1280));
+    expect(await screen.findByRole('button', { name: 'Clicked 1' })).toBeInTheDocument();
+    expect(screen.queryByText('Please resize your browser')).not.toBeInTheDocument();
   });
 });

@@ -19,35 +19,36 @@ export default function PublisherLayout() {
   const user = useSession();
   const { features, constants } = useConfig();
 
-  if (!wide) {
-    return (
-      <EmptyState
-        icon="mobile-phone"
-        title={RESIZE_TITLE}
-        description={
-          <p>The publisher area cannot work on small devices. Use a screen or window at least {BREAKPOINTS.large} pixels wide.</p>
-        }
-      />
-    );
-  }
-
+  // Below the breakpoint the section's screen is hidden, not unmounted: a moment of a narrow
+  // window (a resize, a full-page capture) must not lose what the user was doing in it.
   return (
-    <div className="insights-publisher">
-      <Sidebar label="Publisher">
-        {publisherSidebarItems(user.role, features).map((item) => (
-          <SidebarItem key={item.to}>
-            <NavButton to={item.to} text={item.text} icon={item.icon} fill />
-          </SidebarItem>
-        ))}
-      </Sidebar>
-      <div className="insights-publisher-content">
-        {/* The shared admin lists and forms take their page sizes and delays from the server's config. */}
-        <AdminSettingsProvider settings={constants}>
-          <Suspense fallback={<LoadingBlock />}>
-            <Outlet />
-          </Suspense>
-        </AdminSettingsProvider>
+    <>
+      {!wide && (
+        <EmptyState
+          icon="mobile-phone"
+          title={RESIZE_TITLE}
+          description={
+            <p>The publisher area cannot work on small devices. Use a screen or window at least {BREAKPOINTS.large} pixels wide.</p>
+          }
+        />
+      )}
+      <div className="insights-publisher" hidden={!wide}>
+        <Sidebar label="Publisher">
+          {publisherSidebarItems(user.role, features).map((item) => (
+            <SidebarItem key={item.to}>
+              <NavButton to={item.to} text={item.text} icon={item.icon} fill />
+            </SidebarItem>
+          ))}
+        </Sidebar>
+        <div className="insights-publisher-content">
+          {/* The shared admin lists and forms take their page sizes and delays from the server's config. */}
+          <AdminSettingsProvider settings={constants}>
+            <Suspense fallback={<LoadingBlock />}>
+              <Outlet />
+            </Suspense>
+          </AdminSettingsProvider>
+        </div>
       </div>
-    </div>
+    </>
   );
 }
