@@ -60,21 +60,22 @@ async fn read(db: impl PgExecutor<'_>, user_id: Option<&str>) -> sqlx::Result<Re
 }
 
 /// Values kept in memory by key, each under the revision it was read at (an article's card
-/// revision, a reader's subscriptions' revision, the content revision): found only at that
-/// revision, and a slower read of an older revision never replaces a newer one. Bounded by a
-/// weight (a count, or a size in bytes): the least recently used go first.
-pub struct KeptByRevision<V> {
-    entries: Mutex<Entries<V>>,
+/// revision, a reader's subscriptions' revision, the content revision; a tuple for a value that
+/// depends on two, compared in order): found only at that revision, and a slower read of an older
+/// revision never replaces a newer one. Bounded by a weight (a count, or a size in bytes): the
+/// least recently used go first.
+pub struct KeptByRevision<V, R = i64> {
+    entries: Mutex<Entries<V, R>>,
     weigh: fn(&V) -> usize,
     budget: usize,
 }
 
-struct Entries<V> {
-    values: lru::LruCache<String, (i64, Arc<V>)>,
+struct Entries<V, R> {
+    values: lru::LruCache<String, (R, Arc<V>)>,
     weight: usize,
 }
 
-impl<V> KeptByRevision<V> {
+impl<V, R: PartialOrd + Copy> KeptByRevision<V, R> {
     /// At most `capacity` values.
     pub fn new(capacity: usize) -> Self {
         Self::weighed(capacity, |_| 1)
@@ -85,14 +86,14 @@ impl<V> KeptByRevision<V> {
         KeptByRevision { entries: Mutex::new(Entries { values: lru::LruCache::unbounded(), weight: 0 }), weigh, budget }
     }
 
-    pub fn find(&self, key: &str, revision: i64) -> Option<Arc<V>> {
+    pub fn find(&self, key: &str, revision: R) -> Option<Arc<V>> {
         match self.entries.lock().expect("kept values lock").values.get(key) {
             Some((kept, value)) if *kept == revision => Some(value.clone()),
             _ => None,
         }
     }
 
-    pub fn keep(&self, key: &str, revision: i64, value: Arc<V>) {
+    pub fn keep(&self, key: &str, revision: R, value: Arc<V>) {
         let weight = (self.weigh)(&value);
         if weight > self.budget {
             return;
@@ -109,6 +110,23 @@ impl<V> KeptByRevision<V> {
             let Some((_, (_, gone))) = entries.values.pop_lru() else { break };
             entries.weight -= (self.weigh)(&gone);
         }
+    }
+
+    /// The value kept at `revision`, if it `holds` (a check of its own, such as the clock), else
+    /// what `read` reads, kept.
+    pub async fn find_or_read<E>(
+        &self,
+        key: &str,
+        revision: R,
+        holds: impl Fn(&V) -> bool,
+        read: impl Future<Output = Result<V, E>>,
+    ) -> Result<Arc<V>, E> {
+        if let Some(kept) = self.find(key, revision).filter(|kept| holds(kept)) {
+            return Ok(kept);
+        }
+        let value = Arc::new(read.await?);
+        self.keep(key, revision, value.clone());
+        Ok(value)
     }
 }
 
@@ -150,5 +168,14 @@ mod tests {
         assert!(kept.find("a", 2).is_some() && kept.find("c", 1).is_some() && kept.find("d", 1).is_some(), "1 + 4 + 4 fit");
         kept.keep("e", 1, Arc::new("eeeeeeeeeee"));
         assert!(kept.find("e", 1).is_none(), "heavier than the whole budget: never kept");
+    }
+
+    #[test]
+    fn two_revisions_are_compared_in_order() {
+        let kept = KeptByRevision::new(10);
+        kept.keep("a", (5, 2), Arc::new("New"));
+        kept.keep("a", (4, 9), Arc::new("Old"));
+        assert_eq!(kept.find("a", (5, 2)).as_deref(), Some(&"New"));
+        assert!(kept.find("a", (5, 3)).is_none(), "the second revision moved");
     }
 }

@@ -34,10 +34,10 @@ pub struct AppState {
     /// Readers' subscriptions, kept by reader and their revision (migration 0019).
     pub subscriptions: Arc<KeptByRevision<crate::subscriptions::ViewerSubscriptions>>,
     /// Published articles' pages, kept by article and the content revision (`reading::cache`).
-    pub article_pages: Arc<KeptByRevision<crate::reading::cache::ArticlePage>>,
+    pub article_pages: Arc<KeptByRevision<crate::reading::queries::ArticleRow, (i64, i64)>>,
     /// Readers' followed topics and recommendations, kept by their reading revision (`reading::cache`).
-    pub followed: Arc<KeptByRevision<crate::reading::cache::Followed>>,
-    pub recommended: Arc<KeptByRevision<crate::reading::cache::Recommended>>,
+    pub followed: Arc<KeptByRevision<Vec<(String, String)>, (i64, i64)>>,
+    pub recommended: Arc<KeptByRevision<Vec<crate::reading::queries::Listed>, (i64, i64)>>,
     /// Pages of the latest articles, kept by the content revision (`reading::cache`).
     pub latest: Arc<KeptByRevision<crate::reading::cache::Latest>>,
     /// Every channel, kept at the channels' revision (`channels::cache`).
@@ -111,7 +111,7 @@ impl AppState {
             recommended: Arc::new(KeptByRevision::new(crate::reading::cache::READERS)),
             article_pages: Arc::new(KeptByRevision::weighed(
                 crate::reading::cache::ARTICLE_PAGES_BYTES,
-                crate::reading::cache::ArticlePage::weight,
+                crate::reading::cache::page_weight,
             )),
             sanitizer,
             search_ranking: Arc::default(),

@@ -34,17 +34,15 @@ pub fn kept() -> KeptChannels {
 pub async fn all_channels(ctx: &Context<'_>) -> Result<Arc<AllChannels>> {
     let state = app_state(ctx);
     let revision = request_revisions(ctx).await?.channels;
-    if let Some(all) = state.channels.find("", revision) {
-        return Ok(all);
-    }
-    // No user has the empty id: `viewer_is_admin` is false in every row.
-    let rows = queries::select_channels(&state.pool, &ChannelFilter { viewer: "", sort: "name", ..Default::default() }).await?;
-    let ids: Vec<String> = rows.iter().map(|row| row.channel_id.clone()).collect();
-    let mut admins: HashMap<String, Vec<String>> = HashMap::new();
-    for (channel_id, user) in queries::admins_of(&state.pool, &ids).await? {
-        admins.entry(channel_id).or_default().push(user.user_id);
-    }
-    let all = Arc::new(AllChannels { channels: rows.into_iter().map(Arc::new).collect(), admins });
-    state.channels.keep("", revision, all.clone());
-    Ok(all)
+    let read = async {
+        // No user has the empty id: `viewer_is_admin` is false in every row.
+        let rows = queries::select_channels(&state.pool, &ChannelFilter { viewer: "", sort: "name", ..Default::default() }).await?;
+        let ids: Vec<String> = rows.iter().map(|row| row.channel_id.clone()).collect();
+        let mut admins: HashMap<String, Vec<String>> = HashMap::new();
+        for (channel_id, user) in queries::admins_of(&state.pool, &ids).await? {
+            admins.entry(channel_id).or_default().push(user.user_id);
+        }
+        Ok::<_, sqlx::Error>(AllChannels { channels: rows.into_iter().map(Arc::new).collect(), admins })
+    };
+    Ok(state.channels.find_or_read("", revision, |_| true, read).await?)
 }

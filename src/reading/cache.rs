@@ -2,9 +2,9 @@
 //! revision (migration 0018): every change to what a card shows moves the article's revision in the
 //! writing transaction, and each list statement reads the revisions with its ids, so a kept card is
 //! the card of exactly the revision the list saw, on every server, with no notification to wait
-//! for. Each channel's recent articles, and article pages, by the content revision (0019).
-
-use std::sync::Arc;
+//! for. Each channel's recent articles, pages of the latest articles and article pages, by the
+//! content revision (0019); a reader's followed topics and recommendations, by their reading
+//! revision (0021).
 
 use chrono::{DateTime, Utc};
 
@@ -18,39 +18,17 @@ pub const CHANNELS: usize = 2_000;
 /// Article pages: some 64 MB of them at most.
 pub const ARTICLE_PAGES_BYTES: usize = 64 << 20;
 
-/// A published article's page, kept by article at the content revision, which every change to
-/// what the page shows moves (0018–0020), but for its root topics: those follow the topic tree,
-/// so the page holds the topics' revision it was read at. Its sidebar promotion is picked from the
-/// kept ones per request (at random, among those not expired by then).
-pub struct ArticlePage {
-    pub topics_revision: i64,
-    pub row: Arc<ArticleRow>,
+/// The size in memory of a published article's page, roughly: the body and summary, and the rest's
+/// strings. A page is kept by article at the content revision, which every change to what it shows
+/// moves (0018–0020), and at the topics' revision, which its root topics follow. Its sidebar
+/// promotion is picked from the kept ones per request (at random, among those not expired by then).
+pub fn page_weight(row: &ArticleRow) -> usize {
+    row.html.len() + row.summary.as_ref().map_or(0, String::len) + 2048
 }
 
-impl ArticlePage {
-    /// Its size in memory, roughly: the body and summary, and the rest's strings.
-    pub fn weight(&self) -> usize {
-        self.row.html.len() + self.row.summary.as_ref().map_or(0, String::len) + 2048
-    }
-}
-
-/// Readers whose followed topics and recommendations are kept (a few kB each).
+/// Readers whose followed topics and recommendations are kept (a few kB each), at their reading
+/// revision (0021: their follows and what they have read twice).
 pub const READERS: usize = 10_000;
-
-/// A reader's followed topics (id and name, by name), kept by reader at their reading revision
-/// (0021), read at the topics' revision (names).
-pub struct Followed {
-    pub topics_revision: i64,
-    pub topics: Vec<(String, String)>,
-}
-
-/// A page of a reader's recommendations, kept by reader and page at their reading revision (their
-/// follows and what they have read twice), read at a content revision and for their active channels.
-pub struct Recommended {
-    pub content_revision: i64,
-    pub channels: Vec<String>,
-    pub ids: Vec<Listed>,
-}
 
 /// Pages of the latest articles (up to 51 ids each).
 pub const LATEST_PAGES: usize = 5_000;

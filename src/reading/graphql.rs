@@ -10,7 +10,7 @@ use chrono::{DateTime, Duration, Months, NaiveDate, Utc};
 use rand::seq::SliceRandom;
 
 use super::{
-    cache::{ArticlePage, Followed, Latest, Recent, Recommended},
+    cache::{Latest, Recent},
     entitlement::{ArticleFacts, can_see_full_version},
     queries::{self, ArticleRow, CardRow, ChannelFact, DeskFact, LatestFilter, Listed, NewView},
     service,
@@ -173,15 +173,11 @@ pub async fn cards(ctx: &Context<'_>, reader: &Reader, listed: &[Listed]) -> Res
 async fn latest_page(ctx: &Context<'_>, filter: &LatestFilter<'_>, now: DateTime<Utc>) -> Result<Arc<Latest>> {
     let state = app_state(ctx);
     let revision = request_revisions(ctx).await?.content;
-    let key = filter.key();
-    if let Some(latest) = state.latest.find(&key, revision).filter(|latest| latest.holds_at(now)) {
-        return Ok(latest);
-    }
-    let until = if filter.free_only { queries::next_premium_end(&state.pool).await? } else { None };
-    let ids = queries::latest_ids(&state.pool, filter).await?;
-    let latest = Arc::new(Latest { ids, read_at: now, until });
-    state.latest.keep(&key, revision, latest.clone());
-    Ok(latest)
+    let read = async {
+        let until = if filter.free_only { queries::next_premium_end(&state.pool).await? } else { None };
+        Ok::<_, Error>(Latest { ids: queries::latest_ids(&state.pool, filter).await?, read_at: now, until })
+    };
+    state.latest.find_or_read(&filter.key(), revision, |latest| latest.holds_at(now), read).await
 }
 
 /// A channel's newest published articles since `since`, one more than an article page shows (it
@@ -189,13 +185,11 @@ async fn latest_page(ctx: &Context<'_>, filter: &LatestFilter<'_>, now: DateTime
 async fn recent_in_channel(ctx: &Context<'_>, channel_id: &str, since: DateTime<Utc>) -> Result<Arc<Recent>> {
     let state = app_state(ctx);
     let revision = request_revisions(ctx).await?.content;
-    if let Some(recent) = state.recent.find(channel_id, revision).filter(|recent| recent.covers(since)) {
-        return Ok(recent);
-    }
-    let articles = queries::recent_channel_articles(&state.pool, channel_id, since, RECENT_CHANNEL_ARTICLES + 1).await?;
-    let recent = Arc::new(Recent { since, articles });
-    state.recent.keep(channel_id, revision, recent.clone());
-    Ok(recent)
+    let read = async {
+        let articles = queries::recent_channel_articles(&state.pool, channel_id, since, RECENT_CHANNEL_ARTICLES + 1).await?;
+        Ok::<_, Error>(Recent { since, articles })
+    };
+    state.recent.find_or_read(channel_id, revision, |recent| recent.covers(since), read).await
 }
 
 /// A contributor as readers see them.
@@ -250,19 +244,20 @@ async fn published(ctx: &Context<'_>, reader: &Reader, id: &str) -> Result<(Arc<
 }
 
 /// An article with everything its page shows: a published one kept at the request's content and
-/// topics revisions (`cache::ArticlePage`), else read (and kept when published).
+/// topics revisions (`cache::page_weight` says why both), else read (and kept when published: the
+/// content revision does not follow other articles).
 async fn article_page(ctx: &Context<'_>, id: &str) -> Result<Option<Arc<ArticleRow>>> {
     let state = app_state(ctx);
     let revisions = request_revisions(ctx).await?;
-    if let Some(page) = state.article_pages.find(id, revisions.content).filter(|page| page.topics_revision == revisions.topics) {
-        return Ok(Some(page.row.clone()));
+    let revision = (revisions.content, revisions.topics);
+    if let Some(row) = state.article_pages.find(id, revision) {
+        return Ok(Some(row));
     }
     let Some(row) = queries::article(&state.pool, id).await?.map(Arc::new) else {
         return Ok(None);
     };
     if row.state == ArticleState::Published.as_str() {
-        let page = ArticlePage { topics_revision: revisions.topics, row: row.clone() };
-        state.article_pages.keep(id, revisions.content, Arc::new(page));
+        state.article_pages.keep(id, revision, row.clone());
     }
     Ok(Some(row))
 }
@@ -762,34 +757,22 @@ pub async fn recommended(ctx: &Context<'_>, take: i32, skip: i32) -> Result<Vec<
     let take = page_size(take)?;
     let skip = i64::from(skip.max(0));
     let channels = reader.active_channels(ctx).await?;
+    // Kept by reader, page and active channels, at their reading and the content revisions.
     let state = app_state(ctx);
     let revisions = request_revisions(ctx).await?;
-    let key = format!("{}/{take}/{skip}", reader.user_id);
-    let kept =
-        state.recommended.find(&key, revisions.reading).filter(|r| r.content_revision == revisions.content && r.channels == channels);
-    let recommended = match kept {
-        Some(kept) => kept,
-        None => {
-            let ids = queries::recommended_ids(&state.pool, &reader.user_id, &channels, take, skip).await?;
-            let recommended = Arc::new(Recommended { content_revision: revisions.content, channels, ids });
-            state.recommended.keep(&key, revisions.reading, recommended.clone());
-            recommended
-        }
-    };
-    cards(ctx, &reader, &recommended.ids).await
+    let key = format!("{}/{take}/{skip}/{}", reader.user_id, channels.join(","));
+    let read = queries::recommended_ids(&state.pool, &reader.user_id, &channels, take, skip);
+    let ids = state.recommended.find_or_read(&key, (revisions.reading, revisions.content), |_| true, read).await?;
+    cards(ctx, &reader, &ids).await
 }
 
-/// The caller's followed topics by name: kept at their reading and the topics' revisions, else read.
-pub async fn followed_topics(ctx: &Context<'_>, user_id: &str) -> Result<Arc<Followed>> {
+/// The caller's followed topics (id and name) by name: kept at their reading and the topics'
+/// revisions (names), else read.
+pub async fn followed_topics(ctx: &Context<'_>, user_id: &str) -> Result<Arc<Vec<(String, String)>>> {
     let state = app_state(ctx);
     let revisions = request_revisions(ctx).await?;
-    if let Some(kept) = state.followed.find(user_id, revisions.reading).filter(|f| f.topics_revision == revisions.topics) {
-        return Ok(kept);
-    }
-    let topics = queries::followed_topics(&state.pool, user_id).await?;
-    let followed = Arc::new(Followed { topics_revision: revisions.topics, topics });
-    state.followed.keep(user_id, revisions.reading, followed.clone());
-    Ok(followed)
+    let read = queries::followed_topics(&state.pool, user_id);
+    Ok(state.followed.find_or_read(user_id, (revisions.reading, revisions.topics), |_| true, read).await?)
 }
 
 #[derive(InputObject)]

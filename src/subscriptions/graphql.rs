@@ -59,12 +59,8 @@ pub async fn viewer_subscriptions(ctx: &Context<'_>) -> Result<Arc<ViewerSubscri
     let state = app_state(ctx);
     let load = || async move {
         let revision = request_revisions(ctx).await?.subscriptions;
-        if let Some(kept) = state.subscriptions.find(user_id, revision) {
-            return Ok(kept);
-        }
-        let subscriptions = Arc::new(ViewerSubscriptions { rows: queries::of_user(&state.pool, user_id).await? });
-        state.subscriptions.keep(user_id, revision, subscriptions.clone());
-        Ok::<_, Error>(subscriptions)
+        let read = async { Ok::<_, Error>(ViewerSubscriptions { rows: queries::of_user(&state.pool, user_id).await? }) };
+        state.subscriptions.find_or_read(user_id, revision, |_| true, read).await
     };
     match ctx.data_opt::<ViewerSubscriptionsCell>() {
         Some(cell) => cell.0.get_or_try_init(load).await.cloned(),

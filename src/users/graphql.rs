@@ -179,7 +179,7 @@ impl User {
     async fn followed_categories(&self, ctx: &Context<'_>) -> Result<Vec<ArticleTopic>> {
         self.require_self(ctx)?;
         let followed = reading::followed_topics(ctx, &self.user_id).await?;
-        Ok(followed.topics.iter().map(|(id, name)| ArticleTopic { id: id.clone(), name: name.clone() }).collect())
+        Ok(followed.iter().map(|(id, name)| ArticleTopic { id: id.clone(), name: name.clone() }).collect())
     }
 }
 
