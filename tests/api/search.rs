@@ -292,3 +292,31 @@ async fn cursor_pages_hold_while_articles_are_published(pool: PgPool) {
         assert_eq!(sorted(seen), sorted(all), "{params} {ranking} {others} {first}: no gap");
     }
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_page_ends_inside_a_group_of_equal_relevance_of_any_size(pool: PgPool) {
+    // A page's nearest matches are read well past it (200 rows at least): a group at the page's
+    // edge that ends among them (150) is ordered from those rows, a larger one (230) is read apart.
+    for group in [150, 230] {
+        let rankings = rankings(&TestApp::spawn(pool.clone()).await).await;
+        for ranking in rankings {
+            let app = TestApp::spawn(pool.clone()).await;
+            use_ranking(&app, ranking).await;
+            sqlx::query("delete from article").execute(&app.pool).await.unwrap();
+            let reader = app.token(TestRole::Subscriber).await;
+            let best = app.insert_reader_article(ReaderArticle { body: "zinc zinc output", days_ago: 9, ..Default::default() }).await;
+            let mut tied = Vec::new();
+            for i in 0..group {
+                // Newest last, so that neither insertion nor id order is the date order.
+                tied.push(app.insert_reader_article(ReaderArticle { body: "zinc output", days_ago: group - i, ..Default::default() }).await);
+            }
+            tied.reverse();
+            let first = search(&app, &reader, json!({ "searchQuery": "zinc" }), 9, None).await;
+            let expected: Vec<String> = std::iter::once(best).chain(tied[..8].iter().cloned()).collect();
+            assert_eq!(first.ids, expected, "{ranking} {group}: the nearest, then the group's newest");
+            assert_eq!(first.total, group + 1);
+            let second = search(&app, &reader, json!({ "searchQuery": "zinc" }), 9, first.end_cursor.as_deref()).await;
+            assert_eq!(second.ids, tied[8..17], "{ranking} {group}: the group goes on");
+        }
+    }
+}
