@@ -162,7 +162,7 @@ pub async fn page(db: &PgPool, f: &SearchFilter, ranking: Ranking, after: Option
     }
     let need = limit - rows.len() as i64;
     if need > 0 {
-        let read = need.saturating_mul(4).max(NEAREST_READ);
+        let read = (4 * need).max(NEAREST_READ);
         let mut nearest = hits(db, f, ranking, Step::Nearest { beyond: after.map(|c| c.relevance) }, read).await?;
         match nearest.get(need as usize - 1).map(|hit| hit.cursor.relevance) {
             Some(edge) if nearest.len() as i64 == read && nearest.last().is_some_and(|hit| hit.cursor.relevance == edge) => {
@@ -194,7 +194,7 @@ fn by_order(a: &Hit, b: &Hit) -> std::cmp::Ordering {
 /// How many of the nearest matches a page reads at least (4 × its rows when more): a row read in
 /// distance order costs ~25 µs (its distance computed again from the heap), so 200 cost ~5 ms,
 /// where reading a group apart computes every match's distance (~45 ms for a word in 3,000
-/// articles). In the reader benchmark a word's first page ends its edge's group within 80–180 rows.
+/// articles). In the reader benchmark a word's first page ends its edge's group within 64–182 rows.
 const NEAREST_READ: i64 = 200;
 
 /// A page of hits, and every match's count when reading it took one.
