@@ -22,6 +22,7 @@ use crate::{
 
 /// The publisher of an article or template: the owner of its channel.
 #[derive(SimpleObject, Clone)]
+#[graphql(serial)]
 pub struct ArticlePublisher {
     #[graphql(name = "_id")]
     pub id: String,
@@ -30,6 +31,7 @@ pub struct ArticlePublisher {
 }
 
 #[derive(SimpleObject, Clone)]
+#[graphql(serial)]
 pub struct ArticleChannel {
     #[graphql(name = "_id")]
     pub id: String,
@@ -40,6 +42,7 @@ pub struct ArticleChannel {
 }
 
 #[derive(SimpleObject, Clone)]
+#[graphql(serial)]
 pub struct ArticleTopic {
     #[graphql(name = "_id")]
     pub id: String,
@@ -47,6 +50,7 @@ pub struct ArticleTopic {
 }
 
 #[derive(SimpleObject, Clone)]
+#[graphql(serial)]
 pub struct ArticleTag {
     #[graphql(name = "_id")]
     pub id: String,

@@ -87,7 +87,7 @@ impl ChannelSubscriptionObject {
     }
 }
 
-#[Object(name = "ChannelSubscription")]
+#[Object(name = "ChannelSubscription", serial)]
 impl ChannelSubscriptionObject {
     async fn channel_id(&self) -> &str {
         &self.row.channel_id
