@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Benchmark: the reader API (issue 10) over 100,000 published articles in 50 channels, 10,000
 # readers and 1,000,000 view events (data: scripts/bench/reader-data.sql), as a subscriber:
-# - searchArticles with a rare word, a common word (5% of articles), a quoted two-word phrase, and
-#   no query with a channel filter; findPublishedArticleById on random published articles; the For
-#   You page's queries in one request (me { channelSubscriptions recommendedArticles }, getArticles
-#   of my subscriptions and of free articles, premiumChannels, freeChannels);
+# - the web app's own documents (reader_queries.py): the search page with a rare word, a common word
+#   (5% of articles) and a quoted two-word phrase; a channel's article list; the article page on
+#   random published articles; the For You page (me { channelSubscriptions followedCategories
+#   recommendedArticles }, free articles, premiumChannels, freeChannels);
 # - the same with a different word each request (of 20,000 of the articles' words), which no server
 #   has kept;
-# - for each: SQL statements per request at first/take 9 and 50 (from the server's statement log),
+# - for each: SQL statements per request at first 9 and 50 (from the server's statement log),
 #   then requests/s, p50 and p99 under 20-second loads at 4 and 32 connections from one local client;
 # - the gzip size of the JavaScript a first visit to /for-you loads, and of the lazy chunks its route
 #   adds on navigation (production build with a manifest, in a scratch directory).
@@ -75,20 +75,20 @@ id_other=$(q "select a.article_id from article a join channel c on c.channel_id 
 python3 - "$work" "$channel" <<'PY'
 import json, sys
 sys.path.insert(0, "scripts/bench")
-from reader_queries import ARTICLE as article, FOR_YOU as for_you, SEARCH as search
+from reader_queries import ARTICLE as article, CHANNEL_ARTICLES as channel_articles, FOR_YOU as for_you, SEARCH as search
 work, channel = sys.argv[1], sys.argv[2]
 def write(name, query, variables):
     with open(f"{work}/{name}.json", "w") as f:
         json.dump({"query": query, "variables": variables}, f)
-searches = {"rare": {"searchQuery": "molybdenum"}, "common": {"searchQuery": "copper"},
-            "phrase": {"searchQuery": '"iron ore"'}, "channel": {"premiumChannelId": channel}}
-for name, params in searches.items():
-    for first in (9, 50):
+searches = {"rare": {"searchQuery": "molybdenum"}, "common": {"searchQuery": "copper"}, "phrase": {"searchQuery": '"iron ore"'}}
+for first in (9, 50):
+    for name, params in searches.items():
         write(f"search-{name}-{first}", search, {"params": params, "first": first})
+    write(f"search-channel-{first}", channel_articles, {"params": {"premiumChannelId": channel}, "first": first})
 write("search-varied-9", search, {"params": {"searchQuery": "__ID__"}, "first": 9})
 write("article", article, {"id": "__ID__"})
-for take in (9, 50):
-    write(f"foryou-{take}", for_you, {"take": take})
+for first in (9, 50):
+    write(f"foryou-{first}", for_you, {"first": first})
 PY
 
 # file [id]: the request once, summed up: what each root field returned, or the first error.
@@ -141,7 +141,7 @@ declare -A label=(
   [search-rare]="searchArticles 'molybdenum' (rare word)"
   [search-common]="searchArticles 'copper' (common word)"
   [search-phrase]="searchArticles '\"iron ore\"' (phrase)"
-  [search-channel]="searchArticles, no query, channel filter"
+  [search-channel]="searchArticles, channel filter (channel page)"
   [article]="findPublishedArticleById (random published ids)"
   [foryou]="For You page (me, free articles, channels)"
 )
@@ -161,7 +161,7 @@ echo "== SQL statements per request (distinct counts over 3 requests)"
 for name in search-rare search-common search-phrase search-channel foryou; do
   a=$(statements "$(cat "$work/$name-9.json")" || echo failed); b=$(statements "$(cat "$work/$name-50.json")" || echo failed)
   stmts[$name]="$a / $b"
-  echo "  ${label[$name]}: first/take 9 $a, 50 $b"
+  echo "  ${label[$name]}: first 9 $a, 50 $b"
 done
 # A word never searched before each time (the statements a search reads when nothing is kept).
 a=$(statements "$(sed "s/__ID__/$(sed -n 1p "$work/words.txt")/" "$work/search-varied-9.json")" || echo failed)

@@ -1,29 +1,23 @@
 """The reader's GraphQL documents, as the web app sends them, shared by the reader benchmark
-(reader.sh) and the soak (soak.py)."""
+(reader.sh) and the soak (soak.py). They are read from the web app's generated documents, so that
+the benchmarks measure what the browser asks and follow the app when its queries change
+(articles.sh reads the staff list's the same way)."""
 
-CARD = """fragment Card on ArticleCard { _id title summary publishDate lastEdited isPremium isPremiumActive canSeeFullVersion
-  isLocked isPinned displayInChartSection publishedBy { _id name type } premiumChannel { _id name type state }
-  categories { _id name } tags { _id name } }"""
+import os
+import subprocess
 
-SEARCH = """query Search($params: SearchArticlesParams, $first: Int!) {
-  searchArticles(params: $params, first: $first) {
-    totalCount pageInfo { endCursor hasNextPage } documents { highlight article { ...Card } } } }""" + CARD
 
-ARTICLE = """query Article($id: ID!) { findPublishedArticleById(id: $id) {
-  _id title html summary publishDate lastEdited state version isPremium isPremiumActive premiumExpiryOffset
-  canSeeFullVersion isLocked showWatermark blockCopy isPinned displayInChartSection deskEmail
-  publishedBy { _id name type } contributors { _id name position hasProfilePicture }
-  categories { _id name } rootCategories { _id name } tags { _id name } premiumChannel { _id name type state }
-  premiumChannelDetails { _id name type price description isCurrentUserSubscribed
-    userChannelSubscription { subscriptionState isActive isFullArticleContent } }
-  randomisedPromotionalContent { _id name link sidebarImage } recentChannelArticles { ...Card } } }""" + CARD
+def web_document(operation):
+    """The document the web app sends for an operation (see web_document.mjs)."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "web_document.mjs")
+    return subprocess.run(["node", script, operation], check=True, stdout=subprocess.PIPE, text=True).stdout
 
-# The For You page's own query (web/src/features/reader/ForYou.tsx, ForYouScreen).
-FOR_YOU = """query ForYou($take: Int!) {
-  me { _id channelSubscriptions { channelId subscriptionState isActive channel { ...Channel } }
-       followedCategories { _id } recommendedArticles(take: $take) { ...Card } }
-  latestFree: getArticles(params: {freeOnly: true}, first: $take, page: 1) { hasMore articles { ...Card } }
-  premiumChannels { ...Channel }
-  freeChannels { ...Channel } }
-fragment Channel on Channel { _id name description type price profileImage coverImage defaultTrialDurationDays
-  isCurrentUserSubscribed userChannelSubscription { channelId subscriptionType subscriptionState cancelAt cancelAtPeriodEnd isActive isFullArticleContent } }""" + CARD
+
+# The search page (web/src/features/reader/Search.tsx): $params, $first, $after, $withTotal.
+SEARCH = web_document("SearchScreen")
+# A channel's article list (web/src/features/reader/ChannelArticles.tsx): $params, $first, $after.
+CHANNEL_ARTICLES = web_document("ChannelArticles")
+# The article page (web/src/features/reader/article/ArticlePage.tsx): $id.
+ARTICLE = web_document("ArticlePage")
+# The For You page (web/src/features/reader/ForYou.tsx): $first.
+FOR_YOU = web_document("ForYouScreen")

@@ -13,7 +13,7 @@ ids.txt (published article ids), channels.txt (channel ids), topics.txt (topic i
 import http.client, json, os, random, sys, threading, time, urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from reader_queries import ARTICLE, FOR_YOU, SEARCH
+from reader_queries import ARTICLE, CHANNEL_ARTICLES, FOR_YOU, SEARCH
 
 url, work, server_pid, seconds, rate = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
 host = urllib.parse.urlsplit(url)
@@ -88,8 +88,8 @@ OPERATIONS = [
     ("reader: article page", 28, lambda w: w.request(reader(), ARTICLE, {"id": random.choice(ids)})),
     ("reader: article view stat", 7, lambda w: w.request(reader(), VIEW, {"item": {"articleId": random.choice(ids), "type": "article", "session": f"soak-{random.getrandbits(48):x}"}})),
     ("reader: search", 20, lambda w: w.request(reader(), SEARCH, {"params": {"searchQuery": random.choice(WORDS)}, "first": 9})),
-    ("reader: channel page", 10, lambda w: w.request(reader(), SEARCH, {"params": {"premiumChannelId": random.choice(channels)}, "first": 9})),
-    ("reader: For You", 10, lambda w: w.request(reader(), FOR_YOU, {"take": 9})),
+    ("reader: channel page", 10, lambda w: w.request(reader(), CHANNEL_ARTICLES, {"params": {"premiumChannelId": random.choice(channels)}, "first": 9})),
+    ("reader: For You", 10, lambda w: w.request(reader(), FOR_YOU, {"first": 9})),
     ("reader: topics", 5, lambda w: w.request(reader(), TOPICS, {})),
     ("staff: article list", 6, lambda w: w.request(staff, STAFF_LIST, {"params": {}})),
     ("staff: article list, topic", 4, lambda w: w.request(staff, STAFF_LIST, {"params": {"categoryId": [random.choice(topics)]}})),
