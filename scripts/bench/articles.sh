@@ -78,11 +78,8 @@ list_tag="{\"query\":\"{ articles(params: {tagId: [\\\"$tag\\\"]}) { $fields } }
 list_search="{\"query\":\"{ articles(params: {searchQuery: \\\"copper tanker\\\"}) { $fields } }\"}"
 list_search_common="{\"query\":\"{ articles(params: {searchQuery: \\\"copper\\\"}) { $fields } }\"}"
 # The list as the web app asks for it (no topics, tags or contributors: its table does not show them).
-list_web=$(python3 -c '
-import json, sys
-sys.path.insert(0, "scripts/bench")
-from reader_queries import web_document
-print(json.dumps({"query": web_document("ArticleList"), "variables": {"params": {}}}))')
+list_web=$(node scripts/bench/web_document.mjs ArticleList |
+  python3 -c 'import json, sys; print(json.dumps({"query": sys.stdin.read(), "variables": {"params": {}}}))')
 # A 200 KB article saved as a draft (each request adds one).
 save_file=$(mktemp)
 python3 - "$channel" >"$save_file" <<'PY'

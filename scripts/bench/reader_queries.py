@@ -1,7 +1,7 @@
 """The reader's GraphQL documents, as the web app sends them, shared by the reader benchmark
 (reader.sh) and the soak (soak.py). They are read from the web app's generated documents, so that
 the benchmarks measure what the browser asks and follow the app when its queries change
-(articles.sh reads the staff list's the same way)."""
+(articles.sh reads the staff list's document the same way)."""
 
 import os
 import subprocess
