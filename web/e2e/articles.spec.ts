@@ -150,6 +150,8 @@ async function searchArticles(page: Page, tab: 'All' | 'Pending' | 'Published' |
   await tabs.getByRole('button', { name: tab, exact: true }).click();
   await expect(tabs.getByRole('button', { name: tab, exact: true })).toHaveAttribute('aria-pressed', 'true');
   await page.getByRole('searchbox', { name: 'Search articles...' }).fill(title);
+  // The search lands after the debounce: until then the rows are the tab's, not the search's.
+  await expect.poll(() => new URL(page.url()).searchParams.get('search')).toBe(title);
 }
 
 /** The row of `title`, the only match of the search on `tab`. */

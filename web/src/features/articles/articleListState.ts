@@ -3,8 +3,8 @@
 //! `/publisher/articles?publishedBy=<deskId>`) opens the same view. The filter keys are the names of
 //! `ArticleListParams`. Values equal to the defaults stay out of the URL.
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import { useAdminSettings, type ListState } from '../../components/admin';
+import { useScreenSearchParams } from '../../lib/useScreenSearchParams';
 import type { ArticleListType, ArticleSortField } from './__generated__/ArticleList.generated';
 
 export const ARTICLE_TABS: readonly { value: ArticleListType; label: string }[] = [
@@ -99,7 +99,7 @@ export function writeArticleListView({ list, filters }: ArticleListView, default
  */
 export function useArticleListView() {
   const { pageSizes, defaultPageSize } = useAdminSettings();
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useScreenSearchParams();
   const view = useMemo(() => readArticleListView(params, pageSizes, defaultPageSize), [params, pageSizes, defaultPageSize]);
 
   const update = useCallback(

@@ -6,7 +6,6 @@
 import { gql } from '@apollo/client';
 import { useQuery } from '@apollo/client/react';
 import { useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { CheckboxField, SearchSelectField, SelectField, TreeSelectField, type TreeSelectNode } from '../../components/admin';
 import { Button } from '../../components/Button';
 import { ChipGroup } from '../../components/Chips';
@@ -15,6 +14,7 @@ import { Page } from '../../components/Page';
 import { useConfig } from '../../lib/config';
 import { formatError } from '../../lib/errors';
 import { useDebounced } from '../../lib/useDebounced';
+import { useScreenSearchParams } from '../../lib/useScreenSearchParams';
 import { ArticleCardList } from './common/ArticleCardList';
 import { Highlight } from './highlight';
 import {
@@ -106,7 +106,7 @@ function TagFilter({ tagId, onChange }: { tagId: string | null; onChange: (tag: 
 export default function Search() {
   const config = useConfig();
   const topicWord = config.features.premiumChannels ? 'Topic' : 'Category';
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useScreenSearchParams();
   const view = readSearchView(params);
   const update = (change: Partial<SearchView>) => setParams(writeSearchView({ ...view, ...change }));
 
