@@ -349,19 +349,21 @@ async fn fetch_hits(db: &PgPool, mut q: QueryBuilder<Postgres>) -> sqlx::Result<
         .collect())
 }
 
+/// What the counts read: the articles with their channel, which the filters name.
+const COUNTED: &str = " from article a left join channel c on c.channel_id = a.premium_channel_id";
+
 /// How many published articles the search matches (counted from the match index, not ranked).
 pub async fn count(db: impl PgExecutor<'_>, f: &SearchFilter) -> sqlx::Result<i64> {
-    let mut q = QueryBuilder::<Postgres>::new("select count(*) from article a left join channel c on c.channel_id = a.premium_channel_id");
+    let mut q = QueryBuilder::<Postgres>::new(format!("select count(*){COUNTED}"));
     push_filters(&mut q, f, true);
     q.build_query_scalar().persistent(false).fetch_one(db).await
 }
 
 /// `count`, and how many articles are published in all (kept by a trigger: no scan).
 async fn count_with_published(db: impl PgExecutor<'_>, f: &SearchFilter) -> sqlx::Result<(i64, i64)> {
-    let mut q = QueryBuilder::<Postgres>::new(
-        "select count(*), (select articles from article_state_count where state = 'Published')::int8
-         from article a left join channel c on c.channel_id = a.premium_channel_id",
-    );
+    let mut q = QueryBuilder::<Postgres>::new(format!(
+        "select count(*), (select articles from article_state_count where state = 'Published')::int8{COUNTED}"
+    ));
     push_filters(&mut q, f, true);
     q.build_query_as().persistent(false).fetch_one(db).await
 }
