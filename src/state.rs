@@ -33,6 +33,8 @@ pub struct AppState {
     pub snippets: Arc<crate::search::snippets::SnippetCache>,
     /// Readers' subscriptions, kept by reader and their revision (migration 0019).
     pub subscriptions: Arc<KeptByRevision<crate::subscriptions::ViewerSubscriptions>>,
+    /// Staff lists' article links, kept by article and card revision (`articles::queries::RELATIONS`).
+    pub article_relations: Arc<KeptByRevision<crate::articles::queries::Relations>>,
     /// Published articles' pages, kept by article and the content revision (`reading::cache`).
     pub article_pages: Arc<KeptByRevision<crate::reading::queries::ArticleRow, (i64, i64)>>,
     /// Readers' followed topics and recommendations, kept by their reading revision (`reading::cache`).
@@ -109,6 +111,7 @@ impl AppState {
             latest: Arc::new(KeptByRevision::new(crate::reading::cache::LATEST_PAGES)),
             followed: Arc::new(KeptByRevision::new(crate::reading::cache::READERS)),
             recommended: Arc::new(KeptByRevision::new(crate::reading::cache::READERS)),
+            article_relations: Arc::new(KeptByRevision::new(crate::articles::queries::RELATIONS)),
             article_pages: Arc::new(KeptByRevision::weighed(
                 crate::reading::cache::ARTICLE_PAGES_BYTES,
                 crate::reading::cache::page_weight,

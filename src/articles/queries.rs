@@ -20,6 +20,8 @@ pub struct ArticleRow {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub version: i32,
+    /// Moves with every change to the article's links and to the names they show (0018, 0022).
+    pub card_revision: i64,
     pub publish_date: Option<DateTime<Utc>>,
     pub was_published_previously: bool,
     pub is_premium: bool,
@@ -183,7 +185,7 @@ pub async fn select_page(db: impl PgExecutor<'_>, f: &ArticleFilter<'_>) -> sqlx
 pub async fn articles_by_ids(db: impl PgExecutor<'_>, ids: &[String], viewer: &str, with_html: bool) -> sqlx::Result<Vec<ArticleRow>> {
     sqlx::query_as(
         "select a.article_id, a.title, case when $3 then a.html end as html, a.summary, a.state,
-                a.created_at, a.updated_at, a.version, a.publish_date, a.was_published_previously,
+                a.created_at, a.updated_at, a.version, a.card_revision, a.publish_date, a.was_published_previously,
                 a.is_premium, a.premium_expiry_offset, a.show_watermark, a.display_in_chart_section,
                 a.is_pinned, a.is_timeless, a.template_id, a.send_emails,
                 a.author_id, au.name as author_name, au.email::text as author_email,
@@ -260,6 +262,9 @@ pub struct Named {
     #[serde(default)]
     pub article_image: Option<String>,
 }
+
+/// Articles whose links are kept in memory, by card revision: about 1 kB each, some 20 MB at most.
+pub const RELATIONS: usize = 20_000;
 
 /// The linked records of one article (or template).
 #[derive(Default)]

@@ -547,3 +547,71 @@ async fn stats_list_viewers_by_last_view_newest_first(pool: PgPool) {
     assert_eq!(error_code(&w.app.gql(Some(&outsider), query, json!({ "id": id })).await), Some("FORBIDDEN"));
     assert_eq!(error_code(&w.app.gql(Some(&w.editor), query, json!({ "id": "nope" })).await), Some("NOT_FOUND"));
 }
+
+/// The lists keep each article's links in memory by its card revision (migrations 0018, 0022):
+/// every change to what they show, in any state and by any path, must reach the next list.
+#[sqlx::test(migrations = "./migrations")]
+async fn the_lists_links_follow_every_change_to_what_they_show(pool: PgPool) {
+    const LINKS: &str = "query($params: ArticleListParams) { articles(params: $params) { articles { _id title
+        contributors { _id name email } categories { name } tags { name } promotionalContent { name link articleImage } } } }";
+    let w = world(pool).await;
+    let db = &w.app.pool;
+    let promotion = "0123456789abcdef01234567";
+    sqlx::query("insert into promotional_content (promotional_content_id, name, link) values ($1, 'Summit', 'https://example.com/summit')")
+        .bind(promotion)
+        .execute(db)
+        .await
+        .unwrap();
+    let mut item = w.complete();
+    item["promotionalContentIds"] = json!([promotion]);
+    let published = w.ok(&w.editor, "publishAdd", item.clone()).await;
+    item["title"] = json!("Gas outlook");
+    let draft = w.ok(&w.contributor, "addArticle", item).await;
+    assert_eq!(draft["state"], "Pending");
+    let links = || async {
+        let response = w.app.gql(Some(&w.editor), LINKS, json!({ "params": {} })).await;
+        assert_eq!(response["errors"], Value::Null, "{response}");
+        let articles = response["data"]["articles"]["articles"].as_array().unwrap().clone();
+        assert_eq!(articles.len(), 2);
+        articles.into_iter().map(|mut a| (a["title"].take(), a)).collect::<Vec<_>>()
+    };
+    let each = |articles: &[(Value, Value)], field: &str, key: &str| -> Vec<Value> {
+        articles.iter().map(|(_, a)| a[field].as_array().unwrap().iter().map(|x| x[key].clone()).collect::<Vec<_>>().into()).collect()
+    };
+    let before = links().await;
+    assert_eq!(each(&before, "categories", "name"), [json!(["Oil"]), json!(["Oil"])]);
+
+    let update = |sql: &'static str, id: String| async move { sqlx::query(sql).bind(id).execute(db).await.unwrap() };
+    update("update category set name = 'Crude oil' where category_id = $1", w.topic.clone()).await;
+    update("update tag set name = 'Brent futures' where tag_id = $1", w.tag.clone()).await;
+    update("update users set name = 'Chris Contributor', email = upper(email) where user_id = $1", w.contributor_id.clone()).await;
+    update(
+        "update promotional_content set name = 'Summit 2027', article_image = '/uploads/summit.png' where promotional_content_id = $1",
+        promotion.to_owned(),
+    )
+    .await;
+    let after = links().await;
+    for (title, article) in &after {
+        assert_eq!(article["categories"], json!([{ "name": "Crude oil" }]), "{title}");
+        assert_eq!(article["tags"], json!([{ "name": "Brent futures" }]), "{title}");
+        let contributor = &article["contributors"][0];
+        assert_eq!(contributor["name"], "Chris Contributor", "{title}");
+        let email = contributor["email"].as_str().unwrap();
+        assert_eq!(email, email.to_uppercase(), "{title}: a change of case only shows too");
+        assert_eq!(
+            article["promotionalContent"],
+            json!([{ "name": "Summit 2027", "link": "https://example.com/summit", "articleImage": "/uploads/summit.png" }]),
+            "{title}"
+        );
+    }
+    // A link removed outside an edit (a user's deletion cascades to it), and an edit's new links.
+    update("delete from article_contributor where user_id = $1", w.contributor_id.clone()).await;
+    let other_tag = w.app.add_tag(&w.admin, "WTI").await;
+    let current = w.app.gql(Some(&w.editor), FIND, json!({ "id": published["_id"] })).await["data"]["findArticleById"].clone();
+    w.ok(&w.editor, "editArticle", edit_of(&current, json!({ "title": "Oil outlook", "tags": [other_tag] }))).await;
+    let last = links().await;
+    assert_eq!(each(&last, "contributors", "_id"), [json!([]), json!([])]);
+    let tags: Vec<(Value, Value)> = last.iter().map(|(title, a)| (title.clone(), a["tags"].clone())).collect();
+    assert!(tags.contains(&(json!("Oil outlook"), json!([{ "name": "WTI" }]))), "{tags:?}");
+    assert!(tags.contains(&(json!("Gas outlook"), json!([{ "name": "Brent futures" }]))), "{tags:?}");
+}
