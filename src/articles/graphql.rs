@@ -244,10 +244,7 @@ async fn article_objects(ctx: &Context<'_>, rows: Vec<ArticleRow>, role: Role) -
             || look_ahead.field("articles").field(field).exists()
             || look_ahead.field("article").field(field).exists()
     });
-    let mut relations = HashMap::new();
-    if related {
-        relations = kept_relations(app_state(ctx), &rows).await?;
-    }
+    let mut relations = if related { kept_relations(app_state(ctx), &rows).await? } else { HashMap::new() };
     Ok(rows
         .into_iter()
         .map(|row| {
