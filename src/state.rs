@@ -25,6 +25,8 @@ pub struct AppState {
     pub topic_list: Arc<TopicListCache>,
     /// Serialised responses of shared topic reads, reused while the taxonomy is unchanged.
     pub shared_reads: Arc<SharedReadCache>,
+    /// Parsed GraphQL documents by their text (`graphql::documents`).
+    pub documents: Arc<crate::graphql::documents::ParsedDocuments>,
     /// Readers' article cards, kept by article and card revision (`reading::cache`).
     pub cards: Arc<KeptByRevision<crate::reading::queries::CardRow>>,
     /// Each channel's newest articles, kept by channel and the content revision (`reading::cache`).
@@ -102,6 +104,7 @@ impl AppState {
             jobs,
             topic_list: Arc::default(),
             shared_reads: Arc::default(),
+            documents: Arc::default(),
             cards: Arc::new(KeptByRevision::new(crate::reading::cache::CARDS)),
             snippets: Arc::default(),
             recent: Arc::new(KeptByRevision::new(crate::reading::cache::CHANNELS)),

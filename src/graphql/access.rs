@@ -9,6 +9,7 @@ use async_graphql::{
     parser::types::{DocumentOperations, ExecutableDocument, OperationDefinition, Selection, SelectionSet},
 };
 
+use super::documents::ParsedDocuments;
 use crate::{
     auth::{Auth, TrialState},
     error::Error,
@@ -91,8 +92,8 @@ pub enum Checked {
     Refused(ServerError),
 }
 
-pub fn check(request: &Request, auth: &Auth) -> Checked {
-    let Ok(document) = async_graphql::parser::parse_query(&request.query) else { return Checked::Unparsable };
+pub fn check(request: &Request, auth: &Auth, documents: &ParsedDocuments) -> Checked {
+    let Ok(document) = documents.parse(&request.query) else { return Checked::Unparsable };
     for field in root_fields(&document, request.operation_name.as_deref()) {
         if let Some(error) = refusal(auth, field) {
             let mut server_error = error.extend().into_server_error(Pos::default());
@@ -155,7 +156,7 @@ mod tests {
         if let Some(name) = operation {
             request = request.operation_name(name);
         }
-        match check(&request, auth) {
+        match check(&request, auth, &ParsedDocuments::default()) {
             Checked::Refused(error) => Some(error.extensions.unwrap().get("code").unwrap().to_string().trim_matches('"').to_owned()),
             _ => None,
         }

@@ -3,6 +3,7 @@
 
 pub mod access;
 mod client_config;
+pub mod documents;
 mod pagination;
 
 use async_graphql::{Context, EmptySubscription, ID, MergedObject, Schema, SchemaBuilder, dataloader::DataLoader};

@@ -108,7 +108,7 @@ async fn graphql(
         Err(error) => return Ok(graphql_failure(error)),
     };
     let request = request.into_inner();
-    let checked = access::check(&request, &auth);
+    let checked = access::check(&request, &auth, &state.documents);
     // Every resolver error carries one of our codes; the rest come from parsing or validation.
     let code = if matches!(checked, Checked::Unparsable) { PARSE_FAILED } else { VALIDATION_FAILED };
     let mut response = match checked {
