@@ -8,7 +8,8 @@ use async_graphql::parser::{self, types::ExecutableDocument};
 
 /// How many documents are kept (the web app sends about a hundred different ones).
 const KEPT: usize = 512;
-/// Longer documents are parsed every time, so the memory kept stays small (~16 MB at most).
+/// Longer documents are parsed every time, so the memory kept stays bounded (16 MB of text at most,
+/// and the documents they parse to).
 const LONGEST_KEPT: usize = 32 * 1024;
 
 pub struct ParsedDocuments {
