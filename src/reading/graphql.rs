@@ -308,9 +308,12 @@ impl PublishedArticle {
         topics(&self.row.categories)
     }
 
-    /// The root topics of its topics.
-    async fn root_categories(&self) -> Vec<ArticleTopic> {
-        topics(&self.row.root_categories)
+    /// The root topics of its topics, by name (from the kept topic list: walking up the tree in
+    /// SQL was a third of the page's statement).
+    async fn root_categories(&self, ctx: &Context<'_>) -> Result<Vec<ArticleTopic>> {
+        let topics = request_topics(ctx).await?;
+        let roots = topics.roots_of(self.row.categories.iter().map(|c| c.id.as_str()));
+        Ok(roots.into_iter().map(|root| ArticleTopic { id: root.category_id.clone(), name: root.name.clone() }).collect())
     }
 
     async fn tags(&self) -> Vec<ArticleTag> {

@@ -419,6 +419,16 @@ async fn article_pages_are_kept_and_show_each_change_to_what_they_show_at_once(p
     assert_eq!(page().await["randomisedPromotionalContent"], Value::Null, "not linked yet");
     app.sql_with("insert into article_promotional_content values ($1, '0123456789abcdef01234567')", &id).await;
     assert_eq!(page().await["randomisedPromotionalContent"]["name"], "Rates");
+    // and its topic's.
+    app.sql_with("delete from article_promotional_content where article_id = $1", &id).await;
+    assert_eq!(page().await["randomisedPromotionalContent"], Value::Null, "none left");
+    app.sql_with(
+        "insert into promotional_content (promotional_content_id, name, link) values ($1, 'Metals week', 'https://y.example')",
+        "0123456789abcdef01234568",
+    )
+    .await;
+    app.sql_with("update category set promotional_content_id = '0123456789abcdef01234568' where category_id = $1", &metals).await;
+    assert_eq!(page().await["randomisedPromotionalContent"]["name"], "Metals week");
 
     // A page that is not published is never kept: published again, it shows as it now is.
     app.sql_with("update article set state = 'Archived', version = version + 1 where article_id = $1", &id).await;
