@@ -308,8 +308,8 @@ impl PublishedArticle {
         topics(&self.row.categories)
     }
 
-    /// The root topics of its topics, by name (from the kept topic list: walking up the tree in
-    /// SQL was a third of the page's statement).
+    /// The root topics of its topics.
+    // From the kept topic list: walking up the tree in SQL was a third of the page's statement.
     async fn root_categories(&self, ctx: &Context<'_>) -> Result<Vec<ArticleTopic>> {
         let topics = request_topics(ctx).await?;
         let roots = topics.roots_of(self.row.categories.iter().map(|c| c.id.as_str()));
