@@ -4,7 +4,7 @@
 # - the web app's own documents (reader_queries.py): the search page with a rare word, a common word
 #   (5% of articles) and a quoted two-word phrase; a channel's article list; the article page on
 #   random published articles; the For You page (me { channelSubscriptions followedCategories
-#   recommendedArticles }, free articles, premiumChannels, freeChannels);
+#   recommendedArticles }, free articles, 3 premiumChannels and 3 freeChannels picked at random);
 # - the same with a different word each request (of 20,000 of the articles' words), which no server
 #   has kept;
 # - for each: SQL statements per request at first 9 and 50 (from the server's statement log),
@@ -75,7 +75,7 @@ id_other=$(q "select a.article_id from article a join channel c on c.channel_id 
 python3 - "$work" "$channel" <<'PY'
 import json, sys
 sys.path.insert(0, "scripts/bench")
-from reader_queries import ARTICLE as article, CHANNEL_ARTICLES as channel_articles, FOR_YOU as for_you, SEARCH as search
+from reader_queries import ARTICLE as article, CHANNEL_ARTICLES as channel_articles, FOR_YOU as for_you, SEARCH as search, for_you_variables
 work, channel = sys.argv[1], sys.argv[2]
 def write(name, query, variables):
     with open(f"{work}/{name}.json", "w") as f:
@@ -88,7 +88,7 @@ for first in (9, 50):
 write("search-varied-9", search, {"params": {"searchQuery": "__ID__"}, "first": 9})
 write("article", article, {"id": "__ID__"})
 for first in (9, 50):
-    write(f"foryou-{first}", for_you, {"first": first})
+    write(f"foryou-{first}", for_you, for_you_variables(first))
 PY
 
 # file [id]: the request once, summed up: what each root field returned, or the first error.

@@ -19,5 +19,11 @@ SEARCH = web_document("SearchScreen")
 CHANNEL_ARTICLES = web_document("ChannelArticles")
 # The article page (web/src/features/reader/article/ArticlePage.tsx): $id.
 ARTICLE = web_document("ArticlePage")
-# The For You page (web/src/features/reader/ForYou.tsx): $first.
+# The For You page (web/src/features/reader/ForYou.tsx): $first, $pick.
 FOR_YOU = web_document("ForYouScreen")
+
+
+def for_you_variables(first):
+    """The For You page's variables: `first` articles per list and 3 channels of each kind, picked
+    by a seed (the browser draws one per page view; the server's work is the same for any)."""
+    return {"first": first, "pick": {"count": 3, "seed": 0.5}}

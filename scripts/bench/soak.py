@@ -13,7 +13,7 @@ ids.txt (published article ids), channels.txt (channel ids), topics.txt (topic i
 import http.client, json, os, random, sys, threading, time, urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from reader_queries import ARTICLE, CHANNEL_ARTICLES, FOR_YOU, SEARCH
+from reader_queries import ARTICLE, CHANNEL_ARTICLES, FOR_YOU, SEARCH, for_you_variables
 
 url, work, server_pid, seconds, rate = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
 host = urllib.parse.urlsplit(url)
@@ -89,7 +89,7 @@ OPERATIONS = [
     ("reader: article view stat", 7, lambda w: w.request(reader(), VIEW, {"item": {"articleId": random.choice(ids), "type": "article", "session": f"soak-{random.getrandbits(48):x}"}})),
     ("reader: search", 20, lambda w: w.request(reader(), SEARCH, {"params": {"searchQuery": random.choice(WORDS)}, "first": 9})),
     ("reader: channel page", 10, lambda w: w.request(reader(), CHANNEL_ARTICLES, {"params": {"premiumChannelId": random.choice(channels)}, "first": 9})),
-    ("reader: For You", 10, lambda w: w.request(reader(), FOR_YOU, {"first": 9})),
+    ("reader: For You", 10, lambda w: w.request(reader(), FOR_YOU, for_you_variables(9))),
     ("reader: topics", 5, lambda w: w.request(reader(), TOPICS, {})),
     ("staff: article list", 6, lambda w: w.request(staff, STAFF_LIST, {"params": {}})),
     ("staff: article list, topic", 4, lambda w: w.request(staff, STAFF_LIST, {"params": {"categoryId": [random.choice(topics)]}})),

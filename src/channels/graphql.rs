@@ -10,9 +10,10 @@ use async_graphql::{
 use chrono::{DateTime, Utc};
 
 use super::{
-    cache::all_channels,
+    cache::{AllChannels, all_channels},
     model::{ChannelState, ChannelType, OwnerType},
     queries::{self, ChannelCounts, ChannelFilter, ChannelRow},
+    random_pick::RandomPick,
     service::{self, ArchivedBy, ChannelChange},
 };
 use crate::subscriptions::{ChannelSubscriptionObject, ReaderChannelCard, reader_card, viewer_subscriptions};
@@ -234,8 +235,13 @@ async fn from_rows(ctx: &Context<'_>, rows: Vec<ChannelRow>, admins_selected: bo
 /// The kept channels (`cache`) that `keep` chooses, in name order.
 async fn kept_channels(ctx: &Context<'_>, keep: impl Fn(&ChannelRow) -> bool) -> Result<Vec<ChannelObject>> {
     let all = all_channels(ctx).await?;
-    let viewer = &viewer(ctx)?.user.user_id;
     let rows = all.channels.iter().filter(|row| keep(row)).cloned().collect();
+    kept_objects(ctx, &all, rows).await
+}
+
+/// Objects for `rows` of the kept channels `all`.
+async fn kept_objects(ctx: &Context<'_>, all: &AllChannels, rows: Vec<Arc<ChannelRow>>) -> Result<Vec<ChannelObject>> {
+    let viewer = &viewer(ctx)?.user.user_id;
     channel_objects(ctx, rows, |row| all.is_admin(&row.channel_id, viewer), ctx.look_ahead().field("adminUsers").exists()).await
 }
 
@@ -381,19 +387,21 @@ impl ChannelsQuery {
         Ok(Page { items: from_rows(ctx, rows, admins_selected).await?, total })
     }
 
-    /// Active premium channels by name.
-    async fn premium_channels(&self, ctx: &Context<'_>) -> Result<Vec<ChannelObject>> {
-        active_of_types(ctx, &["premium"]).await
+    /// Active premium channels by name; with `pick`, a few of them at random, those the caller
+    /// holds (subscribed, or asked for) last.
+    async fn premium_channels(&self, ctx: &Context<'_>, pick: Option<RandomPick>) -> Result<Vec<ChannelObject>> {
+        active_of_types(ctx, &["premium"], pick).await
     }
 
-    /// Active free channels by name.
-    async fn free_channels(&self, ctx: &Context<'_>) -> Result<Vec<ChannelObject>> {
-        active_of_types(ctx, &["freeOpen", "freeClosed"]).await
+    /// Active free channels by name; with `pick`, a few of them at random, those the caller holds
+    /// (subscribed, or asked for) last.
+    async fn free_channels(&self, ctx: &Context<'_>, pick: Option<RandomPick>) -> Result<Vec<ChannelObject>> {
+        active_of_types(ctx, &["freeOpen", "freeClosed"], pick).await
     }
 
     /// Every active channel by name.
     async fn all_channels(&self, ctx: &Context<'_>) -> Result<Vec<ChannelObject>> {
-        active_of_types(ctx, &[]).await
+        active_of_types(ctx, &[], None).await
     }
 
     /// One channel, archived ones included.
@@ -429,10 +437,20 @@ impl ChannelsQuery {
     }
 }
 
-async fn active_of_types(ctx: &Context<'_>, types: &[&str]) -> Result<Vec<ChannelObject>> {
+async fn active_of_types(ctx: &Context<'_>, types: &[&str], pick: Option<RandomPick>) -> Result<Vec<ChannelObject>> {
     let viewer = viewer(ctx)?;
     viewer.require(ALL_ROLES)?;
-    kept_channels(ctx, |row| row.state == "active" && (types.is_empty() || types.contains(&row.channel_type.as_str()))).await
+    let of_types = |row: &ChannelRow| row.state == "active" && (types.is_empty() || types.contains(&row.channel_type.as_str()));
+    let Some(pick) = pick else {
+        return kept_channels(ctx, of_types).await;
+    };
+    // Picked before they become objects: only the few picked are built and resolved.
+    let all = all_channels(ctx).await?;
+    let subscriptions = viewer_subscriptions(ctx).await?;
+    let now = Utc::now();
+    let rows = all.channels.iter().filter(|row| of_types(row)).cloned().collect();
+    let picked = pick.pick(rows, |row| row.channel_id.as_str(), |row| subscriptions.holds(&row.channel_id, now))?;
+    kept_objects(ctx, &all, picked).await
 }
 
 /// A channel as a client wants it to be (add or edit).

@@ -5,6 +5,7 @@ pub mod cache;
 mod graphql;
 mod model;
 pub mod queries;
+mod random_pick;
 pub mod service;
 
 pub use graphql::{ChannelCountsLoader, ChannelObject, ChannelsMutation, ChannelsQuery, channels_by_ids, channels_to_publish};

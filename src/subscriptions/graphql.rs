@@ -41,6 +41,15 @@ impl ViewerSubscriptions {
         self.find(channel_id).map(SubscriptionRow::access)
     }
 
+    /// Whether the caller holds `channel_id` now: subscribed, or asked for it (pending, or a
+    /// payment that failed and may be retried); ended subscriptions are not held.
+    pub fn holds(&self, channel_id: &str, now: DateTime<Utc>) -> bool {
+        self.find(channel_id).is_some_and(|row| {
+            matches!(SubscriptionState::parse(&row.subscription_state), SubscriptionState::Pending | SubscriptionState::PaymentFailed)
+                || row.access().is_active(now)
+        })
+    }
+
     /// Channels the caller is actively subscribed to now.
     pub fn active_channel_ids(&self, now: DateTime<Utc>) -> Vec<String> {
         self.rows.iter().filter(|row| row.access().is_active(now)).map(|row| row.channel_id.clone()).collect()

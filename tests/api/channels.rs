@@ -252,6 +252,62 @@ async fn reader_channel_lists_are_kept_and_show_each_change_at_once(pool: PgPool
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn readers_get_a_few_channels_picked_at_random_by_seed_with_those_they_hold_last(pool: PgPool) {
+    let World { app, admin, desk, .. } = world(pool).await;
+    let app = &app;
+    let mut premium = Vec::new();
+    for name in ["Coal", "Gas", "Metals", "Oil", "Power", "Rates"] {
+        premium.push(app.add_channel(&admin, TestApp::premium_channel(name, &desk, &[])).await);
+    }
+    let free = json!({ "name": "Energy news", "description": "Free for all", "type": "freeOpen", "ownerType": "desk", "ownerId": desk, "adminUsers": [] });
+    app.add_channel(&admin, free).await;
+    let archived = app.add_channel(&admin, TestApp::premium_channel("Archived", &desk, &[])).await;
+    assert_eq!(app.gql(Some(&admin), ARCHIVE, json!({ "id": archived })).await["errors"], Value::Null);
+    // The reader holds Coal (active) and Gas (asked for); Metals ended, so it is not held.
+    let reader = app.token(TestRole::Subscriber).await;
+    let reader_id = app.user_id(&reader).await;
+    app.insert_subscription(&premium[0], &reader_id, "active", None).await;
+    app.insert_subscription(&premium[1], &reader_id, "pending", None).await;
+    app.insert_subscription(&premium[2], &reader_id, "expired", None).await;
+    let reader = &reader;
+
+    const PICK: &str = "query($pick: RandomPick) { premiumChannels(pick: $pick) { name } freeChannels(pick: $pick) { name } }";
+    let pick = |count: i32, seed: f64| async move {
+        let response = app.gql(Some(reader), PICK, json!({ "pick": { "count": count, "seed": seed } })).await;
+        assert_eq!(response["errors"], Value::Null, "{response}");
+        let names = |list: &Value| list.as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
+        (names(&response["data"]["premiumChannels"]), names(&response["data"]["freeChannels"]))
+    };
+
+    // Four premium channels are not held: three of them come, the held ones never.
+    let (first, free) = pick(3, 0.25).await;
+    assert_eq!(first.len(), 3);
+    assert!(first.iter().all(|name| ["Metals", "Oil", "Power", "Rates"].contains(&name.as_str())), "{first:?}");
+    assert_eq!(free, ["Energy news"], "free channels only, fewer than asked");
+    assert_eq!(pick(3, 0.25).await.0, first, "the same seed picks the same channels");
+    let mut picks = std::collections::HashSet::new();
+    for i in 0..12 {
+        picks.insert(pick(1, f64::from(i) / 12.0).await.0);
+    }
+    assert!(picks.len() > 1, "other seeds pick others: {picks:?}");
+    // Asked for every channel: the held ones come last, and the archived one never.
+    let (all, _) = pick(7, 0.5).await;
+    assert_eq!(all.len(), 6, "{all:?}");
+    let mut held: Vec<&str> = all[4..].iter().map(String::as_str).collect();
+    held.sort();
+    assert_eq!(held, ["Coal", "Gas"]);
+
+    // Without a pick: every active channel, by name.
+    let response = app.gql(Some(reader), "{ premiumChannels { name } }", json!({})).await;
+    assert_eq!(response["data"]["premiumChannels"].as_array().unwrap().len(), 6, "{response}");
+    for count in [0, 26] {
+        let refused = app.gql(Some(reader), PICK, json!({ "pick": { "count": count, "seed": 0.5 } })).await;
+        assert_eq!(error_code(&refused), Some("BAD_USER_INPUT"), "{refused}");
+        assert_eq!(fields(&refused)["count"], "Count must be between 1 and 25");
+    }
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn archiving_is_refused_with_active_subscribers_and_archives_the_articles(pool: PgPool) {
     let World { app, admin, desk, .. } = world(pool).await;
     let id = app.add_channel(&admin, TestApp::premium_channel("Credit", &desk, &[])).await;

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { testUser } from '../../testing/fixtures';
 import { renderApp } from '../../testing/renderApp';
-import { heldSubscriptions, pickRandom } from './ForYou';
+import { heldSubscriptions } from './ForYou';
 import { card, cards, channel, READER_IDS, readerCard } from './testData';
 import { ForYouRecommendedPageDocument, ForYouScreenDocument } from './__generated__/ForYou.generated';
 
@@ -39,7 +39,11 @@ function screenMock({ subscribed, follows = false }: { subscribed: boolean; foll
       ]
     : [];
   return {
-    request: { query: ForYouScreenDocument, variables: { first: 9 } },
+    // The server picks 3 channels of each kind by the page view's seed.
+    request: {
+      query: ForYouScreenDocument,
+      variables: ({ first, pick }) => first === 9 && pick.count === 3 && pick.seed >= 0 && pick.seed < 1,
+    },
     maxUsageCount: Number.POSITIVE_INFINITY,
     result: {
       data: {
@@ -51,7 +55,7 @@ function screenMock({ subscribed, follows = false }: { subscribed: boolean; foll
           recommendedArticles: subscribed || follows ? cards(9) : [],
         },
         latestFree: page([card({ _id: '65d000000000000000000099', title: 'Free for all' })]),
-        premiumChannels: subscribed ? [oil, ...PREMIUM.slice(1)] : PREMIUM,
+        premiumChannels: PREMIUM.slice(1),
         freeChannels: FREE,
       },
     },
@@ -84,10 +88,9 @@ describe('For You', () => {
     expect(section('Latest free articles').getByRole('link', { name: 'Free for all' })).toBeInTheDocument();
     expect(screen.queryByText('You have no channel subscriptions yet')).not.toBeInTheDocument();
 
-    // The random premium picks prefer channels the reader does not hold.
     const premium = section('Premium channels').getAllByRole('article');
-    expect(premium).toHaveLength(3);
-    expect(premium.map((a) => within(a).getByRole('heading').textContent)).not.toContain('Oil Weekly');
+    expect(premium.map((a) => within(a).getByRole('heading').textContent)).toEqual(['Gas Daily', 'Metals Monthly', 'Power Weekly']);
+    expect(section('Premium channels').getByRole('link', { name: 'All premium channels' })).toHaveAttribute('href', '/channels?premium');
     expect(section('Free channels').getAllByRole('article')).toHaveLength(2);
 
     await userEvent.click(section('From your subscriptions').getByRole('button', { name: 'Load more' }));
@@ -115,16 +118,6 @@ describe('For You', () => {
 });
 
 describe('For You helpers', () => {
-  it('picks the same channels for the same seed, preferring those not held', () => {
-    const items = ['a', 'b', 'c', 'd', 'e', 'f'];
-    const first = pickRandom(items, 3, 0.42);
-    expect(first).toHaveLength(3);
-    expect(pickRandom(items, 3, 0.42)).toEqual(first);
-    expect(new Set(first).size).toBe(3);
-    expect(pickRandom(items, 3, 0.1, (x) => x === 'f' || x === 'e')).toEqual(expect.arrayContaining(['e', 'f']));
-    expect(pickRandom(['a'], 3, 0.5)).toEqual(['a']);
-  });
-
   it('lists held subscriptions only', () => {
     const sub = (subscriptionState: string, isActive: boolean) => ({ channelId: 'x', subscriptionState, isActive }) as never;
     expect(

@@ -2,8 +2,8 @@
 //! recommendations: newest articles of the reader's channels and followed topics, leaving out those
 //! read twice), 'Your channel subscriptions' with 'Manage subscriptions', 'Latest free
 //! articles', a call to action to /channels when the reader holds no subscription, and 3 premium
-//! and 3 free channels picked at random, stable for the page view. One query loads the page; 'Load
-//! more' fetches further pages of one list.
+//! and 3 free channels picked at random by the server (channels the reader holds last), stable for
+//! the page view. One query loads the page; 'Load more' fetches further pages of one list.
 import { gql } from '@apollo/client';
 import { useApolloClient, useQuery } from '@apollo/client/react';
 import { useMemo, useState, type ReactNode } from 'react';
@@ -37,30 +37,6 @@ type ArticleParams = NonNullable<ForYouArticlesPageQueryVariables['params']>;
 /** Subscriptions the reader holds now or has asked for; ended ones (expired, canceled, rejected) are left out. */
 export function heldSubscriptions(subscriptions: readonly Subscription[]): Subscription[] {
   return subscriptions.filter((s) => s.subscriptionState === 'pending' || s.subscriptionState === 'paymentFailed' || s.isActive);
-}
-
-/** A small seeded generator (mulberry32), so the same seed picks the same channels again. */
-function seededRandom(seed: number): () => number {
-  let a = Math.floor(seed * 2 ** 32) >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/**
- * `count` items picked at random by `seed` (0 ≤ seed < 1), preferring those `preferred` accepts
- * (channels the reader does not hold yet) and filling up with the others.
- */
-export function pickRandom<T>(items: readonly T[], count: number, seed: number, preferred: (item: T) => boolean = () => true): T[] {
-  const random = seededRandom(seed);
-  const shuffled = items.map((item) => ({ item, key: random() })).sort((x, y) => x.key - y.key);
-  const first = shuffled.filter((x) => preferred(x.item));
-  const rest = shuffled.filter((x) => !preferred(x.item));
-  return [...first, ...rest].slice(0, count).map((x) => x.item);
 }
 
 function Section({ title, action, children }: { title: string; action?: ReactNode; children: ReactNode }) {
@@ -196,21 +172,13 @@ function ChannelGrid({ label, channels }: { label: string; channels: readonly Ch
 }
 
 export default function ForYou() {
-  const { data, loading, error } = useQuery(ForYouScreenDocument, {
-    variables: { first: FOR_YOU_PAGE_SIZE },
-    fetchPolicy: 'cache-and-network',
-  });
   // One seed per page view: the random channels stay put while the page refetches.
   const [seed] = useState(() => Math.random());
+  const { data, loading, error } = useQuery(ForYouScreenDocument, {
+    variables: { first: FOR_YOU_PAGE_SIZE, pick: { count: RANDOM_CHANNELS, seed } },
+    fetchPolicy: 'cache-and-network',
+  });
   const held = useMemo(() => heldSubscriptions(data?.me.channelSubscriptions ?? []), [data]);
-  const { randomPremium, randomFree } = useMemo(() => {
-    const heldIds = new Set(held.map((s) => s.channelId));
-    const notHeld = (c: ChannelCardChannel) => !heldIds.has(c._id);
-    return {
-      randomPremium: pickRandom(data?.premiumChannels ?? [], RANDOM_CHANNELS, seed, notHeld),
-      randomFree: pickRandom(data?.freeChannels ?? [], RANDOM_CHANNELS, seed, notHeld),
-    };
-  }, [data, held, seed]);
 
   return (
     <Page title="All the latest market insights, tailored for you.">
@@ -254,14 +222,14 @@ export default function ForYou() {
               emptyMessage="There are no free articles yet"
             />
           </Section>
-          {randomPremium.length > 0 && (
+          {data.premiumChannels.length > 0 && (
             <Section title="Premium channels" action={<LinkButton to={`${CHANNELS_PATH}?premium`} text="All premium channels" />}>
-              <ChannelGrid label="Premium channels" channels={randomPremium} />
+              <ChannelGrid label="Premium channels" channels={data.premiumChannels} />
             </Section>
           )}
-          {randomFree.length > 0 && (
+          {data.freeChannels.length > 0 && (
             <Section title="Free channels" action={<LinkButton to={`${CHANNELS_PATH}?free`} text="All free channels" />}>
-              <ChannelGrid label="Free channels" channels={randomFree} />
+              <ChannelGrid label="Free channels" channels={data.freeChannels} />
             </Section>
           )}
         </>
@@ -271,7 +239,7 @@ export default function ForYou() {
 }
 
 export const FOR_YOU_SCREEN_QUERY = gql`
-  query ForYouScreen($first: Int!) {
+  query ForYouScreen($first: Int!, $pick: RandomPick!) {
     me {
       _id
       channelSubscriptions {
@@ -298,11 +266,11 @@ export const FOR_YOU_SCREEN_QUERY = gql`
       }
       hasMore
     }
-    premiumChannels {
+    premiumChannels(pick: $pick) {
       _id
       ...ChannelCard_channel
     }
-    freeChannels {
+    freeChannels(pick: $pick) {
       _id
       ...ChannelCard_channel
     }
