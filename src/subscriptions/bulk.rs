@@ -9,7 +9,6 @@ use sqlx::PgConnection;
 
 use super::{
     machine::{self, Event, Grant},
-    model::SubscriptionState,
     service::SubscriptionChannel,
     store::{self, Actor, Change},
     subscribers::{self, CandidateRow},
@@ -120,10 +119,7 @@ pub async fn create_checked(
     let event = Event::Grant(grant.clone());
     for id in ids {
         let before = current.remove(&id);
-        // Live or waiting for staff, as `subscription_live_or_pending` (SQL) says.
-        let subscribed = before.as_ref().is_some_and(|s| {
-            matches!(s.effective_state(now), SubscriptionState::Active | SubscriptionState::PaymentFailed | SubscriptionState::Pending)
-        });
+        let subscribed = before.as_ref().is_some_and(|s| s.is_live_or_pending(now));
         if subscribed && !overwrite.contains(id.as_str()) {
             outcome.already_subscribed.push(id);
             continue;

@@ -41,13 +41,9 @@ impl ViewerSubscriptions {
         self.find(channel_id).map(SubscriptionRow::access)
     }
 
-    /// Whether the caller holds `channel_id` now: subscribed, or asked for it (pending, or a
-    /// payment that failed and may be retried); ended subscriptions are not held.
+    /// Whether the caller holds `channel_id` now: a live subscription, or one waiting for staff.
     pub fn holds(&self, channel_id: &str, now: DateTime<Utc>) -> bool {
-        self.find(channel_id).is_some_and(|row| {
-            matches!(SubscriptionState::parse(&row.subscription_state), SubscriptionState::Pending | SubscriptionState::PaymentFailed)
-                || row.access().is_active(now)
-        })
+        self.find(channel_id).is_some_and(|row| row.machine().is_live_or_pending(now))
     }
 
     /// Channels the caller is actively subscribed to now.

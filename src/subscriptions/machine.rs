@@ -234,6 +234,12 @@ impl Subscription {
         matches!(self.effective_state(now), SubscriptionState::Active | SubscriptionState::PaymentFailed)
     }
 
+    /// Live or waiting for staff, as `subscription_live_or_pending` (SQL) says: the reader holds
+    /// the channel.
+    pub fn is_live_or_pending(&self, now: DateTime<Utc>) -> bool {
+        self.is_live(now) || self.effective_state(now) == SubscriptionState::Pending
+    }
+
     fn is_paid(&self) -> bool {
         matches!(self.subscription_type, SubscriptionType::Stripe | SubscriptionType::Account | SubscriptionType::External)
     }
