@@ -15,8 +15,28 @@ use crate::{
     uploads::{PdfRenderer, UploadStore},
 };
 
+/// What every request and job of one process shares, behind one `Arc`: axum clones the state into
+/// each request's extractors and middleware, and one reference count is cheaper to bump and drop
+/// than the thirty of the parts.
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+impl From<Shared> for AppState {
+    fn from(shared: Shared) -> Self {
+        AppState(Arc::new(shared))
+    }
+}
+
+#[derive(Clone)]
+pub struct Shared {
     pub pool: PgPool,
     pub config: Arc<Config>,
     pub tokens: Arc<TokenValidator>,
@@ -97,7 +117,7 @@ impl AppState {
         let tableau = crate::tableau::Tableau::from_config(&config.tableau).map(Arc::new);
         let limits = Arc::new(crate::http::limits::Limits::new(&config));
         let users = Arc::new(crate::users::cache::UserCache::new(Duration::from_secs(config.auth.user_cache_secs)));
-        AppState {
+        AppState::from(Shared {
             pool,
             config: Arc::new(config),
             tokens: Arc::new(tokens),
@@ -130,7 +150,7 @@ impl AppState {
             limits,
             users,
             draining: Arc::default(),
-        }
+        })
     }
 }
 
