@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/insights/target}
 admin=$(scripts/postgres.sh url postgres)
-db=insights_sqlx_prepare
+# A name of its own per checkout, so that two checkouts can refresh their data at once.
+db=${SQLX_PREPARE_DB:-insights_sqlx_prepare}
 psql "$admin" -q -c "set client_min_messages = warning" -c "drop database if exists $db with (force)" -c "create database $db"
 for migration in migrations/*.sql; do
   psql "${admin%/*}/$db" -q -v ON_ERROR_STOP=1 -f "$migration" >/dev/null
