@@ -3,11 +3,12 @@
 # PostgreSQL, one fresh database per test), the web unit tests, and the browser end-to-end tests
 # (headless Chromium against a real `insights-cli serve`). Starts what it needs, stops what it started.
 #
-#   scripts/test.sh all | rust | web | e2e
+#   scripts/test.sh all | rust | web | e2e [playwright arguments, e.g. a spec file or --grep TEXT]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 what=${1:-all}
+e2e_args=("${@:2}")
 
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/insights/target}
 export SQLX_OFFLINE=true
@@ -139,7 +140,7 @@ run_e2e() {
   done
   # The database too: specs insert what has no API yet (support.ts psql).
   (cd web && E2E_BASE_URL="$url" E2E_DATABASE_URL="${admin_url%/*}/$e2e_db" E2E_MAILDEV_URL="$maildev_url" \
-    E2E_STRIPE_URL="$stripe_url" npm run -s e2e)
+    E2E_STRIPE_URL="$stripe_url" npm run -s e2e -- "${e2e_args[@]}")
   elapsed
 }
 
