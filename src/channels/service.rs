@@ -244,14 +244,15 @@ pub fn may_change(role: Option<Role>, is_admin_of_channel: bool) -> bool {
 #[tracing::instrument(skip_all)]
 pub async fn edit_channel(pool: &PgPool, editor: (&str, Option<Role>), change: &ChannelChange, uploads: &UploadStore) -> Result<String> {
     let id = optional_id(change.id.as_deref(), "Channel")?.ok_or_else(|| Error::field("_id", REQUIRED_MESSAGE))?;
+    // Permission before the input: a caller who may not change the channel is told only that.
+    let (user_id, role) = editor;
+    if !may_change(role, queries::is_admin(pool, &id, user_id).await?) {
+        return Err(Error::Forbidden);
+    }
     let version = change.version.ok_or_else(|| Error::field("version", REQUIRED_MESSAGE))?;
     let valid = validate(pool, change, uploads).await?;
     let mut tx = pool.begin().await?;
     let current = queries::lock_channel(&mut tx, &id).await?.ok_or(Error::NotFound("Channel"))?;
-    let (user_id, role) = editor;
-    if !may_change(role, queries::is_admin(&mut *tx, &id, user_id).await?) {
-        return Err(Error::Forbidden);
-    }
     if current.state == "archived" {
         return Err(Error::Conflict(ARCHIVED_MESSAGE.to_owned()));
     }

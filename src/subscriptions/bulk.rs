@@ -51,6 +51,20 @@ pub async fn check(conn: &mut PgConnection, channel_id: &str, emails: &[String])
     Ok(result)
 }
 
+/// How long a kept file name may be.
+const FILE_NAME_MAX: usize = 100;
+
+/// The uploaded file's name as it is kept in the audit notes: the base name a browser may have
+/// sent with its folders, without control characters, at most `FILE_NAME_MAX` characters; none
+/// when nothing is left.
+pub fn file_base_name(sent: &str) -> Option<String> {
+    let base = sent.rsplit(['/', '\\']).next().unwrap_or_default();
+    let clean: String = base.chars().filter(|c| !c.is_control()).collect();
+    let clean: String = clean.trim().chars().take(FILE_NAME_MAX).collect();
+    let clean = clean.trim_end();
+    (!clean.is_empty() && clean != "." && clean != "..").then(|| clean.to_owned())
+}
+
 /// What a bulk creation did.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Outcome {
@@ -144,5 +158,22 @@ fn refusal_message(refusal: machine::Refusal) -> String {
     match refusal {
         machine::Refusal::Conflict(message) => message,
         machine::Refusal::NotOffered(message) => message.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_base_name;
+
+    #[test]
+    fn a_file_name_is_kept_as_a_bounded_base_name_without_control_characters() {
+        assert_eq!(file_base_name("clients.csv").as_deref(), Some("clients.csv"));
+        assert_eq!(file_base_name("C:\\Users\\ann\\clients.csv").as_deref(), Some("clients.csv"));
+        assert_eq!(file_base_name("../../etc/passwd").as_deref(), Some("passwd"));
+        assert_eq!(file_base_name("a\u{0}b\r\nc\u{1b}[31m.csv").as_deref(), Some("abc[31m.csv"));
+        assert_eq!(file_base_name(&"x".repeat(500)).map(|n| n.chars().count()), Some(100));
+        for nothing in ["", "  ", "dir/", "..", "\u{0}"] {
+            assert_eq!(file_base_name(nothing), None, "{nothing:?}");
+        }
     }
 }

@@ -609,14 +609,19 @@ impl SubscriptionsMutation {
             return Err(Error::Conflict(machine::ARCHIVED.into()));
         }
         let default_type = if channel.channel_type == ChannelType::Premium { SubscriptionType::NonCharge } else { SubscriptionType::Free };
-        let notes = item.notes.clone().or_else(|| item.file_name.as_ref().map(|name| format!("Bulk upload: {name}")));
+        // Notes typed in the form are checked like the form's (over 250: refused); the file's
+        // name stands in for them only as a bounded base name.
+        let notes = item.notes.clone().filter(|n| !n.trim().is_empty()).or_else(|| {
+            let name = bulk::file_base_name(item.file_name.as_deref()?)?;
+            Some(format!("Bulk upload: {name}").chars().take(service::NOTES_MAX).collect())
+        });
         let input = GrantInput {
             subscription_type: Some(item.subscription_type.unwrap_or(default_type)),
             cancel_at: item.cancel_at,
             account_number: item.account_number,
             billing_method: item.billing_method,
             trial_duration: item.trial_duration,
-            notes: notes.map(|n| n.chars().take(service::NOTES_MAX).collect()),
+            notes,
             ..GrantInput::default()
         };
         let now = Utc::now();

@@ -430,7 +430,7 @@ impl UsersMutation {
             tableau_access: item.tableau_access,
             profile_picture: item.profile_picture,
         };
-        let id = service::edit_profile(&state.pool, (&viewer.user.user_id, role), &change, &state.config.internal_email_domains).await?;
+        let id = service::edit_profile(&state.pool, &state.uploads, (&viewer.user.user_id, role), &change, &state.config.internal_email_domains).await?;
         let user = load_user(ctx, &id).await?;
         // This server's kept copy goes now; the others drop theirs on the trigger's notification.
         state.users.forget(&user.subject);

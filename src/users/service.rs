@@ -8,6 +8,7 @@ use super::queries;
 use crate::{
     auth::Role,
     error::{Error, FieldErrors, Result},
+    uploads::UploadStore,
     validation::{optional_file, optional_id, optional_text},
 };
 
@@ -33,7 +34,14 @@ pub struct ProfileChange {
 
 /// Administrators and Editors edit anyone, a Contributor only themself; only an Administrator may
 /// change Tableau access; the photo only for users on a company domain. Returns the user's id.
-pub async fn edit_profile(pool: &PgPool, (editor_id, role): (&str, Role), change: &ProfileChange, company_domains: &[String]) -> Result<String> {
+/// The photo must be an upload the store holds (UNAVAILABLE when it cannot say).
+pub async fn edit_profile(
+    pool: &PgPool,
+    uploads: &UploadStore,
+    (editor_id, role): (&str, Role),
+    change: &ProfileChange,
+    company_domains: &[String],
+) -> Result<String> {
     let id = optional_id(Some(&change.id), "User")?.ok_or(Error::NotFound("User"))?;
     let user = queries::find_by_id(pool, &id).await?.ok_or(Error::NotFound("User"))?;
     if role == Role::Contributor && user.user_id != editor_id {
@@ -47,6 +55,11 @@ pub async fn edit_profile(pool: &PgPool, (editor_id, role): (&str, Role), change
     let picture = optional_file(&mut fields, "profilePicture", change.profile_picture.as_deref());
     if picture.as_deref().is_some_and(|name| name.ends_with(".gif")) {
         fields.insert("profilePicture".to_owned(), "Upload a PNG or JPEG image".to_owned());
+    }
+    if let Some(name) = picture.as_deref().filter(|_| !fields.contains_key("profilePicture"))
+        && uploads.head(name).await?.is_none()
+    {
+        fields.insert("profilePicture".to_owned(), "Upload the image first".to_owned());
     }
     if (change.display_avatar || picture.is_some()) && !is_company_email(&user.email, company_domains) {
         fields.insert("displayAvatar".to_owned(), "Only users of the company can have a contributor photo".to_owned());

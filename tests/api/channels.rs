@@ -174,6 +174,16 @@ async fn only_administrators_and_the_channels_editor_admins_change_it(pool: PgPo
     let editor = app.token(TestRole::Editor).await;
     let edit = app.gql(Some(&editor), EDIT, json!({ "item": item.clone() })).await;
     assert_eq!(error_code(&edit), Some("FORBIDDEN"), "{edit}");
+    // Whatever the input: permission is checked before the fields.
+    let mut invalid = item.clone();
+    invalid["name"] = json!("");
+    invalid["version"] = Value::Null;
+    invalid["profileImage"] = json!("../never-uploaded.png");
+    let contributor = app.token(TestRole::Contributor).await;
+    for token in [&editor, &contributor] {
+        let edit = app.gql(Some(token), EDIT, json!({ "item": invalid.clone() })).await;
+        assert_eq!(error_code(&edit), Some("FORBIDDEN"), "{edit}");
+    }
     assert_eq!(error_code(&app.gql(Some(&editor), ARCHIVE, json!({ "id": id })).await), Some("FORBIDDEN"));
     let seen = list(&app, &editor, json!({})).await;
     assert_eq!(seen["items"][0]["canEdit"], false);

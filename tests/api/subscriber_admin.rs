@@ -982,6 +982,24 @@ async fn bulk_creation_adds_skips_and_overwrites_in_one_transaction(pool: PgPool
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn bulk_notes_over_the_limit_are_refused_and_the_file_name_is_kept_as_a_clean_base_name(pool: PgPool) {
+    let w = world(pool).await;
+    let app = &w.app;
+    let [ann, ..] = bulk_people(&w).await;
+    let bulk = |item: Value| app.gql(Some(&w.admin), BULK, json!({ "item": item, "users": [&ann], "existing": [] }));
+
+    let long = json!({ "channelId": w.premium, "fileName": "clients.csv", "notes": "n".repeat(251) });
+    assert_fields(&bulk(long).await, json!({ "notes": "Maximum 250 characters" }));
+    assert_eq!(count(app, "select count(*) from channel_subscription where notes is not null").await, 0, "nothing written");
+
+    let hostile = format!("C:\\Users\\ann/../{}\u{0}\r\nclients\u{1b}.csv", "x".repeat(300));
+    let item = json!({ "channelId": w.premium, "fileName": hostile });
+    assert_eq!(done(&bulk(item).await, "createBulkSubscriptions")["added"], 1);
+    let notes: String = sqlx::query_scalar("select notes from channel_subscription where user_id = $1").bind(&ann).fetch_one(&app.pool).await.unwrap();
+    assert_eq!(notes, format!("Bulk upload: {}", "x".repeat(100)));
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn ten_thousand_addresses_are_checked_and_added_through_the_api(pool: PgPool) {
     const N: i64 = 10_000;
     let w = world(pool).await;

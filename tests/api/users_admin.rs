@@ -141,6 +141,13 @@ async fn the_contributor_photo_is_served_only_when_shown(pool: PgPool) {
     };
     assert_eq!(fetch(Some(reader.clone())).await.unwrap().status(), 404, "no photo yet");
 
+    // A name shaped like an upload that was never uploaded is refused.
+    let never = "0123456789abcdef01234567.png";
+    let set = json!({ "_id": id, "version": 1, "displayAvatar": false, "tableauAccess": false, "profilePicture": never });
+    let refused = app.gql(Some(&admin), EDIT, json!({ "item": set })).await;
+    assert_eq!(error_code(&refused), Some("BAD_USER_INPUT"), "{refused}");
+    assert_eq!(refused["errors"][0]["extensions"]["fields"], json!({ "profilePicture": "Upload the image first" }));
+
     let picture = upload_name(&app, &admin, PNG).await;
     let set = json!({ "_id": id, "version": 1, "displayAvatar": false, "tableauAccess": false, "profilePicture": picture });
     let edited = app.gql(Some(&admin), EDIT, json!({ "item": set })).await;
