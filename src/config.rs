@@ -168,6 +168,10 @@ pub struct AuthConfig {
     /// Built-in provider: lifetime of refresh tokens, in seconds.
     #[arg(long = "auth-refresh-token-ttl-secs", env = "INSIGHTS_AUTH_REFRESH_TOKEN_TTL_SECS", default_value_t = 30 * 24 * 3600)]
     pub refresh_token_ttl_secs: u64,
+
+    /// Built-in provider on a listen address other than loopback: its sign-in page lets anyone who reaches the server sign in as any user, an Administrator too, so `serve` refuses to start there unless this is true.
+    #[arg(long = "dev-sign-in", env = "INSIGHTS_DEV_SIGN_IN", default_value_t = false, action = clap::ArgAction::Set)]
+    pub dev_sign_in: bool,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -349,6 +349,7 @@ fn drain_then_stop(state: &AppState, signal: &CancellationToken) -> Cancellation
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let config = args.config;
     let traces = telemetry::init_with_traces(&config.log_format, &config.log_filter, &config.telemetry);
+    insights::auth::provider::check_before_serving(&config)?;
     let pool = connect(&config).await?;
     if !args.skip_migrations {
         apply_migrations(&pool).await?;

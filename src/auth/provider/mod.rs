@@ -75,6 +75,26 @@ async fn jwks(State(state): State<AppState>) -> Result<Response, crate::http::Ht
     Ok(([(header::CACHE_CONTROL, "public, max-age=300")], Json(set)).into_response())
 }
 
+/// What `serve` says of the built-in provider before it starts: a warning whenever it is on (anyone
+/// who reaches its sign-in page signs in as anyone), and a refusal on an address other than
+/// loopback unless the operator said they mean it (`INSIGHTS_DEV_SIGN_IN=true`).
+pub fn check_before_serving(config: &Config) -> anyhow::Result<()> {
+    if !config.auth.uses_builtin_provider() {
+        return Ok(());
+    }
+    tracing::warn!(
+        "INSIGHTS_AUTH_ISSUER is not set: the built-in development sign-in is on, and anyone who reaches it can sign in as any user, an Administrator too"
+    );
+    if !config.listen.ip().is_loopback() && !config.auth.dev_sign_in {
+        anyhow::bail!(
+            "refusing to serve the built-in development sign-in on {}, which is not a loopback address: set INSIGHTS_AUTH_ISSUER \
+             to your identity provider, listen on 127.0.0.1, or set INSIGHTS_DEV_SIGN_IN=true if anyone reaching this server may sign in as anyone",
+            config.listen
+        );
+    }
+    Ok(())
+}
+
 #[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct AuthorizeParams {
     pub response_type: Option<String>,
@@ -435,4 +455,27 @@ fn random_token() -> String {
 /// Codes and refresh tokens are stored as hashes, so a database dump does not hand out sessions.
 fn hash(secret: &str) -> String {
     URL_SAFE_NO_PAD.encode(Sha256::digest(secret.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_before_serving;
+    use crate::config::Config;
+
+    fn config(flags: &[&str]) -> Config {
+        Config::from_flags(flags).expect("flags")
+    }
+
+    #[test]
+    fn the_built_in_provider_serves_on_loopback_and_elsewhere_only_when_asked() {
+        for allowed in [&["--listen", "127.0.0.1:8080"][..], &["--listen", "[::1]:8080"], &["--listen", "0.0.0.0:8080", "--dev-sign-in", "true"]] {
+            assert!(check_before_serving(&config(allowed)).is_ok(), "{allowed:?}");
+        }
+        for refused in ["0.0.0.0:8080", "10.1.2.3:8080", "[::]:8080"] {
+            let error = check_before_serving(&config(&["--listen", refused])).unwrap_err().to_string();
+            assert!(error.contains("INSIGHTS_DEV_SIGN_IN=true") && error.contains(refused), "{error}");
+        }
+        let external = config(&["--listen", "0.0.0.0:8080", "--auth-issuer", "https://login.example"]);
+        assert!(check_before_serving(&external).is_ok());
+    }
 }
