@@ -90,6 +90,22 @@ impl TrialState {
     }
 }
 
+/// The `users` columns' limits (migration 0001): longer claims are cut to them, so that a long
+/// name at the identity provider cannot lock its user out.
+pub mod claim_limits {
+    pub const SUBJECT: usize = 255;
+    pub const EMAIL: usize = 320;
+    pub const NAME: usize = 200;
+    pub const FIRST_NAME: usize = 100;
+    pub const LAST_NAME: usize = 100;
+    pub const COMPANY: usize = 200;
+    pub const PHONE: usize = 50;
+}
+
+/// The message of a token whose email address cannot be stored (shown on the sign-in error page).
+pub const UNUSABLE_EMAIL: &str =
+    "The email address your identity provider gives for your account cannot be used in Insights (it is longer than 320 characters or holds control characters): ask your administrator to correct it, then sign in again.";
+
 /// What a validated token says about its user.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Identity {
@@ -106,9 +122,17 @@ pub struct Identity {
 impl Identity {
     /// Reads the identity from token claims: scopes from the space-separated `scope` claim and
     /// the `permissions` array; email and name from the configured claim names, then standard ones.
+    /// Display fields lose NUL characters (PostgreSQL text cannot hold them) and are cut to the
+    /// columns' limits; the subject and the email are kept as they are (see `usable_email`): cut,
+    /// they could name someone else. A subject that cannot be stored makes no identity.
     pub fn from_claims(claims: &serde_json::Map<String, Value>, email_claim: &str, name_claim: &str) -> Option<Identity> {
-        let text = |key: &str| claims.get(key).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned);
-        let subject = text("sub")?;
+        let raw = |key: &str| claims.get(key).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty());
+        let text = |key: &str| raw(key).map(str::to_owned);
+        let display = |value: Option<String>, max: usize| {
+            let clean: String = value?.chars().filter(|c| *c != '\0').take(max).collect();
+            Some(clean.trim().to_owned()).filter(|s| !s.is_empty())
+        };
+        let subject = text("sub").filter(|s| s.chars().count() <= claim_limits::SUBJECT && !s.contains('\0'))?;
         let mut scopes: Vec<String> = Vec::new();
         if let Some(scope) = claims.get("scope").and_then(Value::as_str) {
             scopes.extend(scope.split_whitespace().map(str::to_owned));
@@ -118,12 +142,11 @@ impl Identity {
         }
         scopes.sort();
         scopes.dedup();
-        let first_name = text("given_name");
-        let last_name = text("family_name");
-        let name = text(name_claim)
-            .or_else(|| text("name"))
+        let first_name = display(text("given_name"), claim_limits::FIRST_NAME);
+        let last_name = display(text("family_name"), claim_limits::LAST_NAME);
+        let name = display(text(name_claim).or_else(|| text("name")), claim_limits::NAME)
             .or_else(|| match (&first_name, &last_name) {
-                (Some(f), Some(l)) => Some(format!("{f} {l}")),
+                (Some(f), Some(l)) => display(Some(format!("{f} {l}")), claim_limits::NAME),
                 (Some(n), None) | (None, Some(n)) => Some(n.clone()),
                 _ => None,
             })
@@ -133,8 +156,8 @@ impl Identity {
             name,
             first_name,
             last_name,
-            company: text("company").or_else(|| text("organization")),
-            phone: text("phone_number"),
+            company: display(text("company").or_else(|| text("organization")), claim_limits::COMPANY),
+            phone: display(text("phone_number"), claim_limits::PHONE),
             subject,
             scopes,
         })
@@ -142,6 +165,11 @@ impl Identity {
 
     pub fn role(&self) -> Option<Role> {
         Role::from_scopes(&self.scopes)
+    }
+
+    /// Whether the email can be stored as it is: at most the column's length, no control characters.
+    pub fn usable_email(&self) -> bool {
+        self.email.chars().count() <= claim_limits::EMAIL && !self.email.chars().any(char::is_control)
     }
 
     pub fn is_trial(&self) -> bool {
@@ -205,5 +233,29 @@ mod tests {
         let identity = Identity::from_claims(claims.as_object().unwrap(), "email", "name").unwrap();
         assert_eq!(identity.name, "Ada Lovelace");
         assert_eq!(identity.role(), Some(Role::Administrator));
+    }
+
+    #[test]
+    fn long_or_nul_display_claims_are_cut_to_the_columns_and_an_unstorable_email_is_unusable() {
+        let claims = serde_json::json!({
+            "sub": "ext|1", "email": "ann@client.example", "name": format!("Ann\u{0} {}", "N".repeat(300)),
+            "given_name": "G".repeat(150), "family_name": "\u{0}Lee", "company": "C".repeat(250), "phone_number": "5".repeat(60),
+        });
+        let identity = Identity::from_claims(claims.as_object().unwrap(), "email", "name").unwrap();
+        assert_eq!(identity.name, format!("Ann {}", "N".repeat(196)));
+        assert_eq!(identity.first_name.as_deref().map(str::len), Some(100));
+        assert_eq!(identity.last_name.as_deref(), Some("Lee"));
+        assert_eq!(identity.company.as_deref().map(str::len), Some(200));
+        assert_eq!(identity.phone.as_deref().map(str::len), Some(50));
+        assert!(identity.usable_email());
+
+        for email in [format!("{}@client.example", "a".repeat(320)), "ann\u{0}@client.example".to_owned()] {
+            let claims = serde_json::json!({ "sub": "ext|1", "email": email });
+            assert!(!Identity::from_claims(claims.as_object().unwrap(), "email", "name").unwrap().usable_email(), "{email:?}");
+        }
+        for subject in ["s".repeat(256), "ext|\u{0}".to_owned()] {
+            let claims = serde_json::json!({ "sub": subject });
+            assert!(Identity::from_claims(claims.as_object().unwrap(), "email", "name").is_none());
+        }
     }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use chrono::Utc;
 
-use super::{Auth, Identity, TrialState, Viewer, jwt::TokenError, trial_minutes_left};
+use super::{Auth, Identity, TrialState, UNUSABLE_EMAIL, Viewer, jwt::TokenError, trial_minutes_left};
 use crate::{
     error::{Error, Result, reaches_unreachable_database},
     state::AppState,
@@ -30,6 +30,10 @@ pub async fn authenticate(state: &AppState, authorization: Option<&str>) -> Resu
     let Some(identity) = Identity::from_claims(&claims, &config.auth.email_claim, &config.auth.name_claim) else {
         return Ok(Auth::Invalid);
     };
+    // Signing the user in again would bring the same email: say what is wrong instead.
+    if !identity.usable_email() {
+        return Err(unusable_email());
+    }
     let user = match state.users.get(&identity.subject) {
         Some(user) if user.matches(&identity) => User::clone(&user),
         _ => {
@@ -54,6 +58,11 @@ pub async fn authenticate(state: &AppState, authorization: Option<&str>) -> Resu
         identity,
         user,
     })))
+}
+
+/// BAD_USER_INPUT on `email`, with a message the sign-in error page shows as it is.
+pub fn unusable_email() -> Error {
+    Error::BadUserInput { message: UNUSABLE_EMAIL.to_owned(), fields: [("email".to_owned(), UNUSABLE_EMAIL.to_owned())].into() }
 }
 
 /// The token of an `Authorization: Bearer …` value (the scheme is case-insensitive, RFC 7235).

@@ -403,6 +403,9 @@ impl UsersMutation {
         if from_id_token.subject != viewer.identity.subject {
             return Err(Error::Forbidden);
         }
+        if !from_id_token.usable_email() {
+            return Err(crate::auth::session::unusable_email());
+        }
         // Scopes come from the access token: id tokens do not carry API permissions.
         let identity = Identity { scopes: viewer.identity.scopes.clone(), ..from_id_token };
         let is_internal = identity.subject.starts_with(&config.internal_id_prefix);

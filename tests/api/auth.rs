@@ -222,3 +222,31 @@ async fn an_external_issuer_is_validated_through_its_jwks_with_rotation(pool: Pg
     let status = app.client.get(app.url("/oidc/.well-known/openid-configuration")).send().await.unwrap().status();
     assert_eq!(status, 404);
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn long_or_nul_identity_claims_sign_in_with_cut_fields_and_an_unusable_email_is_told(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let mut claims = valid_claims(&app.state, scopes::READER);
+    claims["name"] = json!(format!("Ann\u{0} {}", "N".repeat(300)));
+    claims["company"] = json!(format!("{}\u{0}", "C".repeat(250)));
+    claims["given_name"] = json!("G".repeat(150));
+    let token = sign_with_provider_key(&app.state, &claims).await;
+    for _ in 0..2 {
+        let response = app.gql(Some(&token), "{ me { name company role } }", json!({})).await;
+        assert_eq!(response["errors"], Value::Null, "{response}");
+        let me = &response["data"]["me"];
+        assert_eq!(me["name"], format!("Ann {}", "N".repeat(196)));
+        assert_eq!(me["company"], "C".repeat(200));
+        assert_eq!(me["role"], "Subscriber");
+    }
+
+    for email in [format!("{}@client.example", "a".repeat(320)), "ann\u{0}@client.example".to_owned()] {
+        let mut claims = valid_claims(&app.state, scopes::READER);
+        claims["sub"] = json!("dev|bad-email");
+        claims["email"] = json!(email);
+        let response = me(&app, &sign_with_provider_key(&app.state, &claims).await).await;
+        assert_eq!(error_code(&response), Some("BAD_USER_INPUT"), "{response}");
+        assert_eq!(response["errors"][0]["message"], insights::auth::UNUSABLE_EMAIL, "{response}");
+        assert_eq!(response["errors"][0]["extensions"]["fields"]["email"], insights::auth::UNUSABLE_EMAIL);
+    }
+}

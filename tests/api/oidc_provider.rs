@@ -112,6 +112,22 @@ async fn custom_users_get_the_scopes_typed_on_the_form(pool: PgPool) {
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn the_form_cuts_long_names_and_refuses_an_email_the_users_table_cannot_hold(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let (name, company) = (format!("Pat\u{0} {}", "N".repeat(300)), "C".repeat(250));
+    let tokens = code_flow(&app, &[("email", "pat@client.example"), ("name", &name), ("company", &company), ("scopes", "insights:content-reader")]).await;
+    let me = app.gql(tokens["access_token"].as_str(), "{ me { name company } }", json!({})).await;
+    assert_eq!(me["data"]["me"], json!({ "name": format!("Pat {}", "N".repeat(196)), "company": "C".repeat(200) }), "{me}");
+
+    let long = format!("{}@client.example", "p".repeat(320));
+    let mut form = authorize_params(&app);
+    form.push(("email", long));
+    let response = app.client.post(app.url("/oidc/authorize")).form(&form).send().await.unwrap();
+    assert_eq!(response.status(), 400);
+    assert!(response.text().await.unwrap().contains("Enter a valid email address."));
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn a_code_needs_the_right_verifier_and_works_once(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     let code = authorize(&app, &[("ready_user", "subscriber")]).await;

@@ -21,7 +21,11 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tower_http::cors::CorsLayer;
 
-use crate::{auth::scopes, config::Config, state::AppState};
+use crate::{
+    auth::{claim_limits, scopes},
+    config::Config,
+    state::AppState,
+};
 
 pub use page::{READY_USERS, ReadyUser};
 
@@ -186,7 +190,11 @@ pub struct UserClaims {
 }
 
 impl UserClaims {
+    /// NUL characters are dropped from the name and company: the grant is kept as jsonb, which
+    /// cannot hold them (the API drops them from claims anyway).
     pub fn new(email: &str, name: &str, company: Option<&str>, grants: Vec<String>) -> Self {
+        let without_nul = |text: &str| text.replace('\0', "");
+        let (name, company) = (without_nul(name), company.map(without_nul));
         let mut parts = name.split_whitespace();
         let given_name = parts.next().map(str::to_owned);
         let family_name = Some(parts.collect::<Vec<_>>().join(" ")).filter(|s| !s.is_empty());
@@ -195,7 +203,7 @@ impl UserClaims {
             name: name.trim().to_owned(),
             given_name,
             family_name,
-            company: company.map(str::trim).filter(|c| !c.is_empty()).map(str::to_owned),
+            company: company.as_deref().map(str::trim).filter(|c| !c.is_empty()).map(str::to_owned),
             grants,
         }
     }
@@ -225,7 +233,9 @@ async fn authorize(State(state): State<AppState>, Form(form): Form<SignInForm>) 
         }
         None => {
             let email = form.email.as_deref().map(str::trim).unwrap_or_default();
-            if !email.contains('@') || email.starts_with('@') {
+            // An address the users table cannot hold would only fail at the API.
+            let unstorable = email.chars().count() > claim_limits::EMAIL || email.chars().any(char::is_control);
+            if !email.contains('@') || email.starts_with('@') || unstorable {
                 let html = page::authorize_page_with_error(config, &form.params, "Enter a valid email address.");
                 return Ok((StatusCode::BAD_REQUEST, Html(html)).into_response());
             }
