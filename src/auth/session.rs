@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 
-use super::{Auth, Identity, TrialState, UNUSABLE_EMAIL, Viewer, jwt::TokenError, trial_minutes_left};
+use super::{Auth, Claims, Identity, TrialState, UNUSABLE_EMAIL, Viewer, jwt::TokenError, trial_minutes_left};
 use crate::{
     error::{Error, Result, reaches_unreachable_database},
     state::AppState,
@@ -42,7 +42,18 @@ pub async fn authenticate(state: &AppState, authorization: Option<&str>) -> Resu
                 Some(user) if user.matches(&identity) => user,
                 _ => {
                     let is_internal = identity.subject.starts_with(&config.internal_id_prefix);
-                    queries::upsert_from_identity(&state.pool, &identity, is_internal).await?.0
+                    match queries::upsert_from_identity(&state.pool, &identity, issued_at(&claims), is_internal).await? {
+                        Some((user, _)) => user,
+                        // A newer token's claims are stored: this one may use no scope they lack
+                        // (a role lowered since). UNAUTHENTICATED, so the client gets a current token.
+                        None => match queries::find_by_subject(&state.pool, &identity.subject).await? {
+                            Some(stored) if identity.scopes.iter().all(|scope| stored.scopes.contains(scope)) => stored,
+                            _ => {
+                                tracing::info!(subject = identity.subject, "a token older than the stored claims asks for more scopes: refused");
+                                return Ok(Auth::Invalid);
+                            }
+                        },
+                    }
                 }
             };
             state.users.put(Arc::new(user.clone()), generation);
@@ -58,6 +69,11 @@ pub async fn authenticate(state: &AppState, authorization: Option<&str>) -> Resu
         identity,
         user,
     })))
+}
+
+/// When the token was issued (`iat`), if it says.
+pub fn issued_at(claims: &Claims) -> Option<DateTime<Utc>> {
+    claims.get("iat").and_then(serde_json::Value::as_i64).and_then(|iat| DateTime::from_timestamp(iat, 0))
 }
 
 /// BAD_USER_INPUT on `email`, with a message the sign-in error page shows as it is.

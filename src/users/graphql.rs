@@ -410,7 +410,8 @@ impl UsersMutation {
         let identity = Identity { scopes: viewer.identity.scopes.clone(), ..from_id_token };
         let is_internal = identity.subject.starts_with(&config.internal_id_prefix);
         let mut tx = state.pool.begin().await?;
-        let (_, _) = queries::upsert_from_identity(&mut *tx, &identity, is_internal).await?;
+        // Nothing is written when a newer token's claims are stored already.
+        queries::upsert_from_identity(&mut *tx, &identity, crate::auth::session::issued_at(&claims), is_internal).await?;
         let previous_sign_in = queries::record_sign_in(&mut *tx, &viewer.user.user_id).await?;
         let user = queries::find_by_subject(&mut *tx, &identity.subject).await?.ok_or(Error::NotFound("User"))?;
         tx.commit().await?;
@@ -435,6 +436,11 @@ impl UsersMutation {
         };
         let id = service::edit_profile(&state.pool, &state.uploads, (&viewer.user.user_id, role), &change, &state.config.internal_email_domains).await?;
         let user = load_user(ctx, &id).await?;
+        // A change by an administrator ends the user's built-in sessions: they sign in again to
+        // what the change made of them.
+        if state.config.auth.uses_builtin_provider() {
+            crate::auth::provider::queries::revoke_refresh_tokens(&state.pool, &user.subject).await?;
+        }
         // This server's kept copy goes now; the others drop theirs on the trigger's notification.
         state.users.forget(&user.subject);
         Ok(user)

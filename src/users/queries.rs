@@ -101,12 +101,19 @@ pub async fn find_by_id(db: impl PgExecutor<'_>, id: &str) -> sqlx::Result<Optio
 }
 
 /// Creates the user of `identity`, or brings the stored copy in step with it. Claims the token
-/// does not carry keep their stored value. Returns the user and whether it was created.
-pub async fn upsert_from_identity(db: impl PgExecutor<'_>, identity: &Identity, is_internal: bool) -> sqlx::Result<(User, bool)> {
+/// does not carry keep their stored value. Only a token issued at or after the one whose claims
+/// are stored writes (one without `iat` counts as the oldest): none when the stored claims are
+/// newer. Returns the user and whether it was created.
+pub async fn upsert_from_identity(
+    db: impl PgExecutor<'_>,
+    identity: &Identity,
+    issued_at: Option<DateTime<Utc>>,
+    is_internal: bool,
+) -> sqlx::Result<Option<(User, bool)>> {
     let role = identity.role().map(|r| r.as_str());
     let row = sqlx::query!(
-        r#"insert into users (user_id, subject, email, name, first_name, last_name, company, phone, scopes, role, is_internal)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+        r#"insert into users (user_id, subject, email, name, first_name, last_name, company, phone, scopes, role, is_internal, token_issued_at)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
            on conflict (subject) do update set
                email = excluded.email,
                name = coalesce(nullif(excluded.name, ''), users.name),
@@ -116,7 +123,9 @@ pub async fn upsert_from_identity(db: impl PgExecutor<'_>, identity: &Identity, 
                phone = coalesce(excluded.phone, users.phone),
                scopes = excluded.scopes,
                role = excluded.role,
-               is_internal = excluded.is_internal
+               is_internal = excluded.is_internal,
+               token_issued_at = excluded.token_issued_at
+           where users.token_issued_at is null or excluded.token_issued_at >= users.token_issued_at
            returning user_id, subject, email, name, first_name, last_name, company, phone, position, scopes,
                      is_internal, display_avatar, tableau_access, first_login, last_login, version, profile_picture,
                      (xmax = 0) as "created!""#,
@@ -131,12 +140,14 @@ pub async fn upsert_from_identity(db: impl PgExecutor<'_>, identity: &Identity, 
         &identity.scopes,
         role,
         is_internal,
+        issued_at,
     )
-    .fetch_one(db)
+    .fetch_optional(db)
     .await?;
-    let created = row.created;
-    let user = user_from_row!(row, None);
-    Ok((user, created))
+    Ok(row.map(|row| {
+        let created = row.created;
+        (user_from_row!(row, None), created)
+    }))
 }
 
 /// Records a sign-in; returns the previous sign-in time (none for a new user).

@@ -250,3 +250,45 @@ async fn long_or_nul_identity_claims_sign_in_with_cut_fields_and_an_unusable_ema
         assert_eq!(response["errors"][0]["extensions"]["fields"]["email"], insights::auth::UNUSABLE_EMAIL);
     }
 }
+
+/// A token of the built-in provider for `dev|forged-user` issued `ago` seconds ago.
+async fn issued(app: &TestApp, ago: i64, scope: &str, name: &str) -> String {
+    let mut claims = valid_claims(&app.state, scope);
+    let iat = chrono::Utc::now().timestamp() - ago;
+    claims["iat"] = json!(iat);
+    claims["nbf"] = json!(iat);
+    claims["name"] = json!(name);
+    sign_with_provider_key(&app.state, &claims).await
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_stored_role_follows_the_newest_token_and_an_older_one_asking_for_more_is_refused(pool: PgPool) {
+    let app = &TestApp::spawn(pool).await;
+    let role = |token: String| async move { app.gql(Some(&token), "{ me { role name } }", json!({})).await };
+    let stored = || async {
+        sqlx::query_as::<_, (Option<String>, String)>("select role, name from users where subject = 'dev|forged-user'").fetch_one(&app.pool).await.unwrap()
+    };
+    let admin = issued(app, 100, scopes::ADMIN, "Admin days").await;
+    assert_eq!(role(admin.clone()).await["data"]["me"]["role"], "Administrator");
+
+    // The role is lowered at the provider: the newer token's role is stored...
+    let reader = issued(app, 50, scopes::READER, "Reader days").await;
+    assert_eq!(role(reader.clone()).await["data"]["me"], json!({ "role": "Subscriber", "name": "Reader days" }));
+    // ...and the older token, with more scopes, no longer works nor flips the stored role back.
+    for _ in 0..2 {
+        assert_unauthenticated(app, &admin, "older token with more scopes").await;
+    }
+    assert_eq!(stored().await, (Some("Subscriber".to_owned()), "Reader days".to_owned()));
+
+    // An older token with no more scopes works, and writes nothing over the newer claims.
+    let old_reader = issued(app, 200, scopes::READER, "Ancient name").await;
+    let response = role(old_reader).await;
+    assert_eq!(response["data"]["me"]["role"], "Subscriber", "{response}");
+    assert_eq!(stored().await, (Some("Subscriber".to_owned()), "Reader days".to_owned()));
+
+    // A newer token raises the role again.
+    let promoted = issued(app, 0, scopes::EDITOR, "Editor now").await;
+    assert_eq!(role(promoted).await["data"]["me"]["role"], "Editor");
+    assert_eq!(stored().await, (Some("Editor".to_owned()), "Editor now".to_owned()));
+    assert_unauthenticated(app, &admin, "still older").await;
+}

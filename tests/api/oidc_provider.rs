@@ -162,6 +162,39 @@ async fn refresh_tokens_renew_the_session_and_rotate(pool: PgPool) {
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn refresh_tokens_are_revoked_at_the_revocation_endpoint_and_by_an_administrators_edit(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let doc: Value = app.client.get(app.url("/oidc/.well-known/openid-configuration")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(doc["revocation_endpoint"], app.url("/oidc/revoke"));
+    let revoke = |token: String, client_id: &'static str| {
+        app.client.post(app.url("/oidc/revoke")).form(&[("token", token.as_str()), ("token_type_hint", "refresh_token"), ("client_id", client_id)]).send()
+    };
+
+    // RFC 7009: the web app's sign-out revokes its refresh token; any token answers 200.
+    let tokens = code_flow(&app, &[("ready_user", "subscriber")]).await;
+    let refresh_token = tokens["refresh_token"].as_str().unwrap().to_owned();
+    assert_eq!(revoke(refresh_token.clone(), "another-client").await.unwrap().status(), 400, "unknown client");
+    assert_eq!(refresh(&app, &refresh_token).await.status(), 200, "a foreign client revoked nothing");
+    let tokens = code_flow(&app, &[("ready_user", "subscriber")]).await;
+    let refresh_token = tokens["refresh_token"].as_str().unwrap().to_owned();
+    let revoked = revoke(refresh_token.clone(), "insights-web").await.unwrap();
+    assert_eq!(revoked.status(), 200);
+    assert_eq!(refresh(&app, &refresh_token).await.status(), 400, "revoked");
+    assert_eq!(revoke(refresh_token, "insights-web").await.unwrap().status(), 200, "again: still 200");
+
+    // An administrator's edit of a user ends that user's refresh tokens.
+    let tokens = code_flow(&app, &[("ready_user", "contributor")]).await;
+    let access = tokens["access_token"].as_str().unwrap();
+    let id = app.user_id(access).await;
+    let version = app.gql(Some(access), "{ me { version } }", json!({})).await["data"]["me"]["version"].clone();
+    let admin = app.token(crate::support::TestRole::Administrator).await;
+    let item = json!({ "_id": id, "version": version, "position": "Analyst", "displayAvatar": false, "tableauAccess": false });
+    let edited = app.gql(Some(&admin), "mutation($item: UserInput!) { editUser(item: $item) { position } }", json!({ "item": item })).await;
+    assert_eq!(edited["data"]["editUser"]["position"], "Analyst", "{edited}");
+    assert_eq!(refresh(&app, tokens["refresh_token"].as_str().unwrap()).await.status(), 400, "revoked by the edit");
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn untrusted_clients_and_redirects_get_an_error_page_not_a_redirect(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     for (key, value) in [("redirect_uri", "https://evil.example/insights/callback"), ("client_id", "someone-else"), ("redirect_uri", "http://127.0.0.1:1/elsewhere")] {

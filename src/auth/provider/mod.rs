@@ -44,6 +44,7 @@ pub fn router() -> Router<AppState> {
         .route("/.well-known/openid-configuration", get(discovery))
         .route("/jwks", get(jwks))
         .route("/token", axum::routing::post(token))
+        .route("/revoke", axum::routing::post(revoke))
         .layer(cors);
     Router::new()
         .route("/authorize", get(authorize_page).post(authorize))
@@ -61,6 +62,8 @@ async fn discovery(State(state): State<AppState>) -> Json<serde_json::Value> {
         "token_endpoint": format!("{issuer}/token"),
         "jwks_uri": format!("{issuer}/jwks"),
         "end_session_endpoint": format!("{issuer}/logout"),
+        "revocation_endpoint": format!("{issuer}/revoke"),
+        "revocation_endpoint_auth_methods_supported": ["none"],
         "response_types_supported": ["code"],
         "grant_types_supported": ["authorization_code", "refresh_token"],
         "subject_types_supported": ["public"],
@@ -426,6 +429,23 @@ async fn sign(
     let mut header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::ES256);
     header.kid = Some(key.kid);
     Ok(jsonwebtoken::encode(&header, &body, &key.key)?)
+}
+
+#[derive(Debug, Deserialize)]
+pub struct RevokeRequest {
+    token: String,
+    client_id: Option<String>,
+}
+
+/// Token revocation (RFC 7009), called by the web app's sign-out: the refresh token stops working.
+/// 200 for any token (an unknown or already revoked one included, §2.2); access tokens are JWTs
+/// and run out with their short lifetime.
+async fn revoke(State(state): State<AppState>, Form(request): Form<RevokeRequest>) -> Result<Response, crate::http::HttpError> {
+    if request.client_id.as_deref() != Some(state.config.auth.client_id.as_str()) {
+        return Ok(oauth_error("invalid_client", "unknown client_id"));
+    }
+    queries::revoke_refresh_token(&state.pool, &hash(&request.token), &state.config.auth.client_id).await?;
+    Ok(([(header::CACHE_CONTROL, "no-store")], StatusCode::OK).into_response())
 }
 
 #[derive(Debug, Deserialize)]

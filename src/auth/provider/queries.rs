@@ -82,6 +82,12 @@ pub async fn take_refresh_token(db: impl PgExecutor<'_>, token_hash: &str) -> sq
     .await
 }
 
+/// Deletes one refresh token of `client_id`, by its hash.
+pub async fn revoke_refresh_token(db: impl PgExecutor<'_>, token_hash: &str, client_id: &str) -> sqlx::Result<()> {
+    sqlx::query!("delete from oidc_refresh_token where token_hash = $1 and client_id = $2", token_hash, client_id).execute(db).await?;
+    Ok(())
+}
+
 pub async fn revoke_refresh_tokens(db: impl PgExecutor<'_>, subject: &str) -> sqlx::Result<u64> {
     Ok(sqlx::query!("delete from oidc_refresh_token where subject = $1", subject)
         .execute(db)

@@ -32,6 +32,7 @@ describe('devProviderMetadata', () => {
       authorization_endpoint: 'http://127.0.0.1:8080/oidc/authorize',
       token_endpoint: 'http://127.0.0.1:5173/oidc/token',
       end_session_endpoint: 'http://127.0.0.1:8080/oidc/logout',
+      revocation_endpoint: 'http://127.0.0.1:5173/oidc/revoke',
       jwks_uri: 'http://127.0.0.1:5173/oidc/jwks',
     });
   });

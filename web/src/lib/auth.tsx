@@ -30,6 +30,7 @@ export function devProviderMetadata(config: ClientConfig, origin: string, dev: b
     authorization_endpoint: `${issuer}/authorize`,
     token_endpoint: `${proxied}/token`,
     end_session_endpoint: `${issuer}/logout`,
+    revocation_endpoint: `${proxied}/revoke`,
     jwks_uri: `${proxied}/jwks`,
   };
 }
@@ -145,6 +146,9 @@ export function AuthProvider({ manager, children }: { manager: UserManager; chil
         // route guard would see no user and race the logout with a new sign-in.
         setSigningOut(true);
         const current = await manager.getUser();
+        // The refresh token stops working at the issuer (RFC 7009), not only in this browser; an
+        // issuer without a revocation endpoint still gets the end-session redirect.
+        if (current?.refresh_token) await manager.revokeTokens(['refresh_token']).catch(() => undefined);
         try {
           await manager.signoutRedirect({ id_token_hint: current?.id_token });
         } catch {
