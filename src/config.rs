@@ -45,6 +45,10 @@ pub struct Config {
     #[arg(long, env = "INSIGHTS_INTERNAL_ID_PREFIX", default_value = "ad|")]
     pub internal_id_prefix: String,
 
+    /// Hosts or addresses a promotion page's Teams webhook may use over plain http and on loopback or private addresses (comma-separated, e.g. `127.0.0.1`): for tests and local sinks only, unset in production, where webhooks must be https on public addresses.
+    #[arg(long, env = "INSIGHTS_TEAMS_WEBHOOK_TEST_HOSTS", value_delimiter = ',')]
+    pub teams_webhook_test_hosts: Vec<String>,
+
     /// Email domains of the company (comma-separated): only their users may show a contributor photo.
     #[arg(long, env = "INSIGHTS_INTERNAL_EMAIL_DOMAINS", default_value = "insights.example", value_delimiter = ',')]
     pub internal_email_domains: Vec<String>,

@@ -9,6 +9,6 @@ use insights::{AppState, interests::teams};
 pub async fn handle(state: &AppState, interest_id: Option<i64>) -> anyhow::Result<()> {
     // A failed post is recorded and retried by the schedule, not by the job: only database
     // errors fail the job.
-    teams::deliver_due(&state.pool, Utc::now(), interest_id).await?;
+    teams::deliver_due(&state.pool, &state.config.teams_webhook_test_hosts, Utc::now(), interest_id).await?;
     Ok(())
 }

@@ -369,7 +369,7 @@ async fn seed_promotion(state: &AppState, images: &images::Stored) -> anyhow::Re
         ..promotions::PageChange::default()
     };
     let page_id =
-        promotions::add_page(&state.pool, &state.sanitizer, &page).await.map_err(|e| service_error(e, "add the demo promotion page"))?;
+        promotions::add_page(&state.pool, &state.sanitizer, &state.config.teams_webhook_test_hosts, &page).await.map_err(|e| service_error(e, "add the demo promotion page"))?;
     let content = promotions::ContentChange {
         id: None,
         version: None,

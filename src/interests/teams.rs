@@ -8,7 +8,10 @@
 //! an hour, up to `MAX_ATTEMPTS`; the outbox schedule takes up what is due, so a lost job is not a
 //! lost delivery. The webhook URL is a secret: no error, log line or stored message holds it.
 
-use std::{sync::LazyLock, time::Duration};
+use std::{
+    net::{IpAddr, SocketAddr},
+    time::Duration,
+};
 
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
@@ -23,14 +26,101 @@ const TIMEOUT: Duration = Duration::from_secs(10);
 /// Interests one run posts at most; the next run (15 s later) goes on.
 const MAX_PER_RUN: usize = 100;
 
-static CLIENT: LazyLock<reqwest::Client> = LazyLock::new(|| {
-    reqwest::Client::builder()
+/// How long the webhook's host name has to resolve.
+const RESOLVE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Why a webhook URL is refused when a page is saved (the form shows it) and when posting.
+pub const WEBHOOK_ADDRESS_MESSAGE: &str = "The Microsoft Teams webhook must be an https:// URL of a public host: loopback, private, link-local and cloud metadata addresses are refused";
+/// A webhook host that does not resolve.
+pub const WEBHOOK_UNRESOLVED_MESSAGE: &str = "The Microsoft Teams webhook's host name could not be resolved";
+
+/// What is wrong with a webhook URL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WebhookRefusal {
+    /// Not https, or on an address that is not public: never posted to.
+    NotAllowed,
+    /// The host name did not resolve (now: DNS may answer later).
+    Unresolved,
+}
+
+impl WebhookRefusal {
+    pub fn message(self) -> &'static str {
+        match self {
+            WebhookRefusal::NotAllowed => WEBHOOK_ADDRESS_MESSAGE,
+            WebhookRefusal::Unresolved => WEBHOOK_UNRESOLVED_MESSAGE,
+        }
+    }
+}
+
+/// Whether `ip` is on the public internet: not loopback, private, link-local (the cloud metadata
+/// service, 169.254.169.254, among them), shared (100.64/10), unique-local, unspecified,
+/// multicast, broadcast or documentation; IPv4 in IPv6 is judged as IPv4.
+pub fn is_public_address(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => {
+            let [a, b, ..] = v4.octets();
+            let shared = a == 100 && (64..128).contains(&b);
+            let reserved = a == 0 || a >= 240 || (a == 192 && b == 0) || (a == 198 && (b == 18 || b == 19));
+            !(v4.is_loopback()
+                || v4.is_private()
+                || v4.is_link_local()
+                || v4.is_unspecified()
+                || v4.is_multicast()
+                || v4.is_broadcast()
+                || v4.is_documentation()
+                || shared
+                || reserved)
+        }
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => is_public_address(IpAddr::V4(v4)),
+            None => !(v6.is_loopback() || v6.is_unspecified() || v6.is_multicast() || v6.is_unique_local() || v6.is_unicast_link_local()),
+        },
+    }
+}
+
+/// The addresses a webhook URL may be posted to: an https URL (without credentials) whose host
+/// resolves to public addresses only. A host in `test_hosts` (`INSIGHTS_TEAMS_WEBHOOK_TEST_HOSTS`,
+/// for tests and local sinks) may also be plain http on any address.
+pub async fn checked_addresses(url: &str, test_hosts: &[String]) -> Result<(url::Url, Vec<SocketAddr>), WebhookRefusal> {
+    let parsed = url::Url::parse(url).map_err(|_| WebhookRefusal::NotAllowed)?;
+    let host = parsed.host_str().filter(|h| !h.is_empty()).ok_or(WebhookRefusal::NotAllowed)?;
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    let test_host = test_hosts.iter().any(|allowed| allowed.trim().eq_ignore_ascii_case(bare));
+    let scheme_allowed = parsed.scheme() == "https" || (test_host && parsed.scheme() == "http");
+    if !scheme_allowed || !parsed.username().is_empty() || parsed.password().is_some() {
+        return Err(WebhookRefusal::NotAllowed);
+    }
+    let port = parsed.port_or_known_default().ok_or(WebhookRefusal::NotAllowed)?;
+    let addresses: Vec<SocketAddr> = match parsed.host() {
+        Some(url::Host::Ipv4(ip)) => vec![SocketAddr::new(IpAddr::V4(ip), port)],
+        Some(url::Host::Ipv6(ip)) => vec![SocketAddr::new(IpAddr::V6(ip), port)],
+        _ => match tokio::time::timeout(RESOLVE_TIMEOUT, tokio::net::lookup_host((bare, port))).await {
+            Ok(Ok(found)) => found.collect(),
+            _ => return Err(WebhookRefusal::Unresolved),
+        },
+    };
+    if addresses.is_empty() {
+        return Err(WebhookRefusal::Unresolved);
+    }
+    if !test_host && !addresses.iter().all(|address| is_public_address(address.ip())) {
+        return Err(WebhookRefusal::NotAllowed);
+    }
+    Ok((parsed, addresses))
+}
+
+/// A client that connects only to `addresses` for the URL's host: what was checked is what is
+/// reached, whatever DNS answers in between.
+fn client_for(url: &url::Url, addresses: &[SocketAddr]) -> reqwest::Result<reqwest::Client> {
+    let builder = reqwest::Client::builder()
         .timeout(TIMEOUT)
         // A redirect would be followed with the card; Teams answers where it is asked.
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .expect("build the HTTP client")
-});
+        .redirect(reqwest::redirect::Policy::none());
+    let builder = match url.host() {
+        Some(url::Host::Domain(domain)) => builder.resolve_to_addrs(domain, addresses),
+        _ => builder,
+    };
+    builder.build()
+}
 
 /// An interest whose Teams delivery is due, with what its card says.
 #[derive(Debug, Clone)]
@@ -68,12 +158,12 @@ enum Outcome {
 
 /// Posts the Teams interests due at `now` (only `only`, when given), one at a time, each in its
 /// own transaction holding its row; returns what became of them.
-pub async fn deliver_due(pool: &PgPool, now: DateTime<Utc>, only: Option<i64>) -> anyhow::Result<Attempted> {
+pub async fn deliver_due(pool: &PgPool, test_hosts: &[String], now: DateTime<Utc>, only: Option<i64>) -> anyhow::Result<Attempted> {
     let mut done = Attempted::default();
     for _ in 0..MAX_PER_RUN {
         let mut tx = pool.begin().await?;
         let Some(due) = claim(&mut tx, now, only).await? else { break };
-        let outcome = attempt(&due).await;
+        let outcome = attempt(&due, test_hosts).await;
         let attempt = due.attempts + 1;
         let state = record(&mut tx, &due, &outcome, now).await?;
         tx.commit().await?;
@@ -148,12 +238,22 @@ async fn record(conn: &mut PgConnection, due: &Due, outcome: &Outcome, now: Date
     Ok(state)
 }
 
-/// One attempt: the card posted to the page's webhook.
-async fn attempt(due: &Due) -> Outcome {
+/// One attempt: the card posted to the page's webhook, once its address is checked again (DNS
+/// may have changed since the page was saved).
+async fn attempt(due: &Due, test_hosts: &[String]) -> Outcome {
     let Some(url) = due.teams_channel.as_deref().filter(|channel| Delivery::of_teams_channel(channel) == Delivery::Teams) else {
         return Outcome::Permanent("The promotional content no longer leads to a promotion page with a Teams webhook".to_owned());
     };
-    match CLIENT.post(url).json(&message_card(due)).send().await {
+    let client = match checked_addresses(url, test_hosts).await {
+        Ok((parsed, addresses)) => client_for(&parsed, &addresses),
+        Err(WebhookRefusal::NotAllowed) => return Outcome::Permanent(WEBHOOK_ADDRESS_MESSAGE.to_owned()),
+        Err(WebhookRefusal::Unresolved) => return Outcome::Temporary(WEBHOOK_UNRESOLVED_MESSAGE.to_owned()),
+    };
+    let client = match client {
+        Ok(client) => client,
+        Err(error) => return Outcome::Temporary(without_secret(&describe(error), url)),
+    };
+    match client.post(url).json(&message_card(due)).send().await {
         Ok(response) if response.status().is_success() => Outcome::Delivered,
         Ok(response) => {
             let status = response.status();
@@ -273,6 +373,43 @@ mod tests {
         assert_eq!(facts[5].1, "2 March 2026 09:05 UTC");
         assert_eq!(card["sections"][0]["markdown"], false);
         assert!(!card.to_string().contains("webhook.office.com"), "the card never carries the URL");
+    }
+
+    #[test]
+    fn only_public_addresses_are_webhook_addresses() {
+        for public in ["52.96.0.1", "8.8.8.8", "2603:1000::1", "::ffff:52.96.0.1"] {
+            assert!(is_public_address(public.parse().unwrap()), "{public}");
+        }
+        for internal in [
+            "127.0.0.1", "10.0.0.5", "172.16.3.4", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "255.255.255.255",
+            "224.0.0.1", "::1", "::", "fe80::1", "fd00:ec2::254", "::ffff:127.0.0.1", "::ffff:169.254.169.254",
+        ] {
+            assert!(!is_public_address(internal.parse().unwrap()), "{internal}");
+        }
+    }
+
+    #[tokio::test]
+    async fn webhook_urls_must_be_https_to_public_addresses_unless_a_test_host() {
+        for refused in [
+            "http://52.96.0.1/hook",
+            "https://127.0.0.1/hook",
+            "https://10.1.2.3/hook",
+            "https://169.254.169.254/latest/meta-data",
+            "https://[::1]/hook",
+            "https://localhost/hook",
+            "https://user:pw@52.96.0.1/hook",
+            "ftp://52.96.0.1/x",
+        ] {
+            assert_eq!(checked_addresses(refused, &[]).await.unwrap_err(), WebhookRefusal::NotAllowed, "{refused}");
+        }
+        let (_, addresses) = checked_addresses("https://52.96.0.1:8443/hook", &[]).await.unwrap();
+        assert_eq!(addresses, vec!["52.96.0.1:8443".parse().unwrap()]);
+        assert_eq!(checked_addresses("https://no-such-host.invalid/hook", &[]).await.unwrap_err(), WebhookRefusal::Unresolved);
+
+        let test_hosts = vec!["127.0.0.1".to_owned()];
+        let (_, addresses) = checked_addresses("http://127.0.0.1:4010/hook", &test_hosts).await.unwrap();
+        assert_eq!(addresses, vec!["127.0.0.1:4010".parse().unwrap()]);
+        assert!(checked_addresses("http://10.0.0.1/hook", &test_hosts).await.is_err(), "only the listed hosts");
     }
 
     #[test]

@@ -562,7 +562,7 @@ impl PromotionsMutation {
     async fn add_promotion_page(&self, ctx: &Context<'_>, item: PromotionPageInput) -> Result<PromotionPageObject> {
         viewer(ctx)?.require(ADMINISTRATOR)?;
         let state = app_state(ctx);
-        let id = service::add_page(&state.pool, &state.sanitizer, &item.into()).await?;
+        let id = service::add_page(&state.pool, &state.sanitizer, &state.config.teams_webhook_test_hosts, &item.into()).await?;
         load_page(ctx, &id).await
     }
 
@@ -570,7 +570,7 @@ impl PromotionsMutation {
     async fn edit_promotion_page(&self, ctx: &Context<'_>, item: PromotionPageInput) -> Result<PromotionPageObject> {
         viewer(ctx)?.require(ADMINISTRATOR)?;
         let state = app_state(ctx);
-        let id = service::edit_page(&state.pool, &state.sanitizer, &item.into()).await?;
+        let id = service::edit_page(&state.pool, &state.sanitizer, &state.config.teams_webhook_test_hosts, &item.into()).await?;
         load_page(ctx, &id).await
     }
 

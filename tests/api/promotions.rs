@@ -283,15 +283,38 @@ async fn promotion_page_fields_are_required_and_its_html_is_sanitised(pool: PgPo
         &json!({ "pageSummary": "Maximum 200 characters", "successMessage": "Maximum 200 characters", "socialSharingImageUrl": "Upload the image first" })
     );
     let teams_message = "Enter an email address or a Microsoft Teams webhook URL starting with https://";
-    for channel in ["events", "http://hooks.example/webhook", "ftp://hooks.example", "events@localhost"] {
+    for channel in ["events", "ftp://hooks.example", "events@localhost"] {
         let mut item = page_item("Teams");
         item["teamsChannel"] = json!(channel);
         assert_eq!(fields(&add(item).await), &json!({ "teamsChannel": teams_message }), "{channel}");
     }
-    for channel in ["https://acme.webhook.office.com/webhookb2/x", "http://127.0.0.1:9/hook", "events@insights.example"] {
+    // Webhooks: https to public addresses only (a name is resolved: localhost is loopback).
+    for channel in [
+        "http://52.96.0.1/webhookb2/x",
+        "https://127.0.0.1:9/hook",
+        "https://10.0.0.8/hook",
+        "https://169.254.169.254/latest/meta-data/",
+        "https://[::1]/hook",
+        "https://localhost/hook",
+        "http://127.0.0.1:9/hook",
+    ] {
+        let mut item = page_item("Teams");
+        item["teamsChannel"] = json!(channel);
+        assert_eq!(fields(&add(item).await), &json!({ "teamsChannel": insights::interests::teams::WEBHOOK_ADDRESS_MESSAGE }), "{channel}");
+    }
+    for channel in ["https://52.96.0.1/webhookb2/x", "events@insights.example"] {
         let mut item = page_item("Teams");
         item["teamsChannel"] = json!(channel);
         assert_eq!(add(item).await["errors"], Value::Null, "{channel}");
+    }
+    // The setting for tests lets a local sink through, and only the hosts it names.
+    let sink_app = TestApp::spawn_with(app.pool.clone(), &["--teams-webhook-test-hosts", "127.0.0.1"]).await;
+    let sink_admin = sink_app.token(TestRole::Administrator).await;
+    for (channel, allowed) in [("http://127.0.0.1:9/hook", true), ("http://10.0.0.8/hook", false)] {
+        let mut item = page_item("Teams");
+        item["teamsChannel"] = json!(channel);
+        let response = sink_app.gql(Some(&sink_admin), ADD_PAGE, json!({ "item": item })).await;
+        assert_eq!(response["errors"] == Value::Null, allowed, "{channel}: {response}");
     }
 
     let mut dirty = page_item("Energy week");
