@@ -70,7 +70,10 @@ test('Signing out ends on the logged-out page', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1, name: FOR_YOU_TITLE })).toBeVisible();
 
   await page.getByRole('button', { name: 'Account menu' }).click();
+  // The refresh token is revoked at the provider (RFC 7009) before the end-session redirect.
+  const revoked = page.waitForResponse((r) => r.url().endsWith('/oidc/revoke') && r.request().method() === 'POST');
   await page.getByRole('menuitem', { name: 'Log out' }).click();
+  expect((await revoked).status()).toBe(200);
 
   await expect(page).toHaveURL(/\/insights\/loggedout$/);
   await expect(page.getByRole('heading', { name: 'You are signed out' })).toBeVisible();
