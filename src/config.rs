@@ -256,6 +256,14 @@ pub struct Uploads {
     /// The poppler `pdftoppm` program that renders PDF pages (a name looked up in PATH, or a path).
     #[arg(long = "pdftoppm", env = "INSIGHTS_PDFTOPPM", default_value = "pdftoppm")]
     pub pdftoppm: PathBuf,
+
+    /// The poppler `pdfinfo` program that reads a PDF's page count and sizes before it is rendered.
+    #[arg(long = "pdfinfo", env = "INSIGHTS_PDFINFO", default_value = "pdfinfo")]
+    pub pdfinfo: PathBuf,
+
+    /// PDFs rendered at once by this server; more wait their turn (each render takes a core).
+    #[arg(long = "pdf-renders", env = "INSIGHTS_PDF_RENDERS", default_value_t = 2)]
+    pub pdf_renders: usize,
 }
 
 #[derive(Debug, Clone, Args)]

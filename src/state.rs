@@ -76,6 +76,8 @@ pub struct Shared {
     pub pdf_renderer: Arc<PdfRenderer>,
     /// Where uploaded files are kept: the upload directory or a bucket (`uploads::store`).
     pub uploads: Arc<UploadStore>,
+    /// Who may read upload files: the link-signing key and the names known public (`uploads::access`).
+    pub upload_access: Arc<crate::uploads::access::UploadAccess>,
     /// The key unsubscribe links are signed with, loaded on first use (`email::unsubscribe::key`).
     pub unsubscribe_key: Arc<tokio::sync::OnceCell<Vec<u8>>>,
     /// The Stripe account card payments go through; None when Stripe is not configured.
@@ -105,7 +107,11 @@ impl AppState {
         };
         let tokens = TokenValidator::new(issuer, source, config.auth.leeway_secs, Duration::from_secs(config.auth.jwks_refresh_secs));
         let sanitizer = Arc::new(Sanitizer::new(config.public_url()));
-        let pdf_renderer = Arc::new(PdfRenderer::new(config.uploads.pdftoppm.clone()));
+        let pdf_renderer = Arc::new(PdfRenderer::new(
+            config.uploads.pdftoppm.clone(),
+            config.uploads.pdfinfo.clone(),
+            config.uploads.pdf_renders,
+        ));
         let uploads = Arc::new(UploadStore::from_config(&config.uploads));
         let stripe = match StripeApi::from_config(&config.stripe) {
             Ok(stripe) => stripe.map(Arc::new),
@@ -143,6 +149,7 @@ impl AppState {
             search_ranking: Arc::default(),
             pdf_renderer,
             uploads,
+            upload_access: Arc::default(),
             unsubscribe_key: Arc::default(),
             stripe,
             tableau,

@@ -83,7 +83,10 @@ mod tests {
     #[test]
     fn empty_paragraphs_are_no_text_but_media_is_a_body() {
         assert!(body_text("<p><br></p><p>   </p>").is_empty());
-        assert!(!body_text(r#"<p><img src="/uploads/a.png"></p>"#).is_empty());
+        let image = body_text(r#"<p>Rates<img src="/uploads/0123456789abcdef0123456789abcdef.png" alt="chart"></p>"#);
+        assert!(image.has_media);
+        // The text (what search indexes and the chat quotes) never carries the file's link.
+        assert_eq!(image.text, "Rates");
         assert!(!body_text(r#"<div data-chart-id="c1"></div>"#).is_empty());
     }
 }

@@ -4,10 +4,7 @@
 use std::collections::HashMap;
 
 use super::cast::Image;
-use crate::{
-    ids,
-    uploads::{ImageKind, UploadStore},
-};
+use crate::uploads::{ImageKind, UploadStore, new_upload_name};
 
 const FILES: &[(Image, &[u8])] = &[
     (Image::ChartLine, include_bytes!("../../seeds/demo/chart-line.png")),
@@ -37,7 +34,7 @@ pub async fn store(uploads: &UploadStore) -> anyhow::Result<Stored> {
     for (image, bytes) in FILES {
         // The same check an upload gets: the content is a PNG.
         anyhow::ensure!(ImageKind::sniff(bytes) == Some(ImageKind::Png), "the demo image {image:?} is not a PNG");
-        let name = format!("{}.png", ids::new_id());
+        let name = new_upload_name(ImageKind::Png);
         uploads.put(&name, *bytes, ImageKind::Png.content_type()).await?;
         names.insert(*image, name);
     }

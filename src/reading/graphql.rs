@@ -246,6 +246,17 @@ async fn published(ctx: &Context<'_>, reader: &Reader, id: &str) -> Result<(Arc<
     Ok((row, can_see))
 }
 
+/// A body the caller may read, with its links to uploads signed for them: the kept page is the
+/// same for every reader, so the signing happens here, after it is read.
+async fn signed_html(ctx: &Context<'_>, html: &str, now: DateTime<Utc>) -> Result<String> {
+    if !html.contains("/uploads/") {
+        return Ok(html.to_owned());
+    }
+    let state = app_state(ctx);
+    let key = state.upload_access.key(&state.pool).await?;
+    Ok(crate::uploads::access::sign_links(html, &viewer(ctx)?.user.user_id, key, now).into_owned())
+}
+
 /// An article with everything its page shows: a published one kept at the request's content and
 /// topics revisions (`cache::page_weight` says why both), else read (and kept when published: the
 /// content revision does not follow other articles).
@@ -277,8 +288,12 @@ impl PublishedArticle {
     }
 
     /// The sanitised body; null when canSeeFullVersion is false (it never leaves the server then).
-    async fn html(&self) -> Option<&str> {
-        self.can_see.then_some(self.row.html.as_str())
+    /// Its links to uploads are signed for the caller (`uploads::access`).
+    async fn html(&self, ctx: &Context<'_>) -> Result<Option<String>> {
+        if !self.can_see {
+            return Ok(None);
+        }
+        Ok(Some(signed_html(ctx, &self.row.html, self.now).await?))
     }
 
     async fn summary(&self) -> Option<&str> {
@@ -660,8 +675,9 @@ impl ReadingQuery {
     async fn find_marketing_article_by_id(&self, ctx: &Context<'_>, id: ID) -> Result<MarketingArticle> {
         let reader = Reader::of(ctx).await?;
         let (row, can_see) = published(ctx, &reader, &id).await?;
+        let html = if can_see { Some(signed_html(ctx, &row.html, reader.now).await?) } else { None };
         Ok(MarketingArticle {
-            html: can_see.then(|| row.html.clone()),
+            html,
             published_by: publisher(row.publisher_type.as_deref(), row.publisher_id.as_deref(), row.publisher_name.as_deref()),
             premium_channel: channel(
                 row.premium_channel_id.as_deref(),

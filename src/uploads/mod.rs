@@ -1,10 +1,13 @@
 //! Uploads: `POST /upload` takes one image (png, jpeg or gif, recognised by its content, not its
 //! name), stores it under a generated name in the upload store (`store`: `INSIGHTS_UPLOAD_DIR` or
 //! `INSIGHTS_UPLOAD_URL`), and answers with its link; `GET /uploads/{name}` serves it with its type
-//! and `nosniff`. `POST /upload-file` takes a PDF and stores an image of each page (see `pdf`).
+//! and `nosniff` to whoever may read it (`access`). `POST /upload-file` takes a PDF and stores an
+//! image of each page (see `pdf`). Names are 128 random bits: a name is never guessed from another.
 
+pub mod access;
 pub mod migrate;
 mod pdf;
+mod queries;
 pub mod store;
 
 pub use pdf::{PdfRenderer, UNAVAILABLE_MESSAGE, UploadFileError, upload_file};
@@ -13,7 +16,7 @@ pub use store::UploadStore;
 use axum::{
     Json,
     body::Body,
-    extract::{Multipart, Path as UrlPath, State, multipart::MultipartError},
+    extract::{Multipart, Path as UrlPath, Query, State, multipart::MultipartError},
     http::{HeaderMap, HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
 };
@@ -22,7 +25,6 @@ use crate::{
     auth::{STAFF, session},
     error::Error,
     http::HttpError,
-    ids,
     state::AppState,
 };
 
@@ -71,23 +73,45 @@ impl ImageKind {
     }
 }
 
-/// Whether `name` is a name this server generated (`<24 hex>.<png|jpg|gif>`): nothing else is
-/// ever read from the upload store, so no path can escape it.
+/// Whether `name` is a name this server generated (`<32 hex>.<png|jpg|gif>`, or the id-shaped
+/// `<24 hex>` of files stored before names were random): nothing else is ever read from the upload
+/// store, so no path can escape it.
 pub fn is_upload_name(name: &str) -> bool {
+    let is_hex = |s: &str| s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
     match name.split_once('.') {
-        Some((id, extension)) => ids::is_valid_id(id) && ImageKind::from_extension(extension).is_some(),
+        Some((stem, extension)) => matches!(stem.len(), 24 | 32) && is_hex(stem) && ImageKind::from_extension(extension).is_some(),
         None => false,
     }
+}
+
+/// A new upload name: 128 random bits from the thread's CSPRNG, in hex.
+pub fn new_upload_name(kind: ImageKind) -> String {
+    format!("{:032x}.{}", rand::random::<u128>(), kind.extension())
 }
 
 fn bad_upload(message: impl Into<String>) -> HttpError {
     HttpError::from(Error::field("file", message))
 }
 
-/// Stores `bytes` if they are an accepted image; returns the generated file name.
+/// The most pixels a stored image may have: a browser decodes every image it shows in full, so a
+/// small file declaring a huge image (a "pixel bomb") would stall whoever opens the page.
+pub const MAX_IMAGE_PIXELS: u64 = 25_000_000;
+
+/// Stores `bytes` if they are an accepted image of at most `MAX_IMAGE_PIXELS`; returns the
+/// generated file name. Every image that reaches the store comes through here.
 pub async fn store_image(store: &UploadStore, bytes: Vec<u8>) -> Result<(String, ImageKind), HttpError> {
     let kind = ImageKind::sniff(&bytes).ok_or_else(|| bad_upload("File format not supported: upload a PNG, JPEG or GIF image"))?;
-    let name = format!("{}.{}", ids::new_id(), kind.extension());
+    let size = imagesize::blob_size(&bytes).map_err(|_| bad_upload("The image could not be read"))?;
+    if size.width as u64 * size.height as u64 > MAX_IMAGE_PIXELS {
+        let message = format!(
+            "The image is too large: at most {} megapixels (this one is {} × {} pixels)",
+            MAX_IMAGE_PIXELS / 1_000_000,
+            size.width,
+            size.height
+        );
+        return Err(bad_upload(message));
+    }
+    let name = new_upload_name(kind);
     store.put(&name, bytes, kind.content_type()).await.map_err(Error::from)?;
     Ok((name, kind))
 }
@@ -145,11 +169,26 @@ fn multipart_error(error: MultipartError) -> HttpError {
     }
 }
 
-/// `GET /uploads/{name}`.
-pub async fn serve(State(state): State<AppState>, UrlPath(name): UrlPath<String>) -> Result<Response, HttpError> {
+/// `GET /uploads/{name}`: a public file to anyone; any other to staff (bearer token) or through a
+/// signed link (`access`). NOT_FOUND for everyone else, as for a missing file.
+pub async fn serve(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    UrlPath(name): UrlPath<String>,
+    Query(link): Query<access::SignedLink>,
+) -> Result<Response, HttpError> {
+    if !is_upload_name(&name) {
+        return Err(Error::NotFound("File").into());
+    }
+    let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+    let grant = access::grant(&state, &name, authorization, &link).await?.ok_or(Error::NotFound("File"))?;
     let mut response = image_response(&state.uploads, &name).await?;
     // Names are never reused, so a file never changes.
-    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=31536000, immutable"));
+    let cache = match grant {
+        access::Grant::Public => HeaderValue::from_static("public, max-age=31536000, immutable"),
+        access::Grant::Private(seconds) => HeaderValue::try_from(format!("private, max-age={seconds}")).expect("a header value"),
+    };
+    response.headers_mut().insert(header::CACHE_CONTROL, cache);
     Ok(response)
 }
 
@@ -177,8 +216,16 @@ mod tests {
     fn only_generated_names_are_served() {
         assert!(is_upload_name("5f9b2c3e1a2b3c4d5e6f7a8b.png"));
         assert!(is_upload_name("5f9b2c3e1a2b3c4d5e6f7a8b.jpg"));
-        for bad in ["../etc/passwd", "5f9b2c3e1a2b3c4d5e6f7a8b.png/..", "5f9b2c3e1a2b3c4d5e6f7a8b.svg", "x.png", "5f9b2c3e1a2b3c4d5e6f7a8b"]
-        {
+        assert!(is_upload_name("0123456789abcdef0123456789abcdef.gif"));
+        assert!(is_upload_name(&new_upload_name(ImageKind::Png)));
+        for bad in [
+            "../etc/passwd",
+            "5f9b2c3e1a2b3c4d5e6f7a8b.png/..",
+            "5f9b2c3e1a2b3c4d5e6f7a8b.svg",
+            "x.png",
+            "5f9b2c3e1a2b3c4d5e6f7a8b",
+            "0123456789abcdef0123456789abcdef0.png",
+        ] {
             assert!(!is_upload_name(bad), "{bad}");
         }
     }

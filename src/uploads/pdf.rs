@@ -2,7 +2,11 @@
 //! rendered to one PNG per page with poppler's `pdftoppm`, so the editor can insert the pages.
 //! The pages are stored as ordinary uploads; the PDF itself is not kept (it is rendered in a
 //! working directory under the system's temporary directory, whatever the upload store). Without
-//! `pdftoppm` the endpoint answers 503 (`PdfRenderer`), never an internal error.
+//! `pdftoppm` or `pdfinfo` the endpoint answers 503 (`PdfRenderer`), never an internal error.
+//!
+//! A few hundred bytes of PDF can declare pages of 200 inches, which take a minute and gigabytes to
+//! render: `pdfinfo` reads the page count and sizes first (refusing too many or too large pages),
+//! pages are rendered into a bounded box, and only `INSIGHTS_PDF_RENDERS` renders run at once.
 
 use std::{
     io::ErrorKind,
@@ -18,6 +22,7 @@ use axum::{
     http::{HeaderMap, StatusCode, header},
     response::{IntoResponse, Response},
 };
+use tokio::sync::Semaphore;
 
 use super::{UploadStore, bad_upload, read_file_part, store_image};
 use crate::{
@@ -29,9 +34,15 @@ use crate::{
 };
 
 /// Rendering resolution: pages come out about 935 px wide for A4, enough for an article column.
-const DPI: &str = "110";
+const DPI: f64 = 110.0;
+/// The longest side of a rendered page, in pixels: a larger page is rendered into this box.
+const MAX_RENDER_SIDE: u32 = 2000;
+/// The largest page side accepted, in points (about 1.76 m; A0 is 2384 × 3370).
+const MAX_PAGE_POINTS: f64 = 5000.0;
 /// A PDF that takes longer than this to render is refused rather than holding a worker.
 const RENDER_TIMEOUT: Duration = Duration::from_secs(60);
+/// `pdfinfo` only reads the file's structure.
+const INFO_TIMEOUT: Duration = Duration::from_secs(10);
 
 fn is_pdf(bytes: &[u8]) -> bool {
     // The header may follow a few bytes of junk, which readers tolerate (within the first 1024).
@@ -39,21 +50,24 @@ fn is_pdf(bytes: &[u8]) -> bool {
 }
 
 /// What `POST /upload-file` answers when PDFs cannot be rendered (503).
-pub const UNAVAILABLE_MESSAGE: &str = "PDF rendering is unavailable: pdftoppm (poppler-utils) is not installed on the server";
+pub const UNAVAILABLE_MESSAGE: &str = "PDF rendering is unavailable: pdftoppm and pdfinfo (poppler-utils) are not installed on the server";
 
-/// The `pdftoppm` program (`INSIGHTS_PDFTOPPM`) and whether it could be started when last tried:
-/// checked at start-up by `serve`, and updated by every render, so a program removed while the
-/// server runs is noticed, and one installed later is picked up without a restart.
+/// The `pdftoppm` and `pdfinfo` programs (`INSIGHTS_PDFTOPPM`, `INSIGHTS_PDFINFO`) and whether
+/// both could be started when last tried: checked at start-up by `serve`, and updated by every
+/// render, so a program removed while the server runs is noticed, and one installed later is
+/// picked up without a restart. `renders` bounds the renders running at once.
 #[derive(Debug)]
 pub struct PdfRenderer {
     program: PathBuf,
+    info_program: PathBuf,
     available: AtomicBool,
+    renders: Semaphore,
 }
 
 impl PdfRenderer {
     /// Assumed available until a check or a render says otherwise.
-    pub fn new(program: PathBuf) -> Self {
-        PdfRenderer { program, available: AtomicBool::new(true) }
+    pub fn new(program: PathBuf, info_program: PathBuf, renders: usize) -> Self {
+        PdfRenderer { program, info_program, available: AtomicBool::new(true), renders: Semaphore::new(renders.max(1)) }
     }
 
     pub fn program(&self) -> &Path {
@@ -64,26 +78,10 @@ impl PdfRenderer {
         self.available.load(Ordering::Relaxed)
     }
 
-    /// Runs `pdftoppm -v` and records whether it could be started (its exit status does not
-    /// matter: older poppler releases exit with 99 after printing their version).
+    /// Runs `pdftoppm -v` and `pdfinfo -v` and records whether both could be started (their exit
+    /// status does not matter: older poppler releases exit with 99 after printing their version).
     pub async fn check(&self) -> bool {
-        let started = tokio::process::Command::new(&self.program)
-            .arg("-v")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn();
-        let available = match started {
-            Ok(mut child) => {
-                let _ = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
-                true
-            }
-            Err(error) => {
-                tracing::debug!(%error, program = %self.program.display(), "pdftoppm cannot be started");
-                false
-            }
-        };
+        let available = starts(&self.program).await && starts(&self.info_program).await;
         self.available.store(available, Ordering::Relaxed);
         available
     }
@@ -93,8 +91,9 @@ impl PdfRenderer {
         let available = self.check().await;
         if !available {
             tracing::warn!(
-                program = %self.program.display(),
-                "PDF pages cannot be rendered: pdftoppm (Debian package poppler-utils) is not installed; \
+                pdftoppm = %self.program.display(),
+                pdfinfo = %self.info_program.display(),
+                "PDF pages cannot be rendered: pdftoppm or pdfinfo (Debian package poppler-utils) is not installed; \
                  POST /upload-file will refuse PDFs"
             );
         }
@@ -103,6 +102,51 @@ impl PdfRenderer {
 
     fn set_available(&self, available: bool) {
         self.available.store(available, Ordering::Relaxed);
+    }
+
+    /// Starts `program` with `args`, or says why not: a missing program is `Unavailable` (and
+    /// remembered), any other failure internal.
+    fn spawn(&self, program: &Path, args: &[&std::ffi::OsStr]) -> Result<tokio::process::Child, UploadFileError> {
+        let child = tokio::process::Command::new(program)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn();
+        match child {
+            Ok(child) => Ok(child),
+            Err(error) if error.kind() == ErrorKind::NotFound => {
+                self.set_available(false);
+                tracing::warn!(%error, program = %program.display(), "cannot run a poppler program: install poppler-utils");
+                Err(UploadFileError::Unavailable)
+            }
+            Err(error) => {
+                tracing::error!(%error, program = %program.display(), "cannot run a poppler program");
+                Err(HttpError::from(anyhow::Error::from(error)).into())
+            }
+        }
+    }
+}
+
+/// Whether `program -v` can be started.
+async fn starts(program: &Path) -> bool {
+    let started = tokio::process::Command::new(program)
+        .arg("-v")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn();
+    match started {
+        Ok(mut child) => {
+            let _ = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
+            true
+        }
+        Err(error) => {
+            tracing::debug!(%error, program = %program.display(), "cannot be started");
+            false
+        }
     }
 }
 
@@ -165,42 +209,85 @@ pub async fn upload_file(State(state): State<AppState>, headers: HeaderMap, mut 
     Ok((StatusCode::CREATED, Json(serde_json::json!({ "pageCount": pages.len(), "pages": pages }))).into_response())
 }
 
+/// What `pdfinfo` says of a PDF: its page count and the size of its largest page, in points.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct PdfInfo {
+    pages: u32,
+    /// The longest side of any page listed (width or height).
+    largest_side: f64,
+    /// That page's number, width and height.
+    largest: (u32, f64, f64),
+}
+
+/// Reads `pdfinfo -f 1 -l <last>` output: `Pages: 3` and one `Page    1 size: 612 x 792 pts` line
+/// per page listed.
+fn parse_info(output: &str) -> Option<PdfInfo> {
+    let mut pages = None;
+    let mut info = PdfInfo { pages: 0, largest_side: 0.0, largest: (0, 0.0, 0.0) };
+    for line in output.lines() {
+        if let Some(count) = line.strip_prefix("Pages:") {
+            pages = count.trim().parse().ok();
+        } else if let Some((page, size)) = line.strip_prefix("Page").and_then(|rest| rest.split_once(" size:")) {
+            let mut numbers = size.split_whitespace().filter_map(|word| word.parse::<f64>().ok());
+            let (Some(width), Some(height)) = (numbers.next(), numbers.next()) else { continue };
+            let side = width.max(height);
+            if side > info.largest_side {
+                info.largest_side = side;
+                info.largest = (page.trim().parse().unwrap_or(0), width, height);
+            }
+        }
+    }
+    info.pages = pages?;
+    Some(info)
+}
+
+/// Waits for `child` at most `timeout` (killed on drop otherwise); `slow` is the message then.
+async fn finish(child: tokio::process::Child, timeout: Duration, slow: &str) -> Result<std::process::Output, UploadFileError> {
+    let internal = |error: std::io::Error| UploadFileError::from(HttpError::from(anyhow::Error::from(error)));
+    tokio::time::timeout(timeout, child.wait_with_output()).await.map_err(|_| bad_upload(slow))?.map_err(internal)
+}
+
 /// Renders every page of `pdf` to PNG files in `work`; returns their contents in page order.
 async fn render(renderer: &PdfRenderer, work: &Path, pdf: &[u8], max_pages: u32) -> Result<Vec<Vec<u8>>, UploadFileError> {
     let internal = |error: std::io::Error| HttpError::from(anyhow::Error::from(error));
     tokio::fs::create_dir_all(work).await.map_err(internal)?;
     let input = work.join("input.pdf");
     tokio::fs::write(&input, pdf).await.map_err(internal)?;
+    let _permit = renderer.renders.acquire().await.map_err(|e| internal(std::io::Error::other(e)))?;
+
     // One page past the limit tells a too-long file from one exactly at the limit.
     let last = (max_pages + 1).to_string();
-    let child = tokio::process::Command::new(renderer.program())
-        .args(["-png", "-r", DPI, "-l", &last])
-        .arg(&input)
-        .arg(work.join("page"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn();
-    let child = match child {
-        Ok(child) => {
-            renderer.set_available(true);
-            child
-        }
-        Err(error) if error.kind() == ErrorKind::NotFound => {
-            renderer.set_available(false);
-            tracing::warn!(%error, program = %renderer.program().display(), "cannot run pdftoppm: install poppler-utils");
-            return Err(UploadFileError::Unavailable);
-        }
-        Err(error) => {
-            tracing::error!(%error, program = %renderer.program().display(), "cannot run pdftoppm");
-            return Err(internal(error).into());
-        }
+    let info_args = ["-f".as_ref(), "1".as_ref(), "-l".as_ref(), last.as_ref(), input.as_os_str()];
+    let child = renderer.spawn(&renderer.info_program, &info_args)?;
+    renderer.set_available(true);
+    let output = finish(child, INFO_TIMEOUT, "The PDF took too long to read").await?;
+    let info = output.status.success().then(|| parse_info(&String::from_utf8_lossy(&output.stdout))).flatten();
+    let Some(info) = info else {
+        let reason = String::from_utf8_lossy(&output.stderr);
+        tracing::info!(reason = %reason.trim(), "PDF refused by pdfinfo");
+        return Err(bad_upload("The PDF could not be read").into());
     };
-    let output = tokio::time::timeout(RENDER_TIMEOUT, child.wait_with_output())
-        .await
-        .map_err(|_| bad_upload("The PDF took too long to render"))?
-        .map_err(internal)?;
+    if info.pages == 0 {
+        return Err(bad_upload("The PDF has no pages").into());
+    }
+    if info.pages > max_pages {
+        return Err(bad_upload(format!("The PDF has more than {max_pages} pages")).into());
+    }
+    if info.largest_side > MAX_PAGE_POINTS {
+        let (page, width, height) = info.largest;
+        let message = format!("The PDF's pages are too large: at most {MAX_PAGE_POINTS} points a side (page {page} is {width} × {height})");
+        return Err(bad_upload(message).into());
+    }
+
+    // Pages that would come out larger than the box at the usual resolution are fitted into it.
+    let resolution = DPI.to_string();
+    let side = MAX_RENDER_SIDE.to_string();
+    let scale = if info.largest_side * DPI / 72.0 > f64::from(MAX_RENDER_SIDE) { ["-scale-to", &side] } else { ["-r", &resolution] };
+    let output_prefix = work.join("page");
+    let render_args =
+        ["-png".as_ref(), scale[0].as_ref(), scale[1].as_ref(), "-l".as_ref(), last.as_ref(), input.as_os_str(), output_prefix.as_os_str()];
+    let child = renderer.spawn(renderer.program(), &render_args)?;
+    let output = finish(child, RENDER_TIMEOUT, "The PDF took too long to render").await?;
     if !output.status.success() {
         let reason = String::from_utf8_lossy(&output.stderr);
         tracing::info!(reason = %reason.trim(), "PDF refused by pdftoppm");
@@ -248,5 +335,14 @@ mod tests {
         assert!(is_pdf(b"\xef\xbb\xbf%PDF-1.4"));
         assert!(!is_pdf(b"\x89PNG\r\n\x1a\n"));
         assert!(!is_pdf(b"PDF-1.7"));
+    }
+
+    #[test]
+    fn pdfinfo_gives_the_page_count_and_the_largest_page() {
+        let output = "Producer:       x\nPages:          3\nPage    1 size: 612 x 792 pts (letter)\nPage    1 rot:  0\n\
+                      Page    2 size: 14400 x 200.5 pts\nPage    3 size: 595.276 x 841.89 pts (A4)\n";
+        let info = parse_info(output).unwrap();
+        assert_eq!((info.pages, info.largest_side, info.largest), (3, 14400.0, (2, 14400.0, 200.5)));
+        assert_eq!(parse_info("Producer: x\n"), None);
     }
 }

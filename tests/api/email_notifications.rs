@@ -119,7 +119,9 @@ async fn a_publish_to_200_subscribers_reaches_exactly_those_whose_settings_and_a
     let (full, teaser) = (count(|e| *e == Expect::Full), count(|e| *e == Expect::Teaser));
     let digests = count(|e| matches!(e, Expect::Digest(_)));
 
-    let body = format!("The body says {MARKER}: copper stocks fell by a third.");
+    // With an image of the body: its file is the article's, never put in an email (issue 35).
+    const IMAGE: &str = "0123456789abcdef0123456789abcdef.png";
+    let body = format!(r#"The body says {MARKER}: copper stocks fell by a third.<img src="/uploads/{IMAGE}" alt="">"#);
     let (article, request) = n.publish(app, n.article(&n.premium, "Copper stocks", &body)).await;
     let done = fan_out(app, request).await;
     assert_eq!((done.emails, done.digest_entries, done.skipped), ((full + teaser) as u64, digests as u64, false));
@@ -153,6 +155,7 @@ async fn a_publish_to_200_subscribers_reaches_exactly_those_whose_settings_and_a
         let source = mail.maildev.source(&email.id).await;
         assert!(!source.contains(MARKER) && !email.html.contains(MARKER) && !email.text.contains(MARKER), "{case}: the body leaked");
         assert!(!source.contains("copper stocks fell by a third"), "{case}: the body leaked");
+        assert!(!source.contains(IMAGE), "{case}: the body's image leaked");
     }
     // Nor is it stored with the emails: the outbox holds the summary, never the text.
     assert_eq!(scalar(app, "select count(*) from email_content where data::text like '%zanzibarquux%'").await, 0);

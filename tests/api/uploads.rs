@@ -5,7 +5,9 @@ use serde_json::{Value, json};
 use sqlx::PgPool;
 
 use crate::support::{
-    TestRole, s3,
+    TestRole,
+    factories::ReaderArticle,
+    s3,
     uploads::{GIF, PNG, spawn, spawn_s3, upload},
 };
 
@@ -22,7 +24,10 @@ async fn an_image_is_stored_under_a_generated_name_and_served_with_its_type(pool
     assert_eq!(body["contentType"], "image/png");
     assert!(dir.join(name).exists(), "stored in the upload directory");
 
+    // Linked from nothing yet: served to staff only.
     let served = app.client.get(app.url(&format!("/uploads/{name}"))).send().await.unwrap();
+    assert_eq!(served.status(), 404);
+    let served = app.client.get(app.url(&format!("/uploads/{name}"))).bearer_auth(&token).send().await.unwrap();
     assert_eq!(served.status(), 200);
     assert_eq!(served.headers()["content-type"], "image/png");
     assert_eq!(served.headers()["x-content-type-options"], "nosniff");
@@ -103,13 +108,21 @@ fn not_uploads(dir: &std::path::Path) -> Vec<String> {
 
 /// A two-page PDF, written out with its cross-reference table.
 fn two_page_pdf() -> Vec<u8> {
-    let objects = [
-        "<< /Type /Catalog /Pages 2 0 R >>",
-        "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Contents 5 0 R >>",
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Contents 5 0 R >>",
-        "<< /Length 34 >>\nstream\n0 0 1 rg 10 10 180 80 re f\nendstream",
+    pdf_of(&[(200, 100), (200, 100)])
+}
+
+/// A PDF with pages of these sizes (points), each showing a rectangle.
+fn pdf_of(pages: &[(u32, u32)]) -> Vec<u8> {
+    let contents = pages.len() + 3;
+    let kids: Vec<String> = (0..pages.len()).map(|i| format!("{} 0 R", i + 3)).collect();
+    let mut objects = vec![
+        "<< /Type /Catalog /Pages 2 0 R >>".to_owned(),
+        format!("<< /Type /Pages /Kids [{}] /Count {} >>", kids.join(" "), pages.len()),
     ];
+    for (width, height) in pages {
+        objects.push(format!("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {width} {height}] /Contents {contents} 0 R >>"));
+    }
+    objects.push("<< /Length 34 >>\nstream\n0 0 1 rg 10 10 180 80 re f\nendstream".to_owned());
     let mut pdf = b"%PDF-1.4\n".to_vec();
     let mut offsets = Vec::new();
     for (i, object) in objects.iter().enumerate() {
@@ -145,7 +158,7 @@ async fn a_pdf_becomes_one_stored_image_per_page(pool: PgPool) {
     for page in body["pages"].as_array().unwrap() {
         let name = page["fileName"].as_str().unwrap();
         assert!(insights::uploads::is_upload_name(name) && name.ends_with(".png"), "{name}");
-        let served = app.client.get(app.url(page["link"].as_str().unwrap())).send().await.unwrap();
+        let served = app.client.get(app.url(page["link"].as_str().unwrap())).bearer_auth(&token).send().await.unwrap();
         assert_eq!(served.headers()["content-type"], "image/png");
         let bytes = served.bytes().await.unwrap();
         assert_eq!(imagesize::blob_size(&bytes).unwrap().width, 306, "200 pt at 110 dpi");
@@ -219,7 +232,7 @@ async fn on_s3_an_image_goes_to_the_bucket_and_comes_back_byte_identical(pool: P
         let stored = s3::server().object(&bucket, &format!("uploads/{name}")).await.expect("the file is in the bucket");
         assert_eq!(stored, (bytes.to_vec(), content_type.to_owned()), "stored as sent, with its type");
 
-        let served = app.client.get(app.url(&format!("/uploads/{name}"))).send().await.unwrap();
+        let served = app.client.get(app.url(&format!("/uploads/{name}"))).bearer_auth(&token).send().await.unwrap();
         assert_eq!(served.status(), 200);
         assert_eq!(served.headers()["content-type"], content_type);
         assert_eq!(served.headers()["x-content-type-options"], "nosniff");
@@ -271,11 +284,246 @@ async fn a_store_that_does_not_answer_gives_503_with_a_clear_message(pool: PgPoo
     let token = app.token(TestRole::Editor).await;
     let expected = json!({ "code": "UNAVAILABLE", "message": insights::uploads::store::UNREACHABLE_MESSAGE });
     let started = std::time::Instant::now();
-    let served = app.client.get(app.url(&format!("/uploads/{}.png", insights::ids::new_id()))).send().await.unwrap();
+    let served = app.client.get(app.url(&format!("/uploads/{}.png", insights::ids::new_id()))).bearer_auth(&token).send().await.unwrap();
     assert_eq!(served.status(), 503);
     assert_eq!(served.json::<Value>().await.unwrap(), expected);
     let uploaded = upload(&app, Some(&token), "a.png", PNG).await;
     assert_eq!(uploaded.status(), 503);
     assert_eq!(uploaded.json::<Value>().await.unwrap(), expected);
     assert!(started.elapsed() < std::time::Duration::from_secs(20), "answered in {:?}, not after minutes of retries", started.elapsed());
+}
+
+/// A PNG whose header declares `width` × `height` pixels (its data is one empty block: the size is
+/// what a pixel bomb lies about).
+fn png_declaring(width: u32, height: u32) -> Vec<u8> {
+    let chunk = |kind: &[u8], data: &[u8]| {
+        let mut chunk = (data.len() as u32).to_be_bytes().to_vec();
+        chunk.extend_from_slice(kind);
+        chunk.extend_from_slice(data);
+        let mut crc_input = kind.to_vec();
+        crc_input.extend_from_slice(data);
+        chunk.extend_from_slice(&crc32(&crc_input).to_be_bytes());
+        chunk
+    };
+    let mut header = width.to_be_bytes().to_vec();
+    header.extend_from_slice(&height.to_be_bytes());
+    header.extend_from_slice(&[8, 6, 0, 0, 0]);
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    png.extend(chunk(b"IHDR", &header));
+    png.extend(chunk(b"IDAT", b"x\x9c\x03\0\0\0\0\x01"));
+    png.extend(chunk(b"IEND", b""));
+    png
+}
+
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for byte in bytes {
+        crc ^= u32::from(*byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xedb8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_png_declaring_a_huge_image_is_refused_quickly(pool: PgPool) {
+    let (app, dir) = spawn(pool, &[]).await;
+    let token = app.token(TestRole::Editor).await;
+    let bomb = png_declaring(50_000, 50_000);
+    let started = std::time::Instant::now();
+    let response = upload(&app, Some(&token), "photo.png", &bomb).await;
+    assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
+    assert_eq!(response.status(), 400);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["fields"]["file"], "The image is too large: at most 25 megapixels (this one is 50000 × 50000 pixels)", "{body}");
+    assert_eq!(std::fs::read_dir(&dir).map(|d| d.count()).unwrap_or(0), 0, "nothing stored");
+    // The limit is on pixels, not on a side: 5000 × 5000 fits.
+    assert_eq!(upload(&app, Some(&token), "wide.png", &png_declaring(5_000, 5_000)).await.status(), 201);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_pdf_with_a_huge_page_is_refused_before_it_is_rendered(pool: PgPool) {
+    let (app, dir) = spawn(pool, &[]).await;
+    if !app.state.pdf_renderer.check().await {
+        eprintln!("skipped: pdftoppm or pdfinfo (poppler-utils) is not installed");
+        return;
+    }
+    let token = app.token(TestRole::Editor).await;
+    let bomb = pdf_of(&[(14_400, 14_400)]);
+    assert!(bomb.len() < 1024, "a few hundred bytes: {}", bomb.len());
+    let started = std::time::Instant::now();
+    let response = upload_pdf(&app, Some(&token), "bomb.pdf", bomb).await;
+    assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
+    assert_eq!(response.status(), 400);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["fields"]["file"], "The PDF's pages are too large: at most 5000 points a side (page 1 is 14400 × 14400)", "{body}");
+    // A large page within the limit is rendered into the bounded box.
+    let response = upload_pdf(&app, Some(&token), "poster.pdf", pdf_of(&[(4_000, 4_000)])).await;
+    assert_eq!(response.status(), 201);
+    let body: Value = response.json().await.unwrap();
+    let name = body["pages"][0]["fileName"].as_str().unwrap();
+    let size = imagesize::blob_size(&std::fs::read(dir.join(name)).unwrap()).unwrap();
+    assert_eq!((size.width, size.height), (2000, 2000), "fitted into 2000 px, not 6111 px at 110 dpi");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn without_pdfinfo_a_pdf_is_refused_with_503_not_an_internal_error(pool: PgPool) {
+    let missing = std::env::temp_dir().join(format!("no-pdfinfo-{}", insights::ids::new_id()));
+    let (app, dir) = spawn(pool, &["--pdfinfo", missing.to_str().unwrap()]).await;
+    let token = app.token(TestRole::Editor).await;
+    let expected = json!({ "code": "UNAVAILABLE", "message": insights::uploads::UNAVAILABLE_MESSAGE });
+    // Believed present: the spawn fails; then known missing.
+    for _ in 0..2 {
+        let response = upload_pdf(&app, Some(&token), "deck.pdf", two_page_pdf()).await;
+        assert_eq!(response.status(), 503);
+        assert_eq!(response.json::<Value>().await.unwrap(), expected);
+    }
+    assert!(!app.state.pdf_renderer.check_at_startup().await, "the start-up check sees it missing");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The GET of `path` with `token`: its status and Cache-Control.
+async fn fetch(app: &crate::support::TestApp, path: &str, token: Option<&str>) -> (u16, String) {
+    let mut request = app.client.get(app.url(path));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.unwrap();
+    let cache = response.headers().get("cache-control").map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default();
+    (response.status().as_u16(), cache)
+}
+
+/// The `src` of the first image of an article body as `token` is shown it (None: no body).
+async fn image_src(app: &crate::support::TestApp, token: &str, article: &str) -> Option<String> {
+    let query = "query($id: ID!) { findPublishedArticleById(id: $id) { html } }";
+    let response = app.gql(Some(token), query, json!({ "id": article })).await;
+    let html = response["data"]["findPublishedArticleById"]["html"].as_str()?.to_owned();
+    let src = html.split("src=\"").nth(1).unwrap().split('"').next().unwrap();
+    Some(src.replace("&amp;", "&"))
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_premium_articles_images_go_only_to_readers_who_may_read_it(pool: PgPool) {
+    let (app, dir) = spawn(pool, &[]).await;
+    let admin = app.token(TestRole::Administrator).await;
+    let editor = app.token(TestRole::Editor).await;
+    let desk = app.add_desk(&admin, "Metals desk", &[&app.user_id(&editor).await]).await;
+    let premium = app.channel_of_type(&admin, &desk, "Metals Premium", "premium").await;
+    let name = crate::support::uploads::upload_name(&app, &editor, PNG).await;
+    let path = format!("/uploads/{name}");
+    // 128 random bits, nothing of the id generator's shape (time, process, counter).
+    let stem = name.strip_suffix(".png").unwrap();
+    assert_eq!(stem.len(), 32, "{name}");
+    assert!(!insights::ids::is_valid_id(stem));
+
+    // Just uploaded, linked from nothing: staff only. Refusals are 404, as for a missing file, so a
+    // name is never confirmed to exist.
+    let (anonymous, reader_token) = (None, app.token(TestRole::Subscriber).await);
+    assert_eq!(fetch(&app, &path, anonymous).await.0, 404, "anonymous, unlinked");
+    assert_eq!(fetch(&app, &path, Some(&reader_token)).await.0, 404, "reader, unlinked");
+    let (status, cache) = fetch(&app, &path, Some(&editor)).await;
+    assert_eq!((status, cache.starts_with("private")), (200, true), "staff, unlinked: {cache}");
+
+    let article = app
+        .insert_reader_article(ReaderArticle {
+            channel: Some(&premium),
+            desk: Some(&desk),
+            is_premium: true,
+            body: Box::leak(format!(r#"Capesize rates<img src="/uploads/{name}" alt="chart">"#).into_boxed_str()),
+            ..Default::default()
+        })
+        .await;
+    let linked: Vec<String> =
+        sqlx::query_scalar("select article_id from upload_article where name = $1").bind(&name).fetch_all(&app.pool).await.unwrap();
+    assert_eq!(linked, [article.clone()], "the link is recorded with the file");
+
+    // Without a subscription: no body, so no link, and the plain path stays closed.
+    let (reader, reader_id) = app.signed_in_reader("reader@example.com").await;
+    assert_eq!(image_src(&app, &reader, &article).await, None);
+    assert_eq!(fetch(&app, &path, None).await.0, 404, "anonymous, premium");
+    assert_eq!(fetch(&app, &path, Some(&reader)).await.0, 404, "unentitled reader, premium");
+
+    // Subscribed: the body's link is signed for them, and works without a token for a few minutes.
+    app.subscribe(&premium, &reader_id, "account", "active", None, true).await;
+    let signed = image_src(&app, &reader, &article).await.expect("the entitled reader sees the body");
+    assert!(signed.starts_with(&format!("{path}?u={reader_id}&e=")), "{signed}");
+    let (status, cache) = fetch(&app, &signed, None).await;
+    assert_eq!(status, 200, "{signed}");
+    let max_age: i64 = cache.strip_prefix("private, max-age=").unwrap().parse().unwrap();
+    assert!((300..=600).contains(&max_age), "{cache}");
+    // The same link again (the page is kept per article, signed per reader): still the same.
+    assert_eq!(image_src(&app, &reader, &article).await.as_deref(), Some(signed.as_str()));
+    // A forged or re-aimed signature is refused.
+    let (other, _) = app.signed_in_reader("other@example.com").await;
+    let other_id = app.user_id(&other).await;
+    assert_eq!(fetch(&app, &signed.replace(&reader_id, &other_id), None).await.0, 404, "another viewer");
+    let forged = format!("{}AAAA", &signed[..signed.len() - 4]);
+    assert_eq!(fetch(&app, &forged, None).await.0, 404, "a forged signature");
+    assert_eq!(fetch(&app, &signed.replace("&e=", "&e=1"), None).await.0, 404, "a stretched expiry");
+    assert_eq!(fetch(&app, &signed.replace("&s=", "&x="), None).await.0, 404, "no signature");
+    // Staff always.
+    assert_eq!(fetch(&app, &path, Some(&admin)).await.0, 200);
+    assert!(image_src(&app, &admin, &article).await.unwrap().contains("&s="), "staff readers get signed links too");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_channel_image_is_public_once_the_channel_links_it(pool: PgPool) {
+    let (app, dir) = spawn(pool, &[]).await;
+    let admin = app.token(TestRole::Administrator).await;
+    let desk = app.add_desk(&admin, "Metals desk", &[&app.user_id(&admin).await]).await;
+    let name = crate::support::uploads::upload_name(&app, &admin, PNG).await;
+    let path = format!("/uploads/{name}");
+    assert_eq!(fetch(&app, &path, None).await.0, 404, "unlinked");
+    let mut item = crate::support::TestApp::premium_channel("Metals Premium", &desk, &[]);
+    item["profileImage"] = json!(name);
+    app.add_channel(&admin, item).await;
+    assert_eq!(fetch(&app, &path, None).await, (200, "public, max-age=31536000, immutable".to_owned()));
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[sqlx::test(migrations = false)]
+async fn the_migration_classifies_the_files_already_linked(pool: PgPool) {
+    let mut migrations: Vec<_> = std::fs::read_dir("migrations").unwrap().map(|e| e.unwrap().path()).collect();
+    migrations.sort();
+    let (before, after): (Vec<_>, Vec<_>) = migrations.into_iter().partition(|path| path.file_name().unwrap().to_str().unwrap() < "0025");
+    for path in before {
+        sqlx::raw_sql(sqlx::AssertSqlSafe(std::fs::read_to_string(path).unwrap())).execute(&pool).await.unwrap();
+    }
+    // Links as the id-shaped names of the time left them.
+    let (photo, topic, promotion, body, unlinked) = (
+        "aaaaaaaaaaaaaaaaaaaaaaaa.jpg",
+        "bbbbbbbbbbbbbbbbbbbbbbbb.png",
+        "cccccccccccccccccccccccc.png",
+        "dddddddddddddddddddddddd.gif",
+        "eeeeeeeeeeeeeeeeeeeeeeee.png",
+    );
+    let id = |c: char| c.to_string().repeat(24);
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+        "insert into users (user_id, subject, email, name, profile_picture) values ('{u}', 'dev|x', 'x@example.com', 'X', '{photo}');
+         insert into category (category_id, name, description, small_image) values ('{c}', 'Metals', 'Metals', '/uploads/{topic}');
+         insert into promotional_content (promotional_content_id, name, article_image) values ('{p}', 'Webinar', '{promotion}');
+         insert into article (article_id, title, html) values ('{a}', 'Copper', '<p><img src=\"/uploads/{body}\" alt=\"\"></p>');",
+        u = id('1'),
+        c = id('2'),
+        p = id('3'),
+        a = id('4'),
+    )))
+    .execute(&pool)
+    .await
+    .unwrap();
+    for path in after {
+        sqlx::raw_sql(sqlx::AssertSqlSafe(std::fs::read_to_string(path).unwrap())).execute(&pool).await.unwrap();
+    }
+    let classes: Vec<(String, bool, Vec<String>)> = sqlx::query_as(
+        "select u.name, u.is_public, array(select a.article_id from upload_article a where a.name = u.name) from upload u order by u.name",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    let expected = [(photo, true, vec![]), (topic, true, vec![]), (promotion, true, vec![]), (body, false, vec![id('4')])];
+    assert_eq!(classes, expected.map(|(name, public, articles)| (name.to_owned(), public, articles)), "{unlinked} has no row: staff only");
 }

@@ -276,12 +276,13 @@ test('A contributor drafts an article with an image and a tag; an editor publish
   await editor.title.fill(title);
   await editor.body.click();
   await page.keyboard.type(bodyText);
-  // The toolbar's image button opens the file chooser; the image is uploaded and shown from /uploads/.
+  // The toolbar's image button opens the file chooser; the image is uploaded and shown from /uploads/
+  // with the token (linked from nothing yet, it is not public).
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('toolbar', { name: 'Formatting' }).getByRole('button', { name: 'Insert image', exact: true }).click();
   await (await chooser).setFiles({ name: 'inventories.png', mimeType: 'image/png', buffer: Buffer.from(PNG_1X1, 'base64') });
   const image = editor.body.locator('img');
-  await expect(image).toHaveAttribute('src', /^\/uploads\/[0-9a-f]{24}\.png$/);
+  await expect(image).toHaveAttribute('src', /^blob:/);
   await expect.poll(() => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(1);
 
   // The channel first: choosing it resets the contributors. Its owner publishes the article.
@@ -327,7 +328,8 @@ test('A contributor drafts an article with an image and a tag; an editor publish
     tags: [{ name: s.tag }],
   });
   expect(draft.html).toContain(bodyText);
-  expect(draft.html).toMatch(/<img src="\/uploads\/[0-9a-f]{24}\.png"/);
+  expect(draft.html).toMatch(/<img src="\/uploads\/[0-9a-f]{32}\.png"/);
+  const imagePath = /<img src="(\/uploads\/[0-9a-f]{32}\.png)"/.exec(draft.html)![1];
 
   // The editor, a member of the publishing desk, opens it from the list and publishes it.
   const { context, page: ed } = await signedIn(browser, 'Editor');
@@ -338,7 +340,7 @@ test('A contributor drafts an article with an image and a tag; an editor publish
   const edEditor = editorParts(ed);
   await expect(edEditor.title).toHaveValue(title);
   await expect(edEditor.body).toContainText(bodyText);
-  await expect(edEditor.body.locator('img')).toHaveAttribute('src', /^\/uploads\/[0-9a-f]{24}\.png$/);
+  await expect(edEditor.body.locator('img')).toHaveAttribute('src', /^blob:/);
   await expect(edEditor.channel).toHaveValue(s.channelId);
   await expect(edEditor.chosenTags).toContainText(s.tag);
   await expect(edEditor.topics.getByRole('treeitem', { name: s.topic, exact: true })).toHaveAttribute('aria-checked', 'true');
@@ -357,6 +359,7 @@ test('A contributor drafts an article with an image and a tag; an editor publish
 
   const published = await findArticleById(ed, id);
   expect(published).toMatchObject({ state: 'Published', sendEmails: true, wasPublishedPreviously: true, premiumExpiryOffset: '1w' });
+
   expect(Date.parse(published.premiumExpiresAt!) - Date.parse(published.publishDate!)).toBe(7 * 24 * 3600 * 1000);
 
   // The list: Title, Published By (the desk), Unique views, Published, Last Edit, Premium.
@@ -394,6 +397,16 @@ test('A contributor drafts an article with an image and a tag; an editor publish
   ]);
   await expect(ed.getByText('There are no items to show')).toBeVisible();
   await screenshot(ed, 'article-stats');
+
+  // The premium article's image: not to an anonymous client, and on the article page through a link
+  // signed for the reader (here staff, who may read it), which Chromium loads without the token. After
+  // the stats: the visit counts a view.
+  expect((await ed.request.get(imagePath)).status()).toBe(404);
+  await ed.goto(`browse/article/${id}`);
+  const readerImage = ed.locator('.insights-article-html img');
+  await expect(readerImage).toHaveAttribute('src', new RegExp(`^${imagePath}\\?u=[0-9a-f]{24}&e=\\d+&s=`));
+  await expect.poll(() => readerImage.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(1);
+  await ed.goBack();
 
   // Archive, after the confirmation: it leaves Published and shows under Archived.
   await ed.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Articles' }).click();

@@ -63,12 +63,12 @@ test('An Administrator creates a premium channel owned by a desk, edits it, filt
   await page.getByRole('listbox', { name: 'Matching desks' }).getByRole('option', { name: deskName, exact: true }).click();
   await expect(page.getByLabel('Owner', { exact: true })).toHaveValue(deskName);
 
-  // A profile image: POST /upload, then its preview from the link.
+  // A profile image: POST /upload, then its preview, fetched with the token (not public until saved).
   await page
     .getByLabel('Profile image')
     .setInputFiles({ name: 'profile.png', mimeType: 'image/png', buffer: Buffer.from(PNG_1X1, 'base64') });
   const preview = page.getByRole('img', { name: 'Profile image preview' });
-  await expect(preview).toHaveAttribute('src', /^\/uploads\/.+/);
+  await expect(preview).toHaveAttribute('src', /^blob:/);
   await expect.poll(() => preview.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(1);
   await screenshot(page, 'channel-add');
   await page.getByRole('button', { name: 'Add', exact: true }).click();

@@ -55,10 +55,10 @@ test('An editor adds a sub-topic, edits it, cannot nest a topic under itself, an
   await page.getByRole('combobox', { name: `Parent ${one}` }).selectOption({ label: parent });
   await expect(page.getByRole('checkbox', { name: 'Sector' })).not.toBeChecked();
   await expect(page.getByRole('checkbox', { name: 'Sector' })).toBeDisabled();
-  // A card image: POST /upload, then its preview from /uploads/.
+  // A card image: POST /upload, then its preview, fetched with the token (not public until saved).
   await page.getByLabel('Card image').setInputFiles({ name: 'card.png', mimeType: 'image/png', buffer: Buffer.from(PNG_1X1, 'base64') });
   const preview = page.getByRole('img', { name: 'Card image preview' });
-  await expect(preview).toHaveAttribute('src', /^\/uploads\/.+/);
+  await expect(preview).toHaveAttribute('src', /^blob:/);
   await expect.poll(() => preview.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(1);
   await screenshot(page, 'topic-add-child');
   await page.getByRole('button', { name: 'Add', exact: true }).click();

@@ -7,6 +7,7 @@
 import { Button, Checkbox, Classes, FormGroup, HTMLSelect, InputGroup, Radio, RadioGroup, Spinner, TextArea } from '@blueprintjs/core';
 import { useId, useState, type ReactNode } from 'react';
 import type { FieldBinding } from './useAdminForm';
+import { UploadedImage } from '../../lib/UploadedImage';
 
 interface FieldFrameProps {
   id: string;
@@ -335,7 +336,7 @@ export function ImageUploadField({
   return (
     <FieldFrame id={id} label={label} error={shownError}>
       <div className="insights-admin-image">
-        {value && <img src={previewUrl(value)} alt={`${label} preview`} />}
+        {value && <UploadedImage path={previewUrl(value)} alt={`${label} preview`} />}
         <div className="insights-admin-image-controls">
           {/* The native input is kept (keyboard, screen readers, drag and drop) but drawn as a button. */}
           <input

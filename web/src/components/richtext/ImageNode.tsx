@@ -14,13 +14,15 @@ import {
   type LexicalNode,
 } from 'lexical';
 import type { JSX } from 'react';
+import { UploadedImage } from '../../lib/UploadedImage';
 import { BlockFrame } from './BlockFrame';
 
 const stringValue = (value: unknown) => (typeof value === 'string' ? value : '');
 const srcState = createState('src', { parse: stringValue });
 const altState = createState('alt', { parse: stringValue });
 
-const UPLOAD_NAME = /^[0-9a-f]{24}\.(png|jpg|gif)$/;
+/** New names are 128 random bits (32 hex); files stored before keep their id-shaped 24. */
+const UPLOAD_NAME = /^([0-9a-f]{24}|[0-9a-f]{32})\.(png|jpg|gif)$/;
 
 /** `/uploads/<name>` for one of our uploads (relative, or absolute on this site), else null. */
 export function uploadSrc(src: string | null): string | null {
@@ -85,7 +87,7 @@ export class ImageNode extends DecoratorNode<JSX.Element> {
   decorate(): JSX.Element {
     return (
       <BlockFrame nodeKey={this.getKey()} label="image" inline>
-        <img src={this.getSrc()} alt={this.getAlt()} className="insights-richtext-image" />
+        <UploadedImage path={this.getSrc()} alt={this.getAlt()} className="insights-richtext-image" />
       </BlockFrame>
     );
   }

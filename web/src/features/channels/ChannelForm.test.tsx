@@ -14,6 +14,7 @@ import {
 import { ChannelListDocument } from './__generated__/ChannelList.generated';
 import { ChannelOwnerCandidatesDocument, type ChannelOwnerCandidatesQueryVariables } from './__generated__/OwnerField.generated';
 import { CHANNEL_IDS, channelRecord } from './testData';
+import { stubObjectUrls } from '../../testing/objectUrls';
 
 const ADD = '/publisher/premium-channels/add';
 const EDIT = `/publisher/premium-channels/edit/${CHANNEL_IDS.oil}`;
@@ -365,9 +366,10 @@ describe('ChannelForm', () => {
     const user = userEvent.setup({ applyAccept: false });
     const fetchMock = vi
       .spyOn(globalThis, 'fetch')
-      .mockResolvedValue(
+      .mockImplementation(async () =>
         new Response(JSON.stringify({ link: '/uploads/abc.png', fileName: 'abc.png', contentType: 'image/png', size: 3 }), { status: 201 }),
       );
+    stubObjectUrls();
     renderApp({ path: ADD, user: administrator, mocks: [ownersMock()] });
     const profile = await screen.findByLabelText('Profile image');
     expect(profile).toHaveAttribute('accept', '.png,.jpg,.jpeg,image/png,image/jpeg');
@@ -381,7 +383,9 @@ describe('ChannelForm', () => {
     expect(fetchMock).not.toHaveBeenCalled();
 
     await user.upload(profile, new File(['png'], 'profile.png', { type: 'image/png' }));
-    expect(await screen.findByRole('img', { name: 'Profile image preview' })).toHaveAttribute('src', '/uploads/abc.png');
+    // Not linked from anything yet, so fetched with the token.
+    await waitFor(() => expect(screen.getByRole('img', { name: 'Profile image preview' })).toHaveAttribute('src', 'blob:image'));
+    expect(fetchMock.mock.calls[1][0]).toBe('/uploads/abc.png');
     const [url, init] = fetchMock.mock.calls[0];
     expect(url).toBe('/upload');
     expect(new Headers(init?.headers).get('authorization')).toBe('Bearer test-access-token');

@@ -38,6 +38,7 @@ import {
 import { PromotionPageListDocument } from './__generated__/PromotionPageList.generated';
 import { cropToRatio } from './cropImage';
 import { CONTENT_IDS, PAGE_IDS, pageRecord } from './testData';
+import { stubObjectUrls } from '../../testing/objectUrls';
 
 const ADD = '/publisher/promotional-page/add';
 const EDIT = `/publisher/promotional-page/edit/${PAGE_IDS.webinar}`;
@@ -113,9 +114,10 @@ describe('PromotionPageForm', () => {
     const add = vi.fn((_: AddPromotionPageMutationVariables) => ({ data: { addPromotionPage: pageRecord() } }));
     const fetchMock = vi
       .spyOn(globalThis, 'fetch')
-      .mockResolvedValue(
+      .mockImplementation(async () =>
         new Response(JSON.stringify({ link: '/uploads/s.png', fileName: 's.png', contentType: 'image/png', size: 7 }), { status: 201 }),
       );
+    stubObjectUrls();
     renderApp({
       path: ADD,
       user: administrator,
@@ -131,7 +133,8 @@ describe('PromotionPageForm', () => {
     await user.paste('x'.repeat(210));
     expect(field('Page summary')).toHaveValue('x'.repeat(200));
     await user.upload(field('Social sharing image'), new File(['photo'], 'photo.jpg', { type: 'image/jpeg' }));
-    expect(await screen.findByRole('img', { name: 'Social sharing image preview' })).toHaveAttribute('src', '/uploads/s.png');
+    await waitFor(() => expect(screen.getByRole('img', { name: 'Social sharing image preview' })).toHaveAttribute('src', 'blob:image'));
+    expect(fetchMock.mock.calls[1][0]).toBe('/uploads/s.png');
     expect(cropToRatio).toHaveBeenCalledTimes(1);
     const uploaded = (fetchMock.mock.calls[0][1]?.body as FormData).get('file') as File;
     expect(uploaded.name).toBe('photo-2x1.png');

@@ -18,6 +18,7 @@ import {
 import { PromotionalContentListDocument } from './__generated__/PromotionalContentList.generated';
 import { validateContent, type ContentValues } from './PromotionalContentForm';
 import { CONTENT_IDS, contentRecord, PAGE_IDS } from './testData';
+import { stubObjectUrls } from '../../testing/objectUrls';
 
 const ADD = '/publisher/promotional-content/add';
 const EDIT = `/publisher/promotional-content/edit/${CONTENT_IDS.webinar}`;
@@ -213,6 +214,8 @@ describe('PromotionalContentForm', () => {
 
   it('edits with the version, and shows the server’s field errors on their fields', async () => {
     const user = userEvent.setup();
+    const fetchMock = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response(new Blob(['png'], { type: 'image/png' })));
+    stubObjectUrls();
     const edit = vi.fn((_: EditPromotionalContentMutationVariables) => ({
       errors: [
         new GraphQLError('Invalid input', {
@@ -233,7 +236,8 @@ describe('PromotionalContentForm', () => {
     expect(field('Name')).toHaveValue('Energy webinar');
     expect(field('Expiry date')).toHaveValue('30/06/2099');
     expect(within(destination()).getByRole('radio', { name: 'External link' })).toBeChecked();
-    expect(screen.getByRole('img', { name: 'Article image preview' })).toHaveAttribute('src', '/uploads/article.png');
+    await waitFor(() => expect(screen.getByRole('img', { name: 'Article image preview' })).toHaveAttribute('src', 'blob:image'));
+    expect(fetchMock.mock.calls.map(([url]) => url)).toContain('/uploads/article.png');
 
     await user.clear(field('Link'));
     await user.type(field('Link'), 'ftp://example.com');

@@ -1,5 +1,5 @@
 import type { MockLink } from '@apollo/client/testing';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { testConfig, testUser } from '../../testing/fixtures';
@@ -11,6 +11,7 @@ import {
   PromotionalContentOptionsDocument,
   TopicByIdDocument,
 } from './__generated__/TopicForm.generated';
+import { stubObjectUrls } from '../../testing/objectUrls';
 
 const promos: MockLink.MockedResponse = {
   request: { query: PromotionalContentOptionsDocument },
@@ -177,9 +178,10 @@ describe('TopicForm', () => {
     const user = userEvent.setup({ applyAccept: false });
     const fetchMock = vi
       .spyOn(globalThis, 'fetch')
-      .mockResolvedValue(
+      .mockImplementation(async () =>
         new Response(JSON.stringify({ link: '/uploads/abc.png', fileName: 'abc.png', contentType: 'image/png', size: 3 }), { status: 201 }),
       );
+    stubObjectUrls();
     renderApp({ path: '/publisher/topics/add', user: editor, mocks: [topicTreeMock(SAMPLE_TREE), promos] });
     const card = await screen.findByLabelText('Card image');
 
@@ -188,7 +190,8 @@ describe('TopicForm', () => {
     expect(fetchMock).not.toHaveBeenCalled();
 
     await user.upload(card, new File(['png'], 'card.png', { type: 'image/png' }));
-    expect(await screen.findByRole('img', { name: 'Card image preview' })).toHaveAttribute('src', '/uploads/abc.png');
+    await waitFor(() => expect(screen.getByRole('img', { name: 'Card image preview' })).toHaveAttribute('src', 'blob:image'));
+    expect(fetchMock.mock.calls[1][0]).toBe('/uploads/abc.png');
     const [url, init] = fetchMock.mock.calls[0];
     expect(url).toBe('/upload');
     expect(new Headers(init?.headers).get('authorization')).toBe('Bearer test-access-token');

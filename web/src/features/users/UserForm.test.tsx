@@ -187,7 +187,9 @@ describe('UserForm', () => {
     await user.upload(photo, new File(['gif'], 'photo.gif', { type: 'image/gif' }));
     expect(await screen.findByText('Choose a png, jpg or jpeg image')).toBeInTheDocument();
     await user.upload(photo, new File(['png'], 'photo.png', { type: 'image/png' }));
-    expect(await screen.findByRole('img', { name: 'Contributor photo preview' })).toHaveAttribute('src', '/uploads/new.png');
+    // Not linked from anything yet, so fetched with the token too.
+    await waitFor(() => expect(screen.getByRole('img', { name: 'Contributor photo preview' })).toHaveAttribute('src', 'blob:current-photo'));
+    expect(fetchMock.mock.calls.map(([url]) => url)).toContain('/uploads/new.png');
     expect(screen.queryByRole('img', { name: 'Current photo of Chris Contributor' })).not.toBeInTheDocument();
 
     await user.click(form().getByRole('button', { name: 'Update' }));
