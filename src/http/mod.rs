@@ -74,7 +74,7 @@ pub fn build_app(state: AppState) -> Router {
         .route("/tableau/views/{id}/image", get(crate::tableau::view_image))
         .route("/healthz", get(health::healthz))
         .route("/", get(|| async { Redirect::permanent("/insights/") }))
-        .merge(web_app::router(&state.config.web_dir));
+        .merge(web_app::router(&state.config));
     if state.config.auth.uses_builtin_provider() {
         router = router.nest("/oidc", provider::router().route_layer(limited(Class::SignIn)));
     }

@@ -151,6 +151,31 @@ async fn client_log_batches_of_1_to_100_entries_are_accepted(pool: PgPool) {
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn the_policy_names_the_configured_stripe_js_and_tableau_hosts(pool: PgPool) {
+    let flags = [
+        "--feature-card-payments", "true", "--stripe-secret-key", "sk_test_x", "--stripe-publishable-key", "pk_test_x",
+        "--stripe-webhook-secret", "whsec_x", "--stripe-js-url", "https://js.stripe.com/v3",
+        "--tableau-server-url", "https://tableau.example.com", "--tableau-site", "research", "--tableau-client-id", "c",
+        "--tableau-secret-id", "s", "--tableau-secret-value", "v",
+    ];
+    let app = TestApp::spawn_with(pool, &flags).await;
+    let page = app.client.get(app.url("/insights/")).send().await.unwrap();
+    let policy = page.headers()["content-security-policy"].to_str().unwrap().to_owned();
+    assert!(policy.contains("script-src 'self' https://js.stripe.com https://tableau.example.com;"), "{policy}");
+    assert!(policy.contains("https://api.stripe.com"), "{policy}");
+}
+
+#[test]
+fn the_production_build_publishes_no_source_maps() {
+    let config = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/web/vite.config.ts")).unwrap();
+    assert!(config.contains("sourcemap: false"), "web/vite.config.ts");
+    let assets = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/web/dist/assets"));
+    for entry in std::fs::read_dir(assets).into_iter().flatten().flatten() {
+        assert!(!entry.file_name().to_string_lossy().ends_with(".map"), "{:?} is published", entry.path());
+    }
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn ids_of_the_wrong_shape_are_not_found_not_errors(pool: PgPool) {
     drop(pool);
     assert!(!insights::ids::is_valid_id("../../etc/passwd"));
@@ -191,6 +216,13 @@ async fn the_web_app_routes_fall_back_to_index_html(pool: PgPool) {
 
     let root = app.client.get(app.url("/")).send().await.unwrap();
     assert_eq!(root.headers()["location"], "/insights/");
+
+    // The HTML carries the policy; without Stripe or Tableau configured, scripts only from here.
+    let page = app.client.get(app.url("/insights/for-you")).send().await.unwrap();
+    let policy = page.headers()["content-security-policy"].to_str().unwrap();
+    for directive in ["script-src 'self';", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'self'"] {
+        assert!(policy.contains(directive), "{directive} in {policy}");
+    }
     std::fs::remove_dir_all(dir).ok();
 }
 
