@@ -472,6 +472,18 @@ pub struct ApiLimits {
     /// Maximum complexity of a GraphQL query.
     #[arg(long, env = "INSIGHTS_GRAPHQL_MAX_COMPLEXITY", default_value_t = 2000)]
     pub graphql_max_complexity: usize,
+
+    /// Maximum fields of a GraphQL document once its fragments are expanded, `__typename` included (the web app's largest has 142).
+    #[arg(long, env = "INSIGHTS_GRAPHQL_MAX_FIELDS", default_value_t = 2000)]
+    pub graphql_max_fields: usize,
+
+    /// Maximum body of a signed-in GraphQL request, in bytes: an article's HTML, or the addresses of a bulk add (100,000 are about 3 MB).
+    #[arg(long, env = "INSIGHTS_GRAPHQL_MAX_BODY_BYTES", default_value_t = 4 * 1024 * 1024)]
+    pub graphql_max_body_bytes: usize,
+
+    /// Maximum body of a GraphQL request without a valid token, in bytes: such a request can only read the client configuration (the web app's is under 1 KB).
+    #[arg(long, env = "INSIGHTS_GRAPHQL_ANONYMOUS_MAX_BODY_BYTES", default_value_t = 32 * 1024)]
+    pub graphql_anonymous_max_body_bytes: usize,
 }
 
 /// Request rates (issue 15), each `N/second`, `N/minute` or `N/hour` (a burst of N, then one more
@@ -497,6 +509,10 @@ pub struct RateLimits {
     /// `POST /unsubscribe` per client address (one-click unsubscribes come from the mail providers' servers, hence generous).
     #[arg(long = "rate-limit-unsubscribe", env = "INSIGHTS_RATE_LIMIT_UNSUBSCRIBE", default_value = "300/minute")]
     pub unsubscribe: RateLimit,
+
+    /// Client log batches (`POST /log`) per client address (the web app sends at most one every 2 seconds while it logs).
+    #[arg(long = "rate-limit-client-log", env = "INSIGHTS_RATE_LIMIT_CLIENT_LOG", default_value = "120/minute")]
+    pub client_log: RateLimit,
 
     /// Proxies whose `X-Forwarded-For` names the client, as addresses or CIDR blocks (comma-separated, e.g. `10.0.0.0/8,127.0.0.1`). Unset: the peer address is the client's.
     #[arg(long = "trusted-proxies", env = "INSIGHTS_TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_ip_net)]

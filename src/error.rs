@@ -64,9 +64,20 @@ impl From<sqlx::Error> for Error {
         match error {
             sqlx::Error::RowNotFound => Error::NotFound("Record"),
             other if is_database_unreachable(&other) => Error::DatabaseUnreachable(other.into()),
+            other if is_text_not_storable(&other) => {
+                tracing::info!(error = %other, "text refused by the database");
+                Error::BadUserInput { message: crate::validation::NUL_MESSAGE.to_owned(), fields: FieldErrors::new() }
+            }
             other => Error::Database(other),
         }
     }
+}
+
+/// Whether PostgreSQL refused a text it cannot store: a NUL character ("invalid byte sequence",
+/// 22021) or `\u0000` in JSON ("unsupported Unicode escape sequence", 22P05). The GraphQL request
+/// and the forms refuse NUL first; this is for any path they do not see.
+fn is_text_not_storable(error: &sqlx::Error) -> bool {
+    matches!(error, sqlx::Error::Database(db) if db.code().is_some_and(|code| matches!(code.as_ref(), "22021" | "22P05")))
 }
 
 /// Whether `error` says the database could not be reached (rather than refusing a statement):

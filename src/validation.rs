@@ -3,6 +3,9 @@
 
 use crate::error::{Error, FieldErrors, REQUIRED_MESSAGE};
 
+/// Said of text holding the NUL character, which PostgreSQL cannot store.
+pub const NUL_MESSAGE: &str = "Text cannot contain the NUL character";
+
 pub fn max_length_message(max: usize) -> String {
     format!("Maximum {max} characters")
 }
@@ -12,6 +15,8 @@ pub fn optional_text(fields: &mut FieldErrors, field: &str, value: Option<&str>,
     let value = value.map(str::trim).filter(|v| !v.is_empty())?;
     if value.chars().count() > max {
         fields.insert(field.to_owned(), max_length_message(max));
+    } else if value.contains('\0') {
+        fields.insert(field.to_owned(), NUL_MESSAGE.to_owned());
     }
     Some(value.to_owned())
 }
@@ -45,6 +50,8 @@ pub fn required_text(fields: &mut FieldErrors, field: &str, value: &str, max: us
         fields.insert(field.to_owned(), REQUIRED_MESSAGE.to_owned());
     } else if value.chars().count() > max {
         fields.insert(field.to_owned(), max_length_message(max));
+    } else if value.contains('\0') {
+        fields.insert(field.to_owned(), NUL_MESSAGE.to_owned());
     }
     value.to_owned()
 }
@@ -95,6 +102,10 @@ mod tests {
         let mut fields = FieldErrors::new();
         required_text(&mut fields, "name", &"é".repeat(100), 100);
         assert!(fields.is_empty(), "characters, not bytes");
+        required_text(&mut fields, "name", "Ener\0gy", 100);
+        assert_eq!(fields["name"], NUL_MESSAGE);
+        optional_text(&mut fields, "note", Some("\0"), 100);
+        assert_eq!(fields["note"], NUL_MESSAGE);
     }
 
     #[test]

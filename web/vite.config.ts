@@ -15,7 +15,8 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // No source maps in the published build: they would hand out the app's source.
+    sourcemap: false,
   },
   test: {
     environment: 'jsdom',

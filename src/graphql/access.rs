@@ -4,12 +4,14 @@
 //! own roles and per-record rules. (An async-graphql extension would run for every field of the
 //! response; this reads the operation's root fields once.)
 
+use std::collections::HashSet;
+
 use async_graphql::{
     ErrorExtensions, Pos, Request, ServerError,
-    parser::types::{DocumentOperations, ExecutableDocument, OperationDefinition, Selection, SelectionSet},
+    parser::types::{DocumentOperations, ExecutableDocument, OperationDefinition, Selection},
 };
 
-use super::documents::ParsedDocuments;
+use super::{documents::ParsedDocuments, screening};
 use crate::{
     auth::{Auth, TrialState},
     error::Error,
@@ -54,46 +56,57 @@ pub fn selected_operation<'a>(document: &'a ExecutableDocument, operation_name: 
     Some(&operation.node)
 }
 
-/// The root field names the request's operation selects (through fragments too).
+/// The root field names the request's operation selects (through fragments too). Each fragment is
+/// read once, however often it is spread and however deep: nothing it selects escapes the check.
 fn root_fields<'a>(document: &'a ExecutableDocument, operation_name: Option<&str>) -> Vec<&'a str> {
     let Some(operation) = selected_operation(document, operation_name) else {
         return Vec::new();
     };
     let mut fields = Vec::new();
-    collect(document, &operation.selection_set.node, &mut fields, 0);
-    fields
-}
-
-fn collect<'a>(document: &'a ExecutableDocument, set: &'a SelectionSet, fields: &mut Vec<&'a str>, depth: usize) {
-    // Fragment cycles are a validation error; the bound keeps this walk finite before validation.
-    if depth > 16 {
-        return;
-    }
-    for selection in &set.items {
-        match &selection.node {
-            Selection::Field(field) => fields.push(field.node.name.node.as_str()),
-            Selection::FragmentSpread(spread) => {
-                if let Some(fragment) = document.fragments.get(&spread.node.fragment_name.node) {
-                    collect(document, &fragment.node.selection_set.node, fields, depth + 1);
+    let mut read = HashSet::new();
+    let mut sets = vec![&operation.selection_set.node];
+    while let Some(set) = sets.pop() {
+        for selection in &set.items {
+            match &selection.node {
+                Selection::Field(field) => fields.push(field.node.name.node.as_str()),
+                Selection::FragmentSpread(spread) => {
+                    let name = &spread.node.fragment_name.node;
+                    if let Some(fragment) = document.fragments.get(name)
+                        && read.insert(name)
+                    {
+                        sets.push(&fragment.node.selection_set.node);
+                    }
                 }
+                Selection::InlineFragment(inline) => sets.push(&inline.node.selection_set.node),
             }
-            Selection::InlineFragment(inline) => collect(document, &inline.node.selection_set.node, fields, depth + 1),
         }
     }
+    fields
 }
 
 /// The outcome of reading a request before executing it.
 pub enum Checked {
-    /// It does not parse: execution will report the syntax error.
-    Unparsable,
+    /// It does not parse: the syntax error.
+    Unparsable(ServerError),
     /// It may run; here is its parsed document.
     Allowed(Box<ExecutableDocument>),
     /// It is refused with this error.
     Refused(ServerError),
 }
 
-pub fn check(request: &Request, auth: &Auth, documents: &ParsedDocuments) -> Checked {
-    let Ok(document) = documents.parse(&request.query) else { return Checked::Unparsable };
+/// Parses the request and refuses it when it is over the document bounds (`screening`), when the
+/// caller may not call one of its root fields, or when its text holds NUL; else its document.
+pub fn check(request: &Request, auth: &Auth, documents: &ParsedDocuments, fields_max: usize) -> Checked {
+    if let Err(error) = screening::check_length(&request.query) {
+        return Checked::Refused(error);
+    }
+    let document = match documents.parse(&request.query) {
+        Ok(document) => document,
+        Err(error) => return Checked::Unparsable(error.into()),
+    };
+    if let Err(error) = screening::check_size(&document, fields_max) {
+        return Checked::Refused(error);
+    }
     for field in root_fields(&document, request.operation_name.as_deref()) {
         if let Some(error) = refusal(auth, field) {
             let mut server_error = error.extend().into_server_error(Pos::default());
@@ -101,6 +114,9 @@ pub fn check(request: &Request, auth: &Auth, documents: &ParsedDocuments) -> Che
             server_error.path = vec![async_graphql::PathSegment::Field(field.to_owned())];
             return Checked::Refused(server_error);
         }
+    }
+    if let Err(error) = screening::check_text(&document, &request.variables) {
+        return Checked::Refused(error);
     }
     Checked::Allowed(Box::new(document))
 }
@@ -156,7 +172,7 @@ mod tests {
         if let Some(name) = operation {
             request = request.operation_name(name);
         }
-        match check(&request, auth, &ParsedDocuments::default()) {
+        match check(&request, auth, &ParsedDocuments::default(), 2000) {
             Checked::Refused(error) => Some(error.extensions.unwrap().get("code").unwrap().to_string().trim_matches('"').to_owned()),
             _ => None,
         }
@@ -205,6 +221,13 @@ mod tests {
         let two = "query A { me { _id } } query B { tags { total } }";
         assert_eq!(refused_code(&expired, two, Some("A")), None);
         assert_eq!(refused_code(&expired, two, Some("B")).as_deref(), Some("TRIAL_EXPIRED"));
+        // However deep the fragments nest: validation allows 64 levels.
+        let mut deep = String::from("query { config { version } ...F0 }");
+        for level in 0..30 {
+            deep.push_str(&format!(" fragment F{level} on Query {{ config {{ version }} ... on Query {{ ...F{} }} }}", level + 1));
+        }
+        deep.push_str(" fragment F30 on Query { tags { total } }");
+        assert_eq!(refused_code(&expired, &deep, None).as_deref(), Some("TRIAL_EXPIRED"));
         assert_eq!(
             refused_code(&Auth::Anonymous, "mutation { addTag(item: {name: \"x\", description: \"y\"}) { _id } }", None).as_deref(),
             Some("UNAUTHENTICATED")

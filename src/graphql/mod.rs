@@ -5,6 +5,7 @@ pub mod access;
 mod client_config;
 pub mod documents;
 mod pagination;
+pub mod screening;
 
 use async_graphql::{Context, EmptySubscription, ID, MergedObject, Schema, SchemaBuilder, dataloader::DataLoader};
 
@@ -91,7 +92,7 @@ pub fn build_schema(state: AppState) -> AppSchema {
         .data(state)
         .limit_depth(limits.graphql_max_depth)
         .limit_complexity(limits.graphql_max_complexity)
-        .limit_recursive_depth(64)
+        .limit_recursive_depth(screening::NESTING_MAX)
         .finish()
 }
 

@@ -1,5 +1,7 @@
 //! `POST /log`: the web app's log batches, written to the server log under the request's span (so
-//! with its request and session ids). A batch holds 1 to 100 entries; anything else is a 400.
+//! with its request and session ids). A batch holds 1 to 100 entries; anything else is a 400, a
+//! body over `BODY_MAX` a 413. Anyone may post (the app logs before sign-in), so each address is
+//! rate-limited (`INSIGHTS_RATE_LIMIT_CLIENT_LOG`).
 
 use axum::{
     Json,
@@ -13,6 +15,9 @@ use crate::graphql::LOG_BATCH_MAX;
 
 /// Longest message or context kept from one entry; the rest is cut so a client cannot flood the log.
 const MAX_TEXT: usize = 4000;
+/// Largest batch body: 100 entries with stack traces fit (the web app's flush on page hide is
+/// capped at 64 KB by the browsers).
+pub const BODY_MAX: usize = 256 * 1024;
 
 #[derive(Debug, Deserialize)]
 pub struct LogBatch {
@@ -45,12 +50,19 @@ fn cut(text: &str) -> &str {
 }
 
 fn bad_request(message: String) -> Response {
-    (StatusCode::BAD_REQUEST, Json(serde_json::json!({ "code": "BAD_USER_INPUT", "message": message }))).into_response()
+    refused(StatusCode::BAD_REQUEST, message)
+}
+
+fn refused(status: StatusCode, message: String) -> Response {
+    (status, Json(serde_json::json!({ "code": "BAD_USER_INPUT", "message": message }))).into_response()
 }
 
 pub async fn receive(batch: Result<Json<LogBatch>, JsonRejection>) -> Response {
     let batch = match batch {
         Ok(Json(batch)) => batch,
+        Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return refused(StatusCode::PAYLOAD_TOO_LARGE, rejection.body_text());
+        }
         Err(rejection) => return bad_request(rejection.body_text()),
     };
     if batch.entries.is_empty() || batch.entries.len() > LOG_BATCH_MAX {

@@ -2,8 +2,8 @@
 //! per class, in memory (with several server processes, each allows the configured rate).
 //!
 //! Classes: GraphQL (per user and per address), sign-in and token (`POST /oidc/…`, per address),
-//! uploads (per user), unsubscribe (per address) and the chat (per user, checked by its handler
-//! after the question's own checks). A request over a limit gets 429 with `Retry-After` and the
+//! uploads (per user), unsubscribe and client log batches (per address) and the chat (per user,
+//! checked by its handler after the question's own checks). A request over a limit gets 429 with `Retry-After` and the
 //! error contract's body: GraphQL-shaped on `/graphql`, `{code, message}` elsewhere.
 //!
 //! The user is the bearer token's subject, when the token is valid (validation is remembered by
@@ -130,6 +130,7 @@ pub struct Limits {
     pub sign_in: Limiter,
     pub uploads: Limiter,
     pub unsubscribe: Limiter,
+    pub client_log: Limiter,
     pub chat: Limiter,
     trusted_proxies: Vec<IpNet>,
 }
@@ -143,13 +144,14 @@ impl Limits {
             sign_in: Limiter::new("sign_in", rates.sign_in),
             uploads: Limiter::new("uploads", rates.uploads),
             unsubscribe: Limiter::new("unsubscribe", rates.unsubscribe),
+            client_log: Limiter::new("client_log", rates.client_log),
             chat: Limiter::new("chat", config.chat.rate_limit),
             trusted_proxies: rates.trusted_proxies.clone(),
         }
     }
 
-    fn all(&self) -> [&Limiter; 6] {
-        [&self.graphql_user, &self.graphql_address, &self.sign_in, &self.uploads, &self.unsubscribe, &self.chat]
+    fn all(&self) -> [&Limiter; 7] {
+        [&self.graphql_user, &self.graphql_address, &self.sign_in, &self.uploads, &self.unsubscribe, &self.client_log, &self.chat]
     }
 
     /// Drops idle entries every minute while the limits are in use (the task ends with them).
@@ -211,6 +213,8 @@ pub enum Class {
     Uploads,
     /// `/unsubscribe`: per address.
     Unsubscribe,
+    /// `/log`: per address (the web app logs before sign-in too).
+    ClientLog,
 }
 
 /// The middleware: `axum::middleware::from_fn_with_state((state, class), limits::enforce)`.
@@ -222,6 +226,7 @@ pub async fn enforce(State((state, class)): State<(AppState, Class)>, request: R
         Class::SignIn => (None, None),
         Class::Uploads => (None, Some(&limits.uploads)),
         Class::Unsubscribe => (Some(&limits.unsubscribe), None),
+        Class::ClientLog => (Some(&limits.client_log), None),
     };
     if let Some(limiter) = address.filter(|l| l.is_on()) {
         // Without the peer (an app served without connect info) there is no address to count.

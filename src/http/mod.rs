@@ -13,7 +13,7 @@ use async_graphql_axum::{GraphQLRequest, GraphQLResponse, rejection::GraphQLReje
 use axum::{
     Extension, Json, Router,
     extract::{DefaultBodyLimit, State},
-    http::{HeaderMap, HeaderValue, StatusCode, header},
+    http::{HeaderValue, StatusCode, header},
     response::{IntoResponse, Redirect, Response},
     routing::{get, post},
 };
@@ -59,7 +59,7 @@ pub fn build_app(state: AppState) -> Router {
     let api = Router::new()
         .route("/graphql", post(graphql).layer(limited(Class::GraphQl)))
         .route("/version", post(version))
-        .route("/log", post(client_log::receive))
+        .route("/log", post(client_log::receive).layer(DefaultBodyLimit::max(client_log::BODY_MAX)).layer(limited(Class::ClientLog)))
         .route("/unsubscribe", post(crate::email::unsubscribe::handle).layer(limited(Class::Unsubscribe)))
         .route("/webhooks/stripe", post(crate::billing::webhook::handle))
         .layer(DefaultBodyLimit::max(limits.max_body_bytes))
@@ -74,7 +74,7 @@ pub fn build_app(state: AppState) -> Router {
         .route("/tableau/views/{id}/image", get(crate::tableau::view_image))
         .route("/healthz", get(health::healthz))
         .route("/", get(|| async { Redirect::permanent("/insights/") }))
-        .merge(web_app::router(&state.config.web_dir));
+        .merge(web_app::router(&state.config));
     if state.config.auth.uses_builtin_provider() {
         router = router.nest("/oidc", provider::router().route_layer(limited(Class::SignIn)));
     }
@@ -90,30 +90,46 @@ pub fn build_app(state: AppState) -> Router {
         .with_state(state)
 }
 
+/// Documents longer than this are parsed and screened on a blocking thread, so that a large one
+/// cannot hold a runtime worker (the web app's longest is 1.6 KB; kept ones are not parsed again).
+const PARSED_INLINE_MAX: usize = 4 * 1024;
+
 async fn graphql(
     State(state): State<AppState>,
     Extension(schema): Extension<AppSchema>,
-    headers: HeaderMap,
-    request: Result<GraphQLRequest, GraphQLRejection>,
+    request: axum::extract::Request,
 ) -> Result<Response, HttpError> {
-    let request = match request {
-        Ok(request) => request,
-        Err(rejection) => return Ok(graphql_rejection(rejection)),
-    };
-    // Timed until the handler returns (shared reads and refusals included).
-    let operation = state.metrics.graphql(&request.0);
-    let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
-    let auth = match session::authenticate(&state, authorization).await {
+    let authorization = request.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let auth = match session::authenticate(&state, authorization.as_deref()).await {
         Ok(auth) => auth,
         Err(error) => return Ok(graphql_failure(error)),
     };
-    let request = request.into_inner();
-    let checked = access::check(&request, &auth, &state.documents);
+    // Without a valid token only the client configuration answers: a small body is enough.
+    let limits = &state.config.limits;
+    let body_max = if matches!(auth, Auth::Signed(_)) { limits.graphql_max_body_bytes } else { limits.graphql_anonymous_max_body_bytes };
+    let request = match graphql_request(&state, request, body_max).await {
+        Ok(request) => request,
+        Err(response) => return Ok(response),
+    };
+    // Timed until the handler returns (shared reads and refusals included).
+    let operation = state.metrics.graphql(&request);
+    let fields_max = limits.graphql_max_fields;
+    let (request, auth, checked) = if request.query.len() <= PARSED_INLINE_MAX {
+        let checked = access::check(&request, &auth, &state.documents, fields_max);
+        (request, auth, checked)
+    } else {
+        let documents = state.documents.clone();
+        tokio::task::spawn_blocking(move || {
+            let checked = access::check(&request, &auth, &documents, fields_max);
+            (request, auth, checked)
+        })
+        .await
+        .map_err(anyhow::Error::from)?
+    };
     // Every resolver error carries one of our codes; the rest come from parsing or validation.
-    let code = if matches!(checked, Checked::Unparsable) { PARSE_FAILED } else { VALIDATION_FAILED };
+    let code = if matches!(checked, Checked::Unparsable(_)) { PARSE_FAILED } else { VALIDATION_FAILED };
     let mut response = match checked {
-        Checked::Refused(error) => async_graphql::Response::from_errors(vec![error]),
-        Checked::Unparsable => schema.execute(request_data(request, auth, false)).await,
+        Checked::Refused(error) | Checked::Unparsable(error) => async_graphql::Response::from_errors(vec![error]),
         Checked::Allowed(document) if is_shared_read(&document, request.operation_name.as_deref()) => {
             return shared_read(&state, &schema, parsed(request, document), auth).await;
         }
@@ -131,6 +147,32 @@ async fn graphql(
     }
     operation.errors(&response.errors);
     Ok(graphql_response(response))
+}
+
+/// The GraphQL request of the body, read up to `body_max` bytes: beyond, 413 without reading on.
+async fn graphql_request(state: &AppState, request: axum::extract::Request, body_max: usize) -> Result<async_graphql::Request, Response> {
+    use axum::extract::FromRequest;
+    let (parts, body) = request.into_parts();
+    let too_large = || graphql_rejection(GraphQLRejection(async_graphql::ParseRequestError::PayloadTooLarge));
+    let declared = parts.headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<usize>().ok());
+    if declared.is_some_and(|length| length > body_max) {
+        return Err(too_large());
+    }
+    let body = match axum::body::to_bytes(body, body_max).await {
+        Ok(body) => body,
+        Err(error) if std::error::Error::source(&error).is_some_and(|source| source.is::<http_body_util::LengthLimitError>()) => {
+            return Err(too_large());
+        }
+        Err(error) => {
+            let error = async_graphql::ParseRequestError::Io(std::io::Error::other(error));
+            return Err(graphql_rejection(GraphQLRejection(error)));
+        }
+    };
+    let request = axum::extract::Request::from_parts(parts, axum::body::Body::from(body));
+    match GraphQLRequest::<GraphQLRejection>::from_request(request, state).await {
+        Ok(request) => Ok(request.into_inner()),
+        Err(rejection) => Err(graphql_rejection(rejection)),
+    }
 }
 
 /// A GraphQL response; when one of its errors passes by itself (the database unreachable:

@@ -1,6 +1,7 @@
 //! The built React app under `/insights`: hashed assets cached for a year, `index.html` for every
 //! client route and never cached, so a new deployment is picked up on the next load; gzipped for
-//! clients that accept it.
+//! clients that accept it. The HTML comes with a Content-Security-Policy: scripts only from here
+//! and from the configured Stripe.js and Tableau hosts, no plugins, no framing by other sites.
 
 use std::path::Path;
 
@@ -16,24 +17,48 @@ use tower_http::{
     services::{ServeDir, ServeFile},
 };
 
-use crate::state::AppState;
+use crate::{config::Config, state::AppState};
 
-pub fn router(web_dir: &Path) -> Router<AppState> {
+/// The policy sent with the HTML. Styles allow inline ones: Blueprint and React set `style`
+/// attributes (positions of popovers, sizes of panels) that a nonce cannot cover.
+fn content_security_policy(config: &Config) -> String {
+    let origin = |address: &str| url::Url::parse(address).ok().map(|url| url.origin().ascii_serialization()).filter(|o| o != "null");
+    let stripe = config.card_payments_enabled().then(|| origin(&config.stripe.js_url)).flatten();
+    let tableau = config.tableau.is_configured().then(|| config.tableau.server_url.as_deref().and_then(origin)).flatten();
+    let scripts: String = stripe.iter().chain(&tableau).map(|host| format!(" {host}")).collect();
+    // Stripe.js talks to its API and opens 3-D Secure frames (stripe.com/docs/security/guide#content-security-policy).
+    let stripe_hosts = if stripe.is_some() { " https://api.stripe.com https://hooks.stripe.com" } else { "" };
+    format!(
+        "default-src 'self'; script-src 'self'{scripts}; frame-src 'self'{scripts}{stripe_hosts}; \
+         connect-src 'self'{scripts}{stripe_hosts}; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:{scripts}; \
+         font-src 'self' data:; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
+    )
+}
+
+pub fn router(config: &Config) -> Router<AppState> {
+    let web_dir: &Path = &config.web_dir;
     let index = web_dir.join("index.html");
     if !index.exists() {
         tracing::warn!(path = %index.display(), "the web app is not built: run `make build`");
     }
     let files = ServeDir::new(web_dir).fallback(ServeFile::new(&index));
     // Gzip: the reader's first load is a quarter of its raw size on the wire.
-    Router::new().nest_service("/insights", files).layer(CompressionLayer::new()).layer(middleware::from_fn(cache_control))
+    let policy = HeaderValue::from_str(&content_security_policy(config)).expect("the policy is ASCII");
+    Router::new()
+        .nest_service("/insights", files)
+        .layer(CompressionLayer::new())
+        .layer(middleware::from_fn(move |request, next| cache_control(policy.clone(), request, next)))
 }
 
-async fn cache_control(request: Request, next: Next) -> Response {
+async fn cache_control(policy: HeaderValue, request: Request, next: Next) -> Response {
     let hashed_asset = request.uri().path().starts_with("/insights/assets/");
     let mut response = next.run(request).await;
     // A missing asset falls back to index.html, which must never be cached for a year.
     let is_html = response.headers().get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"text/html"));
     let value = if hashed_asset && !is_html { "public, max-age=31536000, immutable" } else { "no-cache" };
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+    if is_html {
+        response.headers_mut().insert(header::CONTENT_SECURITY_POLICY, policy);
+    }
     response
 }

@@ -151,6 +151,31 @@ async fn client_log_batches_of_1_to_100_entries_are_accepted(pool: PgPool) {
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn the_policy_names_the_configured_stripe_js_and_tableau_hosts(pool: PgPool) {
+    let flags = [
+        "--feature-card-payments", "true", "--stripe-secret-key", "sk_test_x", "--stripe-publishable-key", "pk_test_x",
+        "--stripe-webhook-secret", "whsec_x", "--stripe-js-url", "https://js.stripe.com/v3",
+        "--tableau-server-url", "https://tableau.example.com", "--tableau-site", "research", "--tableau-client-id", "c",
+        "--tableau-secret-id", "s", "--tableau-secret-value", "v",
+    ];
+    let app = TestApp::spawn_with(pool, &flags).await;
+    let page = app.client.get(app.url("/insights/")).send().await.unwrap();
+    let policy = page.headers()["content-security-policy"].to_str().unwrap().to_owned();
+    assert!(policy.contains("script-src 'self' https://js.stripe.com https://tableau.example.com;"), "{policy}");
+    assert!(policy.contains("https://api.stripe.com"), "{policy}");
+}
+
+#[test]
+fn the_production_build_publishes_no_source_maps() {
+    let config = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/web/vite.config.ts")).unwrap();
+    assert!(config.contains("sourcemap: false"), "web/vite.config.ts");
+    let assets = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/web/dist/assets"));
+    for entry in std::fs::read_dir(assets).into_iter().flatten().flatten() {
+        assert!(!entry.file_name().to_string_lossy().ends_with(".map"), "{:?} is published", entry.path());
+    }
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn ids_of_the_wrong_shape_are_not_found_not_errors(pool: PgPool) {
     drop(pool);
     assert!(!insights::ids::is_valid_id("../../etc/passwd"));
@@ -191,5 +216,177 @@ async fn the_web_app_routes_fall_back_to_index_html(pool: PgPool) {
 
     let root = app.client.get(app.url("/")).send().await.unwrap();
     assert_eq!(root.headers()["location"], "/insights/");
+
+    // The HTML carries the policy; without Stripe or Tableau configured, scripts only from here.
+    let page = app.client.get(app.url("/insights/for-you")).send().await.unwrap();
+    let policy = page.headers()["content-security-policy"].to_str().unwrap();
+    for directive in ["script-src 'self';", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'self'"] {
+        assert!(policy.contains(directive), "{directive} in {policy}");
+    }
     std::fs::remove_dir_all(dir).ok();
+}
+
+/// An anonymous document of `levels` fragments, each spreading the next four times, ending in
+/// `__typename`: 4^levels fields once expanded, in about 50 bytes a level.
+fn fragment_fan_out(levels: usize) -> String {
+    let mut document = String::from("query { ...F0 }");
+    for level in 0..levels {
+        let next = format!(" ...F{}", level + 1);
+        document.push_str(&format!(" fragment F{level} on Query {{{} }}", next.repeat(4)));
+    }
+    document.push_str(&format!(" fragment F{levels} on Query {{ __typename }}"));
+    document
+}
+
+/// Sends `query` without a token; the response's JSON and how long it took.
+async fn timed_anonymous(app: &TestApp, query: &str) -> (Value, std::time::Duration) {
+    let started = std::time::Instant::now();
+    let response = app.client.post(app.url("/graphql")).json(&json!({ "query": query })).send().await.unwrap();
+    let body = response.json().await.unwrap();
+    (body, started.elapsed())
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_fragment_fan_out_is_refused_at_once_and_the_server_keeps_answering(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let document = fragment_fan_out(10);
+    assert!(document.len() < 600, "{}", document.len());
+    // `/healthz` reads the database: its first answer also opens a connection.
+    assert_eq!(app.client.get(app.url("/healthz")).send().await.unwrap().status(), 200);
+    let health = async {
+        let started = std::time::Instant::now();
+        let status = app.client.get(app.url("/healthz")).send().await.unwrap().status();
+        (status, started.elapsed())
+    };
+    let ((first, first_took), (second, second_took), (health, health_took)) =
+        tokio::join!(timed_anonymous(&app, &document), timed_anonymous(&app, &document), health);
+    for (response, took) in [(&first, first_took), (&second, second_took)] {
+        assert_eq!(error_code(response), Some("GRAPHQL_VALIDATION_FAILED"), "{response}");
+        assert!(response["errors"][0]["message"].as_str().unwrap().contains("fragment"), "{response}");
+        assert!(took < std::time::Duration::from_millis(100), "refused in {took:?}");
+    }
+    assert_eq!(health, 200);
+    // It reads the database, slower while the other tests run; today's main took seconds.
+    assert!(health_took < std::time::Duration::from_millis(500), "/healthz answered in {health_took:?}");
+    // A fragment that spreads itself is refused before anything walks it.
+    let (cycle, _) = timed_anonymous(&app, "query { ...A } fragment A on Query { ...B } fragment B on Query { ...A }").await;
+    assert_eq!(error_code(&cycle), Some("GRAPHQL_VALIDATION_FAILED"), "{cycle}");
+    still_serving(&app).await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn typename_counts_like_any_field_against_the_field_bound(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let token = app.token(TestRole::Subscriber).await;
+    let many = format!("{{ {} }}", "__typename ".repeat(2001));
+    let response = app.gql(Some(&token), &many, json!({})).await;
+    assert_eq!(error_code(&response), Some("GRAPHQL_VALIDATION_FAILED"), "{response}");
+    assert!(response["errors"][0]["message"].as_str().unwrap().contains("2000"), "{response}");
+    let enough = format!("{{ {} }}", "__typename ".repeat(2000));
+    let response = app.gql(Some(&token), &enough, json!({})).await;
+    assert_eq!(response["data"]["__typename"], "Query", "{response}");
+}
+
+/// Posts a GraphQL body (with a token or none): its status and how long the answer took.
+async fn timed_post(app: &TestApp, token: Option<&str>, body: &Value) -> (u16, std::time::Duration) {
+    let body = serde_json::to_vec(body).unwrap();
+    let started = std::time::Instant::now();
+    let mut request = app.client.post(app.url("/graphql")).header("content-type", "application/json").body(body);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    response.bytes().await.unwrap();
+    (status, started.elapsed())
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn big_bodies_are_refused_at_once_and_harder_without_a_token(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let token = app.token(TestRole::Editor).await;
+    let fast = std::time::Duration::from_millis(500);
+    // 7.5 MB of comments, and 200,000 `__typename` (2.2 MB), sent without a token.
+    let comments = json!({ "query": format!("{{ __typename }}\n{}", "# comment\n".repeat(750_000)) });
+    let typenames = json!({ "query": format!("{{ {} }}", "__typename ".repeat(200_000)) });
+    for body in [&comments, &typenames] {
+        let (status, took) = timed_post(&app, None, body).await;
+        assert_eq!(status, 413);
+        assert!(took < fast, "refused in {took:?}");
+    }
+    // Signed in, the same 2.2 MB is read, and refused before it is parsed: long values go in variables.
+    let (status, took) = timed_post(&app, Some(&token), &typenames).await;
+    assert!(status == 200 && took < fast, "{status} in {took:?}");
+    let refused = app.gql(Some(&token), &format!("{{ {} }}", "__typename ".repeat(200_000)), json!({})).await;
+    assert_eq!(error_code(&refused), Some("GRAPHQL_VALIDATION_FAILED"), "{refused}");
+    assert!(refused["errors"][0]["message"].as_str().unwrap().contains("variables"), "{refused}");
+
+    // What the web app sends signed in (an article's HTML: 100 KB here) passes; without a token, 413.
+    let article = json!({ "query": "query($html: String) { __typename }", "variables": { "html": "<p>tonnage</p>".repeat(7_500) } });
+    assert_eq!(timed_post(&app, Some(&token), &article).await.0, 200);
+    assert_eq!(timed_post(&app, None, &article).await.0, 413);
+    // The anonymous documents the web app sends pass.
+    let config = app.gql(None, "query ClientConfig { config { version } }", json!({})).await;
+    assert!(config["data"]["config"]["version"].is_string(), "{config}");
+    still_serving(&app).await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_protected_root_field_twenty_fragments_deep_is_refused_by_the_access_walk(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let mut query = String::from("query { config { version } ...F0 }");
+    for level in 0..20 {
+        query.push_str(&format!(" fragment F{level} on Query {{ ...F{} }}", level + 1));
+    }
+    query.push_str(" fragment F20 on Query { me { _id } }");
+    let response = app.gql(None, &query, json!({})).await;
+    assert_eq!(error_code(&response), Some("UNAUTHENTICATED"), "{response}");
+    // The walk refuses the whole request (no `config`), naming the field without a location; a
+    // resolver's refusal would come with `config` answered and the field's location.
+    assert_eq!(response["data"], Value::Null, "{response}");
+    assert_eq!(response["errors"][0]["path"], json!(["me"]), "{response}");
+    assert_eq!(response["errors"][0]["locations"], Value::Null, "{response}");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn nul_characters_in_text_are_bad_user_input(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let editor = app.token(TestRole::Editor).await;
+    let nul = "cop\u{0}per";
+    let refused = |response: &Value, field: &str| {
+        assert_eq!(error_code(response), Some("BAD_USER_INPUT"), "{response}");
+        assert_eq!(response["errors"][0]["extensions"]["fields"][field], "Text cannot contain the NUL character", "{response}");
+    };
+    let search = "query($q: String) { searchArticles(params: { searchQuery: $q }) { totalCount } }";
+    refused(&app.gql(Some(&editor), search, json!({ "q": nul })).await, "q");
+    let tag = json!({ "item": { "name": nul, "description": "Metals" } });
+    refused(&app.gql(Some(&editor), crate::support::factories::ADD_TAG, tag).await, "item");
+    let topic = json!({ "item": { "name": nul, "description": "Metals", "parent": null } });
+    refused(&app.gql(Some(&editor), crate::support::factories::ADD_CATEGORY, topic).await, "item");
+    let article = "mutation($item: ArticleInput!) { addArticle(item: $item) { _id } }";
+    refused(&app.gql(Some(&editor), article, json!({ "item": { "title": nul } })).await, "item");
+    let csv = "query($c: ID!, $csv: String) { checkEmails(channelId: $c, csv: $csv) { unmatched } }";
+    refused(&app.gql(Some(&editor), csv, json!({ "c": insights::ids::new_id(), "csv": "email\r\nann\u{0}@x.example\r\n" })).await, "csv");
+    // In the document's own text too, named by its argument.
+    refused(&app.gql(Some(&editor), r#"mutation { addTag(item: {name: "a\u0000", description: "b"}) { _id } }"#, json!({})).await, "item");
+    // Whatever reaches PostgreSQL by another path is BAD_USER_INPUT, not INTERNAL.
+    let stored = sqlx::query("select $1::text").bind(nul).execute(&app.pool).await.unwrap_err();
+    assert_eq!(insights::error::Error::from(stored).code(), "BAD_USER_INPUT");
+    let json_nul = sqlx::query("select $1::jsonb").bind(r#"{"a": "\u0000"}"#).execute(&app.pool).await.unwrap_err();
+    assert_eq!(insights::error::Error::from(json_nul).code(), "BAD_USER_INPUT");
+    still_serving(&app).await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn client_log_bodies_are_bounded(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let post = |body: Value| app.client.post(app.url("/log")).json(&body).send();
+    // A full batch of long entries passes (each is cut to 4,000 characters in the log).
+    let long = json!({ "level": "error", "message": "x".repeat(2000), "context": { "stack": "y".repeat(400) } });
+    assert_eq!(post(json!({ "entries": vec![long; 100] })).await.unwrap().status(), 204);
+    // One anonymous 1 MB message does not.
+    let huge = json!({ "entries": [{ "level": "error", "message": "x".repeat(1024 * 1024) }] });
+    let started = std::time::Instant::now();
+    assert_eq!(post(huge).await.unwrap().status(), 413);
+    assert!(started.elapsed() < std::time::Duration::from_millis(500), "{:?}", started.elapsed());
 }

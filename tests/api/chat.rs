@@ -271,6 +271,9 @@ async fn only_signed_in_users_with_the_intelligence_scope_may_ask_and_only_when_
     assert_eq!((status, error["fields"]["question"].as_str()), (400, Some("This field is required")));
     let (status, error) = refused(&w.app, Some(&w.reader), json!({ "question": "a".repeat(1001) })).await;
     assert_eq!((status, error["fields"]["question"].as_str()), (400, Some("Maximum 1000 characters")));
+    let (status, error) = refused(&w.app, Some(&w.reader), json!({ "question": "cop\u{0}per" })).await;
+    assert_eq!((status, error["fields"]["question"].as_str()), (400, Some("Text cannot contain the NUL character")));
+    assert!(error["message"].as_str().is_some_and(|m| m.contains("NUL")), "{error}");
     let (status, error) = refused(&w.app, Some(&w.reader), json!({ "question": "copper", "conversationId": "<script>" })).await;
     assert_eq!((status, error["code"].as_str()), (400, Some("BAD_USER_INPUT")));
 

@@ -136,6 +136,17 @@ async fn unsubscribe_is_limited_per_address(pool: PgPool) {
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn client_log_batches_are_limited_per_address(pool: PgPool) {
+    let app = TestApp::spawn_with(pool, &["--rate-limit-client-log", "2/minute"]).await;
+    let batch = json!({ "entries": [{ "level": "info", "message": "route changed" }] });
+    let log = |client: &Client| client.post(app.url("/log")).json(&batch);
+    let (first, second) = (client_from(1), client_from(2));
+    assert_eq!(statuses(2, || log(&first)).await, [204, 204]);
+    refused_rest(log(&first).send().await.unwrap()).await;
+    assert_eq!(log(&second).send().await.unwrap().status(), 204);
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn a_class_turned_off_never_limits(pool: PgPool) {
     // GraphQL is off by default; the others are turned off here.
     let flags = ["--rate-limit-sign-in", "off", "--rate-limit-unsubscribe", "0", "--rate-limit-uploads", "off"];
