@@ -79,7 +79,7 @@ const TAG_ATTRIBUTES: &[(&str, &[&str])] = &[
 ];
 
 /// The embed providers (host, path prefix) the spec allows.
-const EMBEDS: &[(&str, &str)] =
+pub const EMBEDS: &[(&str, &str)] =
     &[("player.vimeo.com", "/video/"), ("open.spotify.com", "/embed/"), ("www.buzzsprout.com", "/")];
 
 /// Permissions an embedded player may be given (`iframe allow`).

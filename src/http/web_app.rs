@@ -17,10 +17,13 @@ use tower_http::{
     services::{ServeDir, ServeFile},
 };
 
-use crate::{config::Config, state::AppState};
+use crate::{articles::sanitize::EMBEDS, config::Config, state::AppState};
 
 /// The policy sent with the HTML. Styles allow inline ones: Blueprint and React set `style`
-/// attributes (positions of popovers, sizes of panels) that a nonce cannot cover.
+/// attributes (positions of popovers, sizes of panels) that a nonce cannot cover. Frames allow the
+/// players an article body may embed (the sanitiser's `EMBEDS`); the browser talks to an external
+/// identity provider itself (discovery, tokens, revocation); images come from this server, or by
+/// its public URL when that is another origin.
 fn content_security_policy(config: &Config) -> String {
     let origin = |address: &str| url::Url::parse(address).ok().map(|url| url.origin().ascii_serialization()).filter(|o| o != "null");
     let stripe = config.card_payments_enabled().then(|| origin(&config.stripe.js_url)).flatten();
@@ -28,9 +31,12 @@ fn content_security_policy(config: &Config) -> String {
     let scripts: String = stripe.iter().chain(&tableau).map(|host| format!(" {host}")).collect();
     // Stripe.js talks to its API and opens 3-D Secure frames (stripe.com/docs/security/guide#content-security-policy).
     let stripe_hosts = if stripe.is_some() { " https://api.stripe.com https://hooks.stripe.com" } else { "" };
+    let embeds: String = EMBEDS.iter().map(|(host, _)| format!(" https://{host}")).collect();
+    let issuer = config.auth.issuer.as_deref().and_then(origin).map(|host| format!(" {host}")).unwrap_or_default();
+    let public = origin(&config.public_url).map(|host| format!(" {host}")).unwrap_or_default();
     format!(
-        "default-src 'self'; script-src 'self'{scripts}; frame-src 'self'{scripts}{stripe_hosts}; \
-         connect-src 'self'{scripts}{stripe_hosts}; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:{scripts}; \
+        "default-src 'self'; script-src 'self'{scripts}; frame-src 'self'{scripts}{stripe_hosts}{embeds}; \
+         connect-src 'self'{scripts}{stripe_hosts}{issuer}; style-src 'self' 'unsafe-inline'; img-src 'self'{public} data: blob:{scripts}; \
          font-src 'self' data:; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
     )
 }

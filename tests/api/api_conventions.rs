@@ -163,6 +163,17 @@ async fn the_policy_names_the_configured_stripe_js_and_tableau_hosts(pool: PgPoo
     let policy = page.headers()["content-security-policy"].to_str().unwrap().to_owned();
     assert!(policy.contains("script-src 'self' https://js.stripe.com https://tableau.example.com;"), "{policy}");
     assert!(policy.contains("https://api.stripe.com"), "{policy}");
+    assert!(policy.contains("https://player.vimeo.com"), "an article's embedded player may load: {policy}");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_policy_lets_the_browser_reach_an_external_identity_provider(pool: PgPool) {
+    let flags = ["--auth-issuer", "https://login.example.com/realms/insights", "--auth-audience", "insights", "--auth-client-id", "web"];
+    let app = TestApp::spawn_with(pool, &flags).await;
+    let page = app.client.get(app.url("/insights/")).send().await.unwrap();
+    let policy = page.headers()["content-security-policy"].to_str().unwrap().to_owned();
+    let connect = policy.split(';').find(|d| d.trim_start().starts_with("connect-src")).unwrap();
+    assert!(connect.contains("https://login.example.com"), "{policy}");
 }
 
 #[test]
