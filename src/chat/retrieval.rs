@@ -71,8 +71,7 @@ fn filters(reader: &Reader, words: &str) -> Vec<SearchFilter> {
     let Some(subscriptions) = &reader.subscriptions else {
         return vec![SearchFilter { query, ..Default::default() }];
     };
-    let full: Vec<String> =
-        subscriptions.rows.iter().filter(|row| row.access().gives_full_articles(reader.now)).map(|row| row.channel_id.clone()).collect();
+    let full = subscriptions.full_channel_ids(reader.now);
     let mut filters = vec![SearchFilter { query: query.clone(), free_only: true, ..Default::default() }];
     if !full.is_empty() {
         filters.push(SearchFilter { query, channels: Some(full), ..Default::default() });

@@ -199,6 +199,7 @@ impl SearchQuery {
             desk: filter_id(params.desk_id, "Desk")?,
             contributor: filter_id(params.contributor_id, "Contributor")?,
             channels,
+            body_channels: query.as_ref().and_then(|_| reader.full_channels()),
             query,
             free_only: params.free_only,
             premium_only: params.premium_only,

@@ -31,6 +31,10 @@ pub struct SearchFilter {
     pub channels: Option<Vec<String>>,
     /// Words for `websearch_to_tsquery` ('english'), already checked to make a non-empty query.
     pub query: Option<String>,
+    /// Whose bodies the words may match: none, every article's (staff); else the articles open to
+    /// all and those of these channels (the caller's subscriptions that give full articles), the
+    /// others on their title and summary alone (`push_match`).
+    pub body_channels: Option<Vec<String>>,
     pub free_only: bool,
     pub premium_only: bool,
     pub charts_only: bool,
@@ -45,12 +49,17 @@ impl SearchFilter {
     }
 }
 
+/// Premium now: marked premium, in a channel that is not free-open, within its premium period
+/// (the entitlement rule's `is_open_to_all`, negated), after `from article a left join channel c`.
+const PREMIUM: &str = "(a.is_premium and c.type is distinct from 'freeOpen' and a.premium_channel_id is not null
+                        and (a.premium_expires_at is null or a.premium_expires_at > now()))";
+
 /// The filters, after `from article a left join channel c` (published articles only); the words'
 /// match too when `with_words`.
 fn push_filters(q: &mut QueryBuilder<Postgres>, f: &SearchFilter, with_words: bool) {
     q.push(" where a.state = 'Published'");
     if let Some(words) = f.query.as_ref().filter(|_| with_words) {
-        q.push(" and a.search_vector @@ websearch_to_tsquery('english', ").push_bind(words.clone()).push(")");
+        push_match(q, f, words, PREMIUM);
     }
     // `offset 0` keeps each link subquery whole, so its index is read once (see articles::queries).
     if let Some(topics) = &f.topics {
@@ -81,10 +90,6 @@ fn push_filters(q: &mut QueryBuilder<Postgres>, f: &SearchFilter, with_words: bo
     if let Some(to) = f.date_to {
         q.push(" and a.publish_date < ").push_bind(to);
     }
-    // Premium: marked premium, in a channel that is not free-open, within its premium period
-    // (the entitlement rule's `is_open_to_all`, negated).
-    const PREMIUM: &str = "(a.is_premium and c.type is distinct from 'freeOpen' and a.premium_channel_id is not null
-                            and (a.premium_expires_at is null or a.premium_expires_at > now()))";
     if f.premium_only {
         q.push(" and ").push(PREMIUM);
     }
@@ -93,6 +98,25 @@ fn push_filters(q: &mut QueryBuilder<Postgres>, f: &SearchFilter, with_words: bo
     }
     if f.charts_only {
         q.push(" and a.display_in_chart_section");
+    }
+}
+
+/// The words' match, `premium` saying of a row whether it is premium now (`PREMIUM`). An article
+/// the caller may not read in full (`can_see_full_version`: premium now, and not of one of
+/// `body_channels`) matches on its title and summary alone, the vector's weights A and B
+/// (migration 0006), never on its body: else a reader could confirm a figure of a premium body one
+/// search at a time. The match index still finds the candidates (a weighted match is a subset).
+fn push_match(q: &mut QueryBuilder<Postgres>, f: &SearchFilter, words: &str, premium: &str) {
+    q.push(" and a.search_vector @@ websearch_to_tsquery('english', ").push_bind(words.to_owned()).push(")");
+    if let Some(channels) = &f.body_channels {
+        // Every lexeme of the query labelled `:AB` (tsquery's text quotes each one, doubling quotes in it).
+        q.push(" and (not ")
+            .push(premium)
+            .push(" or a.premium_channel_id = any(")
+            .push_bind(channels.clone())
+            .push(") or a.search_vector @@ regexp_replace(websearch_to_tsquery('english', ")
+            .push_bind(words.to_owned())
+            .push(r#")::text, '''(?:[^'']|'''')*''', '\&:AB', 'g')::tsquery)"#);
     }
 }
 
@@ -321,18 +345,19 @@ async fn walk_group(
     let mut q = QueryBuilder::<Postgres>::new("select a.article_id, a.card_revision, a.publish_date, a.is_pinned, ");
     push_relevance(&mut q, ranking, words);
     q.push(
-        " from (select a.article_id, a.card_revision, a.publish_date, a.is_pinned, a.search_vector
-                 from article a left join channel c on c.channel_id = a.premium_channel_id",
-    );
+        " from (select a.article_id, a.card_revision, a.publish_date, a.is_pinned, a.search_vector, a.premium_channel_id, ",
+    )
+    .push(PREMIUM)
+    .push(" as is_premium_now from article a left join channel c on c.channel_id = a.premium_channel_id");
     push_filters(&mut q, f, false);
     if let Some((published, id)) = before {
         q.push(" and (a.publish_date, a.article_id) < (").push_bind(published).push(", ").push_bind(id.clone()).push(")");
     }
     q.push(" order by a.publish_date desc, a.article_id desc limit ")
         .push_bind(bound)
-        .push(") a where a.search_vector @@ websearch_to_tsquery('english', ")
-        .push_bind(words.to_owned())
-        .push(") and ");
+        .push(") a where true");
+    push_match(&mut q, f, words, "a.is_premium_now");
+    q.push(" and ");
     push_relevance(&mut q, ranking, words);
     q.push(" = ").push_bind(distance).push(" limit ").push_bind(limit);
     fetch_hits(db, q).await

@@ -347,3 +347,102 @@ async fn the_search_vector_stays_in_the_article_row(pool: PgPool) {
     let others = out_of_row - i64::from(html + text);
     assert!((0..i64::from(vector) / 2).contains(&others), "{out_of_row} bytes out of line: html {html}, text {text}, vector {vector}");
 }
+
+/// Every page of a search of `first` rows, and the total each page reported.
+async fn all_pages(app: &TestApp, token: &str, params: Value, first: i64) -> (Vec<String>, Vec<i64>) {
+    let (mut ids, mut totals, mut after) = (Vec::new(), Vec::new(), None::<String>);
+    loop {
+        let page = search(app, token, params.clone(), first, after.as_deref()).await;
+        ids.extend(page.ids);
+        totals.push(page.total);
+        if !page.has_next {
+            return (ids, totals);
+        }
+        after = page.end_cursor;
+    }
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_premium_body_is_matched_only_for_callers_who_may_read_it(pool: PgPool) {
+    for ranking in rankings(&TestApp::spawn(pool.clone()).await).await {
+        let app = TestApp::spawn(pool.clone()).await;
+        use_ranking(&app, ranking).await;
+        sqlx::query("delete from article").execute(&app.pool).await.unwrap();
+        let admin = app.token(TestRole::Administrator).await;
+        let editor = app.token(TestRole::Editor).await;
+        let editor_id = app.user_id(&editor).await;
+        let desk = app.add_desk(&admin, &format!("Freight desk {ranking}"), &[&editor_id]).await;
+        let channel = app.channel_of_type(&admin, &desk, &format!("Freight Premium {ranking}"), "premium").await;
+        let (entitled, entitled_id) = app.signed_in_reader(&format!("full-{ranking}@client.example")).await;
+        let (summaries, summaries_id) = app.signed_in_reader(&format!("summary-{ranking}@client.example")).await;
+        let (outsider, _) = app.signed_in_reader(&format!("outsider-{ranking}@client.example")).await;
+        app.subscribe(&channel, &entitled_id, "account", "active", None, true).await;
+        app.subscribe(&channel, &summaries_id, "account", "active", None, false).await;
+        let premium = app
+            .insert_reader_article(ReaderArticle {
+                title: "Dry bulk weekly",
+                summary: "Freight for the largest bulk carriers",
+                body: "Rates for a capesize rose to 31500 dollars a day, said the broker.",
+                channel: Some(&channel),
+                is_premium: true,
+                days_ago: 1,
+                ..Default::default()
+            })
+            .await;
+        // Open to all: a free article, and a premium one whose premium period has ended.
+        let free = app
+            .insert_reader_article(ReaderArticle { title: "Shipping notes", body: "A capesize fixed at 31500.", days_ago: 2, ..Default::default() })
+            .await;
+        let ended = app
+            .insert_reader_article(ReaderArticle {
+                title: "Older freight note",
+                body: "Capesize hire reached 31500 before.",
+                channel: Some(&channel),
+                is_premium: true,
+                expiry: Some("3d"),
+                days_ago: 10,
+                ..Default::default()
+            })
+            .await;
+        let oracle = json!({ "searchQuery": "capesize to 31500" });
+        let everyone = vec![premium.clone(), free.clone(), ended.clone()];
+        // The entitled reader first: what it reads is kept, and must not serve the others.
+        for (who, token, expected) in [
+            ("entitled reader", &entitled, everyone.clone()),
+            ("summary-only reader", &summaries, vec![free.clone(), ended.clone()]),
+            ("unsubscribed reader", &outsider, vec![free.clone(), ended.clone()]),
+            ("editor", &editor, everyone.clone()),
+            ("administrator", &admin, everyone.clone()),
+        ] {
+            let found = search(&app, token, oracle.clone(), 10, None).await;
+            let mut ids = found.ids.clone();
+            ids.sort();
+            let mut want = expected.clone();
+            want.sort();
+            assert_eq!(ids, want, "{ranking}, {who}: {:?}", found.titles);
+            assert_eq!(found.total, expected.len() as i64, "{ranking}, {who}: the total counts what is shown");
+            let (paged, totals) = all_pages(&app, token, oracle.clone(), 1).await;
+            assert_eq!(paged, found.ids, "{ranking}, {who}: one row a page, the same rows in the same order");
+            assert!(totals.iter().all(|total| *total == expected.len() as i64), "{ranking}, {who}: {totals:?}");
+        }
+        // A figure the body does not hold finds nothing for anyone; a wrong one cannot be told apart.
+        for token in [&entitled, &outsider] {
+            assert_eq!(search(&app, token, json!({ "searchQuery": "capesize to 30000" }), 10, None).await.total, 0);
+        }
+        // A word of the title or summary finds the premium article for everyone, its highlight
+        // from the title and summary alone for those who may not read it.
+        for (token, with_body) in [(&outsider, false), (&summaries, false), (&entitled, true), (&editor, true)] {
+            let found = search(&app, token, json!({ "searchQuery": "largest carriers" }), 10, None).await;
+            assert_eq!((found.ids.clone(), found.total), (vec![premium.clone()], 1), "{ranking}");
+            let highlight = found.highlights[0].clone().unwrap();
+            assert!(highlight.contains("<mark>largest</mark>"), "{highlight}");
+            assert_eq!(highlight.contains("broker"), with_body, "{ranking}: {highlight}");
+        }
+        // Quoted phrases and OR keep to the same rule.
+        let phrase = search(&app, &outsider, json!({ "searchQuery": "\"rose to 31500\" OR weekly" }), 10, None).await;
+        assert_eq!(phrase.ids, vec![premium.clone()], "{ranking}: by its title");
+        let phrase = search(&app, &outsider, json!({ "searchQuery": "\"rose to 31500\"" }), 10, None).await;
+        assert_eq!(phrase.total, 0, "{ranking}");
+        assert_eq!(search(&app, &entitled, json!({ "searchQuery": "\"rose to 31500\"" }), 10, None).await.ids, vec![premium.clone()]);
+    }
+}
