@@ -19,6 +19,7 @@ use crate::{
     articles::model::ArticleState,
     auth::Role,
     channels::ChannelType,
+    db::cancel_if_dropped,
     error::Result,
     reading::{Reader, entitlement::ArticleFacts},
     search::queries::{self as search, Hit, SearchFilter},
@@ -94,7 +95,8 @@ async fn best_hits(state: &AppState, reader: &Reader, words: &str) -> Result<Vec
     let ranking = *state.search_ranking.get_or_try_init(|| search::ranking_in_use(&state.pool)).await?;
     let mut hits: Vec<Hit> = Vec::new();
     for filter in filters(reader, words) {
-        hits.extend(search::page(&state.pool, &filter, ranking, None, CANDIDATE_ARTICLES).await?.hits);
+        let page = cancel_if_dropped(&state.pool, async |conn| search::page(conn, &filter, ranking, None, CANDIDATE_ARTICLES).await).await?;
+        hits.extend(page.hits);
     }
     // Both searches rank with the same measure (smaller is better), so their hits merge.
     hits.sort_by(|a, b| a.cursor.relevance.total_cmp(&b.cursor.relevance).then(b.cursor.published.cmp(&a.cursor.published)));

@@ -2,7 +2,7 @@
 //! and the highlighted snippets of a page.
 
 use chrono::{DateTime, Utc};
-use sqlx::{PgExecutor, PgPool, Postgres, QueryBuilder};
+use sqlx::{PgConnection, PgExecutor, PgPool, Postgres, QueryBuilder};
 
 use super::cursor::Cursor;
 use crate::reading::queries::Listed;
@@ -162,27 +162,34 @@ fn push_relevance(q: &mut QueryBuilder<Postgres>, ranking: Ranking, words: &str)
 /// tried only when the matches are many (`walk_bound`, from their count, taken once when a group
 /// is read and reused as the search's total), for at most a few times the rows the page should
 /// need; a group it does not fill within that is read from the index.
-pub async fn page(db: &PgPool, f: &SearchFilter, ranking: Ranking, after: Option<&Cursor>, limit: i64) -> sqlx::Result<Page> {
+pub async fn page(db: &mut PgConnection, f: &SearchFilter, ranking: Ranking, after: Option<&Cursor>, limit: i64) -> sqlx::Result<Page> {
     if ranking != Ranking::Rum || f.query.is_none() {
         return Ok(Page { hits: hits(db, f, ranking, Step::Ordered { after }, limit).await?, matches: None });
     }
     let mut matches = None;
-    let mut group = async |distance: f64, before: Option<(DateTime<Utc>, &String)>, need: i64| -> sqlx::Result<Vec<Hit>> {
-        let (count, published) = match matches {
+    async fn group(
+        db: &mut PgConnection,
+        f: &SearchFilter,
+        matches: &mut Option<(i64, i64)>,
+        distance: f64,
+        before: Option<(DateTime<Utc>, &String)>,
+        need: i64,
+    ) -> sqlx::Result<Vec<Hit>> {
+        let (count, published) = match *matches {
             Some(known) => known,
-            None => *matches.insert(count_with_published(db, f).await?),
+            None => *matches.insert(count_with_published(&mut *db, f).await?),
         };
         if let Some(bound) = walk_bound(count, published, need) {
-            let walked = hits(db, f, ranking, Step::Group { distance, before, walk: Some(bound) }, need).await?;
+            let walked = hits(db, f, Ranking::Rum, Step::Group { distance, before, walk: Some(bound) }, need).await?;
             if walked.len() as i64 == need {
                 return Ok(walked);
             }
         }
-        hits(db, f, ranking, Step::Group { distance, before, walk: None }, need).await
-    };
+        hits(db, f, Ranking::Rum, Step::Group { distance, before, walk: None }, need).await
+    }
     let mut rows = Vec::new();
     if let Some(cursor) = after {
-        rows = group(cursor.relevance, Some((cursor.published, &cursor.id)), limit).await?;
+        rows = group(db, f, &mut matches, cursor.relevance, Some((cursor.published, &cursor.id)), limit).await?;
     }
     let need = limit - rows.len() as i64;
     if need > 0 {
@@ -194,7 +201,7 @@ pub async fn page(db: &PgPool, f: &SearchFilter, ranking: Ranking, after: Option
                 let whole: Vec<Hit> = nearest.into_iter().filter(|hit| hit.cursor.relevance < edge).collect();
                 let need = need - whole.len() as i64;
                 rows.extend(whole);
-                rows.extend(group(edge, None, need).await?);
+                rows.extend(group(db, f, &mut matches, edge, None, need).await?);
             }
             Some(_) => {
                 // Every row of the edge's group was read (a farther row follows it, or no row at all).
@@ -252,7 +259,7 @@ enum Step<'a> {
     Group { distance: f64, before: Option<(DateTime<Utc>, &'a String)>, walk: Option<i64> },
 }
 
-async fn hits(db: &PgPool, f: &SearchFilter, ranking: Ranking, step: Step<'_>, limit: i64) -> sqlx::Result<Vec<Hit>> {
+async fn hits(db: &mut PgConnection, f: &SearchFilter, ranking: Ranking, step: Step<'_>, limit: i64) -> sqlx::Result<Vec<Hit>> {
     if let Step::Group { distance, before, walk: Some(bound) } = step {
         return walk_group(db, f, ranking, distance, before, bound, limit).await;
     }
@@ -333,7 +340,7 @@ async fn hits(db: &PgPool, f: &SearchFilter, ranking: Ranking, step: Step<'_>, l
 /// PostgreSQL from choosing the match index, whose estimate for a word is often far too low), each
 /// tested until the page is full.
 async fn walk_group(
-    db: &PgPool,
+    db: &mut PgConnection,
     f: &SearchFilter,
     ranking: Ranking,
     distance: f64,
@@ -363,7 +370,7 @@ async fn walk_group(
     fetch_hits(db, q).await
 }
 
-async fn fetch_hits(db: &PgPool, mut q: QueryBuilder<Postgres>) -> sqlx::Result<Vec<Hit>> {
+async fn fetch_hits(db: &mut PgConnection, mut q: QueryBuilder<Postgres>) -> sqlx::Result<Vec<Hit>> {
     let rows: Vec<(String, i64, DateTime<Utc>, bool, f64)> = q.build_query_as().persistent(false).fetch_all(db).await?;
     Ok(rows
         .into_iter()
