@@ -26,6 +26,10 @@ pub struct Config {
     #[arg(long, env = "INSIGHTS_DB_ACQUIRE_TIMEOUT_MS", default_value_t = 3000)]
     pub db_acquire_timeout_ms: u64,
 
+    /// Longest a statement of the HTTP server's requests may run, in milliseconds (PostgreSQL's `statement_timeout`; 0: no limit); past it the request is told it took too long. Operators' commands, the workers and migrations have no limit.
+    #[arg(long, env = "INSIGHTS_STATEMENT_TIMEOUT_MS", default_value_t = 5000)]
+    pub statement_timeout_ms: u64,
+
     /// Address the HTTP server listens on.
     #[arg(long, env = "INSIGHTS_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,

@@ -4,7 +4,8 @@ use std::{str::FromStr, time::Duration};
 
 use anyhow::Context;
 use sqlx::{
-    ConnectOptions, Connection, PgConnection, PgPool,
+    ConnectOptions, Connection, PgConnection, PgPool, Postgres,
+    pool::PoolConnection,
     postgres::{PgConnectOptions, PgPoolOptions},
 };
 
@@ -13,14 +14,63 @@ pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 /// How long a request waits for a connection unless configured (`INSIGHTS_DB_ACQUIRE_TIMEOUT_MS`).
 pub const DEFAULT_ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
 
-/// Connects to the configured database, creating it first when it does not exist yet.
+/// Connects to the configured database, creating it first when it does not exist yet. Its
+/// statements run as long as they take: for operators' commands, the workers and migrations.
 pub async fn connect_with(config: &crate::Config) -> anyhow::Result<PgPool> {
-    connect_waiting(&config.database_url, config.db_max_connections, Duration::from_millis(config.db_acquire_timeout_ms)).await
+    let options = PgConnectOptions::from_str(&config.database_url).context("parse DATABASE_URL")?;
+    connect_waiting(options, config.db_max_connections, Duration::from_millis(config.db_acquire_timeout_ms)).await
+}
+
+/// The pool of the HTTP server's requests: `connect_with`, with every statement stopped by
+/// PostgreSQL past `INSIGHTS_STATEMENT_TIMEOUT_MS` (SQLSTATE 57014, answered as a request that took
+/// too long; 0: no limit). A request is abandoned after 60 s at most; without a limit its
+/// statement ran on for minutes, holding a connection.
+pub async fn connect_for_requests(config: &crate::Config) -> anyhow::Result<PgPool> {
+    let options = PgConnectOptions::from_str(&config.database_url)
+        .context("parse DATABASE_URL")?
+        .options([("statement_timeout", config.statement_timeout_ms.to_string())]);
+    connect_waiting(options, config.db_max_connections, Duration::from_millis(config.db_acquire_timeout_ms)).await
 }
 
 /// Connects to `database_url`, creating the database first when it does not exist yet.
 pub async fn connect(database_url: &str, max_connections: u32) -> anyhow::Result<PgPool> {
-    connect_waiting(database_url, max_connections, DEFAULT_ACQUIRE_TIMEOUT).await
+    let options = PgConnectOptions::from_str(database_url).context("parse DATABASE_URL")?;
+    connect_waiting(options, max_connections, DEFAULT_ACQUIRE_TIMEOUT).await
+}
+
+/// Runs `work` on a connection of `pool` whose statement PostgreSQL is asked to cancel
+/// (`pg_cancel_backend`) when the future is dropped before `work` ends: the client went away, or
+/// the request timed out. sqlx sends no cancel request of its own, and would wait on the
+/// connection for the statement to end. For the statements a reader can make long (the search);
+/// it costs a round trip for the connection's backend id.
+pub async fn cancel_if_dropped<T>(pool: &PgPool, work: impl AsyncFnOnce(&mut PgConnection) -> sqlx::Result<T>) -> sqlx::Result<T> {
+    /// The connection while `work` runs, and its backend.
+    struct Running {
+        conn: Option<PoolConnection<Postgres>>,
+        backend: i32,
+        pool: PgPool,
+    }
+    impl Drop for Running {
+        fn drop(&mut self) {
+            let Some(conn) = self.conn.take() else { return };
+            let (pool, backend) = (self.pool.clone(), self.backend);
+            tokio::spawn(async move {
+                // Held until the cancel is sent, so that its backend runs nothing else meanwhile.
+                if let Err(error) = sqlx::query("select pg_cancel_backend($1)").bind(backend).execute(&pool).await {
+                    tracing::warn!(%error, backend, "could not cancel the statement of a dropped request");
+                }
+                drop(conn);
+            });
+        }
+    }
+    let mut conn = pool.acquire().await?;
+    let backend: i32 = sqlx::query_scalar("select pg_backend_pid()").fetch_one(&mut *conn).await?;
+    let mut running = Running { conn: Some(conn), backend, pool: pool.clone() };
+    let conn: &mut PgConnection = running.conn.as_mut().expect("held until the end");
+    let result = work(conn).await;
+    // Finished (well or not): back to the pool.
+    drop(running.conn.take());
+    result
 }
 
 /// Connections idle this long are pinged before they are handed out.
@@ -36,8 +86,7 @@ const PING_IF_IDLE_FOR: Duration = Duration::from_secs(1);
 /// so only connections idle for a second or more are pinged: those a restart may have killed
 /// unnoticed. One that dies while in steady use fails its next request once (SQLSTATE 57P01:
 /// a 503 with `Retry-After`), and is dropped.
-async fn connect_waiting(database_url: &str, max_connections: u32, acquire_timeout: Duration) -> anyhow::Result<PgPool> {
-    let options = PgConnectOptions::from_str(database_url).context("parse DATABASE_URL")?;
+async fn connect_waiting(options: PgConnectOptions, max_connections: u32, acquire_timeout: Duration) -> anyhow::Result<PgPool> {
     create_database_if_missing(&options).await?;
     PgPoolOptions::new()
         .max_connections(max_connections)

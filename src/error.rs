@@ -10,6 +10,8 @@ pub const DUPLICATE_MESSAGE: &str = "Cannot insert item due to name duplication"
 pub const TRIAL_EXPIRED_MESSAGE: &str = "Trial period has expired";
 pub const REQUIRED_MESSAGE: &str = "This field is required";
 pub const DATABASE_UNREACHABLE_MESSAGE: &str = "The database is unreachable; try again shortly";
+/// A statement stopped by PostgreSQL: past the requests' statement timeout (or cancelled).
+pub const STATEMENT_TIMEOUT_MESSAGE: &str = "The request took too long and was stopped; try again, or narrow it down";
 /// What `Retry-After` says while the database is unreachable: about a PostgreSQL restart.
 pub const DATABASE_RETRY_AFTER_SECS: u64 = 3;
 
@@ -50,7 +52,14 @@ pub enum Error {
 
 impl From<anyhow::Error> for Error {
     fn from(error: anyhow::Error) -> Self {
-        if reaches_unreachable_database(&error) { Error::DatabaseUnreachable(error) } else { Error::Internal(error) }
+        if reaches_unreachable_database(&error) {
+            Error::DatabaseUnreachable(error)
+        } else if error.chain().any(|cause| cause.downcast_ref::<sqlx::Error>().is_some_and(is_statement_timeout)) {
+            tracing::warn!(error = format!("{error:#}"), "statement stopped");
+            Error::Unavailable(STATEMENT_TIMEOUT_MESSAGE)
+        } else {
+            Error::Internal(error)
+        }
     }
 }
 
@@ -68,6 +77,10 @@ impl From<sqlx::Error> for Error {
                 tracing::info!(error = %other, "text refused by the database");
                 Error::BadUserInput { message: crate::validation::NUL_MESSAGE.to_owned(), fields: FieldErrors::new() }
             }
+            other if is_statement_timeout(&other) => {
+                tracing::warn!(error = %other, "statement stopped");
+                Error::Unavailable(STATEMENT_TIMEOUT_MESSAGE)
+            }
             other => Error::Database(other),
         }
     }
@@ -78,6 +91,12 @@ impl From<sqlx::Error> for Error {
 /// and the forms refuse NUL first; this is for any path they do not see.
 fn is_text_not_storable(error: &sqlx::Error) -> bool {
     matches!(error, sqlx::Error::Database(db) if db.code().is_some_and(|code| matches!(code.as_ref(), "22021" | "22P05")))
+}
+
+/// Whether PostgreSQL stopped the statement: its `statement_timeout` (`db::connect_for_requests`)
+/// or a cancel request (SQLSTATE 57014, query_canceled).
+pub fn is_statement_timeout(error: &sqlx::Error) -> bool {
+    matches!(error, sqlx::Error::Database(db) if db.code().as_deref() == Some("57014"))
 }
 
 /// Whether `error` says the database could not be reached (rather than refusing a statement):
@@ -153,7 +172,13 @@ impl Error {
     /// the database is unreachable, else INTERNAL.
     pub fn shared_database(error: &sqlx::Error, doing: &str) -> Error {
         let described = anyhow::anyhow!("{doing}: {error}");
-        if is_database_unreachable(error) { Error::DatabaseUnreachable(described) } else { Error::Internal(described) }
+        if is_database_unreachable(error) {
+            Error::DatabaseUnreachable(described)
+        } else if is_statement_timeout(error) {
+            Error::Unavailable(STATEMENT_TIMEOUT_MESSAGE)
+        } else {
+            Error::Internal(described)
+        }
     }
 
     /// One invalid field with its message.
@@ -312,7 +337,7 @@ mod tests {
 
     #[test]
     fn statement_failures_stay_internal() {
-        for error in [server("23505"), server("42P01"), server("57014"), sqlx::Error::Protocol("odd".into())] {
+        for error in [server("23505"), server("42P01"), sqlx::Error::Protocol("odd".into())] {
             let shown = error.to_string();
             let error = Error::from(error);
             assert_eq!((error.code(), error.retry_after()), ("INTERNAL", None), "{shown}");
@@ -320,5 +345,13 @@ mod tests {
         assert_eq!(Error::from(sqlx::Error::RowNotFound).code(), "NOT_FOUND");
         assert_eq!(Error::from(anyhow::anyhow!("no")).code(), "INTERNAL");
         assert_eq!(Error::Unavailable("Stripe").retry_after(), None);
+    }
+
+    #[test]
+    fn a_statement_stopped_by_postgresql_says_the_request_took_too_long() {
+        for error in [Error::from(server("57014")), Error::from(anyhow::Error::from(server("57014")).context("search"))] {
+            assert_eq!((error.code(), error.message().as_str(), error.retry_after()), ("UNAVAILABLE", STATEMENT_TIMEOUT_MESSAGE, None));
+        }
+        assert_eq!(Error::shared_database(&server("57014"), "load cards").code(), "UNAVAILABLE");
     }
 }

@@ -350,10 +350,18 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let config = args.config;
     let traces = telemetry::init_with_traces(&config.log_format, &config.log_filter, &config.telemetry);
     insights::auth::provider::check_before_serving(&config)?;
-    let pool = connect(&config).await?;
+    // Migrations and the workers' jobs run as long as they take; requests' statements are bounded.
+    let unbounded = connect(&config).await?;
     if !args.skip_migrations {
-        apply_migrations(&pool).await?;
+        apply_migrations(&unbounded).await?;
     }
+    let pool = db::connect_for_requests(&config).await?;
+    let workers_state = if args.no_worker {
+        unbounded.close().await;
+        None
+    } else {
+        Some(AppState::new(unbounded, config.clone(), insights_jobs::queue()))
+    };
     let listen = config.listen;
     let public_url = config.public_url().to_owned();
     let state = AppState::new(pool, config, insights_jobs::queue());
@@ -380,14 +388,14 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             }
         }
     };
-    if args.no_worker {
-        server.await.context("serve")?;
-    } else {
-        let workers = insights_jobs::run(state, shutdown.clone());
+    if let Some(workers_state) = workers_state {
+        let workers = insights_jobs::run(workers_state, shutdown.clone());
         let server = async { server.await.context("serve") };
         let (served, worked) = tokio::join!(server, workers);
         served?;
         worked?;
+    } else {
+        server.await.context("serve")?;
     }
     tracing::info!("stopped");
     traces.shutdown();

@@ -389,7 +389,7 @@ impl ArticlesQuery {
         let (limit, offset) = checked_limit_offset(params.limit, params.offset)?;
         let user_id = viewer.user.user_id.as_str();
         let tab = params.r#type.scope(user_id, Utc::now());
-        let search = params.search_query.as_deref().map(str::trim).filter(|s| !s.is_empty());
+        let search = crate::search::search_text("searchQuery", params.search_query.as_deref())?;
         let (categories, publishers, tags, channels, promotions) = (
             id_strings(params.category_id),
             id_strings(params.published_by),
@@ -406,7 +406,7 @@ impl ArticlesQuery {
             tags: &tags,
             channels: &channels,
             promotional_content: &promotions,
-            search,
+            search: search.as_deref(),
             viewer: user_id,
             sort: params.sort_field,
             descending: params.sort_direction == SortDirection::Desc,

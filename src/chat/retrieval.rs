@@ -19,6 +19,7 @@ use crate::{
     articles::model::ArticleState,
     auth::Role,
     channels::ChannelType,
+    db::cancel_if_dropped,
     error::Result,
     reading::{Reader, entitlement::ArticleFacts},
     search::queries::{self as search, Hit, SearchFilter},
@@ -71,8 +72,7 @@ fn filters(reader: &Reader, words: &str) -> Vec<SearchFilter> {
     let Some(subscriptions) = &reader.subscriptions else {
         return vec![SearchFilter { query, ..Default::default() }];
     };
-    let full: Vec<String> =
-        subscriptions.rows.iter().filter(|row| row.access().gives_full_articles(reader.now)).map(|row| row.channel_id.clone()).collect();
+    let full = subscriptions.full_channel_ids(reader.now);
     let mut filters = vec![SearchFilter { query: query.clone(), free_only: true, ..Default::default() }];
     if !full.is_empty() {
         filters.push(SearchFilter { query, channels: Some(full), ..Default::default() });
@@ -95,7 +95,8 @@ async fn best_hits(state: &AppState, reader: &Reader, words: &str) -> Result<Vec
     let ranking = *state.search_ranking.get_or_try_init(|| search::ranking_in_use(&state.pool)).await?;
     let mut hits: Vec<Hit> = Vec::new();
     for filter in filters(reader, words) {
-        hits.extend(search::page(&state.pool, &filter, ranking, None, CANDIDATE_ARTICLES).await?.hits);
+        let page = cancel_if_dropped(&state.pool, async |conn| search::page(conn, &filter, ranking, None, CANDIDATE_ARTICLES).await).await?;
+        hits.extend(page.hits);
     }
     // Both searches rank with the same measure (smaller is better), so their hits merge.
     hits.sort_by(|a, b| a.cursor.relevance.total_cmp(&b.cursor.relevance).then(b.cursor.published.cmp(&a.cursor.published)));

@@ -60,6 +60,12 @@ impl Reader {
         can_see_full_version(Some(self.role), subscription, article, self.now)
     }
 
+    /// Beyond the articles open to all, the channels whose articles the caller may read in full;
+    /// none: every article (staff). `can_see` for a query that must decide it in SQL (the search's match).
+    pub fn full_channels(&self) -> Option<Vec<String>> {
+        self.subscriptions.as_ref().map(|subscriptions| subscriptions.full_channel_ids(self.now))
+    }
+
     /// The channels the caller is actively subscribed to (staff: none of their own).
     pub async fn active_channels(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
         let subscriptions = match &self.subscriptions {

@@ -5,6 +5,12 @@
 //!
 //! Filters that depend on the clock as well (free or premium only: a premium period ends by
 //! itself) are never kept. Which words make a query at all never changes: kept without a revision.
+//!
+//! A reader's search is keyed by the channels whose bodies it may match as well (the filter's
+//! `body_channels`): staff, and readers opened to other channels, never share a page or a count.
+//! The clock matters there too, but only one way: an article whose premium period ends becomes
+//! matchable by its body, so a kept page misses such a match until the next change, and never
+//! shows one the reader may not match.
 
 use std::sync::{Arc, Mutex};
 

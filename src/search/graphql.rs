@@ -12,6 +12,7 @@ use super::{
     snippets::SnippetKey,
 };
 use crate::{
+    db::cancel_if_dropped,
     error::{Error, Result},
     graphql::app_state,
     reading::{ArticleCard, PageInfo, Reader, cards, page_size, queries::Listed},
@@ -66,14 +67,15 @@ impl SearchArticlesResult {
             return Ok(count);
         }
         let state = app_state(ctx);
+        let count = async || cancel_if_dropped(&state.pool, async |conn| queries::count(conn, &self.filter).await).await;
         if !self.filter.is_timeless() {
-            return Ok(queries::count(&state.pool, &self.filter).await?);
+            return Ok(count().await?);
         }
         let revision = request_revisions(ctx).await?.content;
         if let Some(count) = state.searches.count(revision, &self.filter) {
             return Ok(count);
         }
-        let count = queries::count(&state.pool, &self.filter).await?;
+        let count = count().await?;
         state.searches.keep_count(revision, self.filter.clone(), count);
         Ok(count)
     }
@@ -117,7 +119,8 @@ async fn snippets(ctx: &Context<'_>, listed: &[Listed], found: &[ArticleCard], w
     if !missing.is_empty() {
         let ids: Vec<String> = missing.iter().map(|key| key.article_id.clone()).collect();
         let with_body: Vec<bool> = missing.iter().map(|key| key.with_body).collect();
-        for (article_id, card_revision, with_body, snippet) in queries::snippets(&state.pool, &ids, &with_body, words).await? {
+        let read = cancel_if_dropped(&state.pool, async |conn| queries::snippets(conn, &ids, &with_body, words).await).await?;
+        for (article_id, card_revision, with_body, snippet) in read {
             let snippet: Arc<str> = snippet.into();
             let key = SnippetKey { article_id: article_id.clone(), card_revision, with_body, words: words.to_owned() };
             state.snippets.keep(key, snippet.clone());
@@ -127,18 +130,20 @@ async fn snippets(ctx: &Context<'_>, listed: &[Listed], found: &[ArticleCard], w
     Ok(kept)
 }
 
-/// A page of the search: kept at the request's content revision, else read (and kept).
+/// A page of the search: kept at the request's content revision, else read (and kept). Its
+/// statements stop when the request is dropped (`cancel_if_dropped`).
 async fn read_page(ctx: &Context<'_>, filter: &SearchFilter, after: Option<&Cursor>, limit: i64) -> Result<Arc<Page>> {
     let state = app_state(ctx);
     let ranking = ranking(ctx).await?;
+    let read = async || cancel_if_dropped(&state.pool, async |conn| queries::page(conn, filter, ranking, after, limit).await).await;
     let Some(key) = PageKey::of(filter, ranking, after, limit) else {
-        return Ok(Arc::new(queries::page(&state.pool, filter, ranking, after, limit).await?));
+        return Ok(Arc::new(read().await?));
     };
     let revision = request_revisions(ctx).await?.content;
     if let Some(page) = state.searches.page(revision, &key) {
         return Ok(page);
     }
-    let page = Arc::new(queries::page(&state.pool, filter, ranking, after, limit).await?);
+    let page = Arc::new(read().await?);
     state.searches.keep_page(revision, key, page.clone());
     Ok(page)
 }
@@ -178,7 +183,7 @@ impl SearchQuery {
         let after = after.as_deref().filter(|a| !a.trim().is_empty()).map(Cursor::decode).transpose()?;
         let params = params.unwrap_or_default();
         let pool = &app_state(ctx).pool;
-        let mut query = params.search_query.as_deref().map(str::trim).filter(|q| !q.is_empty()).map(str::to_owned);
+        let mut query = super::search_text("searchQuery", params.search_query.as_deref())?;
         if let Some(words) = &query
             && !is_meaningful(ctx, words).await?
         {
@@ -199,6 +204,7 @@ impl SearchQuery {
             desk: filter_id(params.desk_id, "Desk")?,
             contributor: filter_id(params.contributor_id, "Contributor")?,
             channels,
+            body_channels: query.as_ref().and_then(|_| reader.full_channels()),
             query,
             free_only: params.free_only,
             premium_only: params.premium_only,

@@ -2,7 +2,7 @@
 //! and the highlighted snippets of a page.
 
 use chrono::{DateTime, Utc};
-use sqlx::{PgExecutor, PgPool, Postgres, QueryBuilder};
+use sqlx::{PgConnection, PgExecutor, PgPool, Postgres, QueryBuilder};
 
 use super::cursor::Cursor;
 use crate::reading::queries::Listed;
@@ -31,6 +31,10 @@ pub struct SearchFilter {
     pub channels: Option<Vec<String>>,
     /// Words for `websearch_to_tsquery` ('english'), already checked to make a non-empty query.
     pub query: Option<String>,
+    /// Whose bodies the words may match: none, every article's (staff); else the articles open to
+    /// all and those of these channels (the caller's subscriptions that give full articles), the
+    /// others on their title and summary alone (`push_match`).
+    pub body_channels: Option<Vec<String>>,
     pub free_only: bool,
     pub premium_only: bool,
     pub charts_only: bool,
@@ -45,12 +49,17 @@ impl SearchFilter {
     }
 }
 
+/// Premium now: marked premium, in a channel that is not free-open, within its premium period
+/// (the entitlement rule's `is_open_to_all`, negated), after `from article a left join channel c`.
+const PREMIUM: &str = "(a.is_premium and c.type is distinct from 'freeOpen' and a.premium_channel_id is not null
+                        and (a.premium_expires_at is null or a.premium_expires_at > now()))";
+
 /// The filters, after `from article a left join channel c` (published articles only); the words'
 /// match too when `with_words`.
 fn push_filters(q: &mut QueryBuilder<Postgres>, f: &SearchFilter, with_words: bool) {
     q.push(" where a.state = 'Published'");
     if let Some(words) = f.query.as_ref().filter(|_| with_words) {
-        q.push(" and a.search_vector @@ websearch_to_tsquery('english', ").push_bind(words.clone()).push(")");
+        push_match(q, f, words, PREMIUM);
     }
     // `offset 0` keeps each link subquery whole, so its index is read once (see articles::queries).
     if let Some(topics) = &f.topics {
@@ -81,10 +90,6 @@ fn push_filters(q: &mut QueryBuilder<Postgres>, f: &SearchFilter, with_words: bo
     if let Some(to) = f.date_to {
         q.push(" and a.publish_date < ").push_bind(to);
     }
-    // Premium: marked premium, in a channel that is not free-open, within its premium period
-    // (the entitlement rule's `is_open_to_all`, negated).
-    const PREMIUM: &str = "(a.is_premium and c.type is distinct from 'freeOpen' and a.premium_channel_id is not null
-                            and (a.premium_expires_at is null or a.premium_expires_at > now()))";
     if f.premium_only {
         q.push(" and ").push(PREMIUM);
     }
@@ -93,6 +98,25 @@ fn push_filters(q: &mut QueryBuilder<Postgres>, f: &SearchFilter, with_words: bo
     }
     if f.charts_only {
         q.push(" and a.display_in_chart_section");
+    }
+}
+
+/// The words' match, `premium` saying of a row whether it is premium now (`PREMIUM`). An article
+/// the caller may not read in full (`can_see_full_version`: premium now, and not of one of
+/// `body_channels`) matches on its title and summary alone, the vector's weights A and B
+/// (migration 0006), never on its body: else a reader could confirm a figure of a premium body one
+/// search at a time. The match index still finds the candidates (a weighted match is a subset).
+fn push_match(q: &mut QueryBuilder<Postgres>, f: &SearchFilter, words: &str, premium: &str) {
+    q.push(" and a.search_vector @@ websearch_to_tsquery('english', ").push_bind(words.to_owned()).push(")");
+    if let Some(channels) = &f.body_channels {
+        // Every lexeme of the query labelled `:AB` (tsquery's text quotes each one, doubling quotes in it).
+        q.push(" and (not ")
+            .push(premium)
+            .push(" or a.premium_channel_id = any(")
+            .push_bind(channels.clone())
+            .push(") or a.search_vector @@ regexp_replace(websearch_to_tsquery('english', ")
+            .push_bind(words.to_owned())
+            .push(r#")::text, '''(?:[^'']|'''')*''', '\&:AB', 'g')::tsquery)"#);
     }
 }
 
@@ -138,27 +162,34 @@ fn push_relevance(q: &mut QueryBuilder<Postgres>, ranking: Ranking, words: &str)
 /// tried only when the matches are many (`walk_bound`, from their count, taken once when a group
 /// is read and reused as the search's total), for at most a few times the rows the page should
 /// need; a group it does not fill within that is read from the index.
-pub async fn page(db: &PgPool, f: &SearchFilter, ranking: Ranking, after: Option<&Cursor>, limit: i64) -> sqlx::Result<Page> {
+pub async fn page(db: &mut PgConnection, f: &SearchFilter, ranking: Ranking, after: Option<&Cursor>, limit: i64) -> sqlx::Result<Page> {
     if ranking != Ranking::Rum || f.query.is_none() {
         return Ok(Page { hits: hits(db, f, ranking, Step::Ordered { after }, limit).await?, matches: None });
     }
     let mut matches = None;
-    let mut group = async |distance: f64, before: Option<(DateTime<Utc>, &String)>, need: i64| -> sqlx::Result<Vec<Hit>> {
-        let (count, published) = match matches {
+    async fn group(
+        db: &mut PgConnection,
+        f: &SearchFilter,
+        matches: &mut Option<(i64, i64)>,
+        distance: f64,
+        before: Option<(DateTime<Utc>, &String)>,
+        need: i64,
+    ) -> sqlx::Result<Vec<Hit>> {
+        let (count, published) = match *matches {
             Some(known) => known,
-            None => *matches.insert(count_with_published(db, f).await?),
+            None => *matches.insert(count_with_published(&mut *db, f).await?),
         };
         if let Some(bound) = walk_bound(count, published, need) {
-            let walked = hits(db, f, ranking, Step::Group { distance, before, walk: Some(bound) }, need).await?;
+            let walked = hits(db, f, Ranking::Rum, Step::Group { distance, before, walk: Some(bound) }, need).await?;
             if walked.len() as i64 == need {
                 return Ok(walked);
             }
         }
-        hits(db, f, ranking, Step::Group { distance, before, walk: None }, need).await
-    };
+        hits(db, f, Ranking::Rum, Step::Group { distance, before, walk: None }, need).await
+    }
     let mut rows = Vec::new();
     if let Some(cursor) = after {
-        rows = group(cursor.relevance, Some((cursor.published, &cursor.id)), limit).await?;
+        rows = group(db, f, &mut matches, cursor.relevance, Some((cursor.published, &cursor.id)), limit).await?;
     }
     let need = limit - rows.len() as i64;
     if need > 0 {
@@ -170,7 +201,7 @@ pub async fn page(db: &PgPool, f: &SearchFilter, ranking: Ranking, after: Option
                 let whole: Vec<Hit> = nearest.into_iter().filter(|hit| hit.cursor.relevance < edge).collect();
                 let need = need - whole.len() as i64;
                 rows.extend(whole);
-                rows.extend(group(edge, None, need).await?);
+                rows.extend(group(db, f, &mut matches, edge, None, need).await?);
             }
             Some(_) => {
                 // Every row of the edge's group was read (a farther row follows it, or no row at all).
@@ -228,7 +259,7 @@ enum Step<'a> {
     Group { distance: f64, before: Option<(DateTime<Utc>, &'a String)>, walk: Option<i64> },
 }
 
-async fn hits(db: &PgPool, f: &SearchFilter, ranking: Ranking, step: Step<'_>, limit: i64) -> sqlx::Result<Vec<Hit>> {
+async fn hits(db: &mut PgConnection, f: &SearchFilter, ranking: Ranking, step: Step<'_>, limit: i64) -> sqlx::Result<Vec<Hit>> {
     if let Step::Group { distance, before, walk: Some(bound) } = step {
         return walk_group(db, f, ranking, distance, before, bound, limit).await;
     }
@@ -309,7 +340,7 @@ async fn hits(db: &PgPool, f: &SearchFilter, ranking: Ranking, step: Step<'_>, l
 /// PostgreSQL from choosing the match index, whose estimate for a word is often far too low), each
 /// tested until the page is full.
 async fn walk_group(
-    db: &PgPool,
+    db: &mut PgConnection,
     f: &SearchFilter,
     ranking: Ranking,
     distance: f64,
@@ -321,24 +352,25 @@ async fn walk_group(
     let mut q = QueryBuilder::<Postgres>::new("select a.article_id, a.card_revision, a.publish_date, a.is_pinned, ");
     push_relevance(&mut q, ranking, words);
     q.push(
-        " from (select a.article_id, a.card_revision, a.publish_date, a.is_pinned, a.search_vector
-                 from article a left join channel c on c.channel_id = a.premium_channel_id",
-    );
+        " from (select a.article_id, a.card_revision, a.publish_date, a.is_pinned, a.search_vector, a.premium_channel_id, ",
+    )
+    .push(PREMIUM)
+    .push(" as is_premium_now from article a left join channel c on c.channel_id = a.premium_channel_id");
     push_filters(&mut q, f, false);
     if let Some((published, id)) = before {
         q.push(" and (a.publish_date, a.article_id) < (").push_bind(published).push(", ").push_bind(id.clone()).push(")");
     }
     q.push(" order by a.publish_date desc, a.article_id desc limit ")
         .push_bind(bound)
-        .push(") a where a.search_vector @@ websearch_to_tsquery('english', ")
-        .push_bind(words.to_owned())
-        .push(") and ");
+        .push(") a where true");
+    push_match(&mut q, f, words, "a.is_premium_now");
+    q.push(" and ");
     push_relevance(&mut q, ranking, words);
     q.push(" = ").push_bind(distance).push(" limit ").push_bind(limit);
     fetch_hits(db, q).await
 }
 
-async fn fetch_hits(db: &PgPool, mut q: QueryBuilder<Postgres>) -> sqlx::Result<Vec<Hit>> {
+async fn fetch_hits(db: &mut PgConnection, mut q: QueryBuilder<Postgres>) -> sqlx::Result<Vec<Hit>> {
     let rows: Vec<(String, i64, DateTime<Utc>, bool, f64)> = q.build_query_as().persistent(false).fetch_all(db).await?;
     Ok(rows
         .into_iter()

@@ -50,6 +50,11 @@ impl ViewerSubscriptions {
     pub fn active_channel_ids(&self, now: DateTime<Utc>) -> Vec<String> {
         self.rows.iter().filter(|row| row.access().is_active(now)).map(|row| row.channel_id.clone()).collect()
     }
+
+    /// Channels whose articles the caller's subscription opens in full now.
+    pub fn full_channel_ids(&self, now: DateTime<Utc>) -> Vec<String> {
+        self.rows.iter().filter(|row| row.access().gives_full_articles(now)).map(|row| row.channel_id.clone()).collect()
+    }
 }
 
 /// Request data of a query: the caller's subscriptions, loaded by the first field that needs them.
