@@ -575,7 +575,7 @@ mod tests {
         assert_eq!(fields["pageSummary"], "Maximum 200 characters");
         assert_eq!(fields["successMessage"], "Maximum 200 characters");
         let bad =
-            PageChange { teams_channel: "http://hooks.example/x".into(), social_sharing_image_url: "http://x/y.png".into(), ..page() };
+            PageChange { teams_channel: "ftp://hooks.example/x".into(), social_sharing_image_url: "http://x/y.png".into(), ..page() };
         let fields = fields_of(validate_page(&sanitizer, &bad));
         assert_eq!(fields["teamsChannel"], TEAMS_CHANNEL_MESSAGE);
         assert_eq!(fields["socialSharingImageUrl"], IMAGE_MESSAGE);
