@@ -144,12 +144,12 @@ async fn two_servers_and_two_workers_on_one_database_see_each_others_writes_and_
     let seen = cluster.ok(&a, &ann, read, json!({ "id": draft["_id"] })).await;
     assert_eq!((seen["title"].as_str(), seen["canSeeFullVersion"].as_bool()), (Some("Copper outlook"), Some(true)), "{seen}");
 
-    // An upload through A is served by B.
+    // An upload through A is served by B (to staff: a file linked from nothing is theirs alone).
     let form = reqwest::multipart::Form::new().part("file", reqwest::multipart::Part::bytes(PNG.to_vec()).file_name("chart.png"));
     let response = cluster.http.post(format!("{a}/upload")).bearer_auth(&admin).multipart(form).send().await.unwrap();
     assert_eq!(response.status(), 201, "POST /upload through A");
     let link = response.json::<Value>().await.unwrap()["link"].as_str().unwrap().to_owned();
-    let served = cluster.http.get(format!("{b}{link}")).send().await.unwrap();
+    let served = cluster.http.get(format!("{b}{link}")).bearer_auth(&admin).send().await.unwrap();
     assert_eq!(served.status(), 200, "GET {link} through B");
     assert_eq!(served.bytes().await.unwrap().as_ref(), PNG, "B serves the bytes uploaded through A");
 

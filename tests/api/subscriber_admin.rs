@@ -992,7 +992,7 @@ async fn bulk_notes_over_the_limit_are_refused_and_the_file_name_is_kept_as_a_cl
     assert_fields(&bulk(long).await, json!({ "notes": "Maximum 250 characters" }));
     assert_eq!(count(app, "select count(*) from channel_subscription where notes is not null").await, 0, "nothing written");
 
-    let hostile = format!("C:\\Users\\ann/../{}\u{0}\r\nclients\u{1b}.csv", "x".repeat(300));
+    let hostile = format!("C:\\Users\\ann/../{}\u{7}\r\nclients\u{1b}.csv", "x".repeat(300));
     let item = json!({ "channelId": w.premium, "fileName": hostile });
     assert_eq!(done(&bulk(item).await, "createBulkSubscriptions")["added"], 1);
     let notes: String = sqlx::query_scalar("select notes from channel_subscription where user_id = $1").bind(&ann).fetch_one(&app.pool).await.unwrap();
