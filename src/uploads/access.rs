@@ -8,7 +8,7 @@
 //! for `WINDOW` and the browser keeps the images; the page itself is kept per article, unsigned,
 //! and signed after it is read (one HMAC per image).
 
-use std::{borrow::Cow, collections::HashSet, sync::RwLock};
+use std::{borrow::Cow, sync::Mutex};
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use chrono::{DateTime, Utc};
@@ -32,11 +32,22 @@ const SIGNATURE_BYTES: usize = 16;
 /// Public names kept in memory at most (a name once public stays public, so none goes stale).
 const KEPT_PUBLIC: usize = 100_000;
 
-/// The signing key and the names known to be public.
-#[derive(Debug, Default)]
+/// The signing key and the names known to be public (the most recently served ones).
 pub struct UploadAccess {
     key: tokio::sync::OnceCell<Vec<u8>>,
-    public: RwLock<HashSet<String>>,
+    public: Mutex<lru::LruCache<String, ()>>,
+}
+
+impl Default for UploadAccess {
+    fn default() -> Self {
+        UploadAccess { key: Default::default(), public: Mutex::new(crate::state::lru(KEPT_PUBLIC)) }
+    }
+}
+
+impl std::fmt::Debug for UploadAccess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UploadAccess").finish_non_exhaustive()
+    }
 }
 
 /// The query of a signed link: `?u=<viewer>&e=<expiry, unix seconds>&s=<signature>`.
@@ -64,15 +75,12 @@ impl UploadAccess {
     }
 
     async fn is_public(&self, pool: &PgPool, name: &str) -> Result<bool> {
-        if self.public.read().expect("public uploads lock").contains(name) {
+        if self.public.lock().expect("public uploads").get(name).is_some() {
             return Ok(true);
         }
         let public = queries::is_public(pool, name).await?;
         if public {
-            let mut kept = self.public.write().expect("public uploads lock");
-            if kept.len() < KEPT_PUBLIC {
-                kept.insert(name.to_owned());
-            }
+            self.public.lock().expect("public uploads").put(name.to_owned(), ());
         }
         Ok(public)
     }
