@@ -18,6 +18,7 @@ import { topicPath } from './paths';
 import { allTopics, findTopics, toTopicNodes, type TopicEntry, type TopicNode } from './topicTree';
 import { TopicsPageFollowedDocument } from './__generated__/TopicsPage.generated';
 import { BrowseTopicTreeDocument } from './__generated__/topicTree.generated';
+import '../reader.css';
 import './browse.css';
 
 export default function TopicsPage() {
