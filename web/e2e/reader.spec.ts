@@ -1,8 +1,10 @@
 // The reader side against the real server (spec 3 §2, the reader issue): a reader with one free
 // subscription reads a free article in full with the watermark, sees a premium article as a teaser
 // with the premium panel, follows a topic from its browse page and finds it on For You, searches
-// with a filter and opens a hit, shares an article's link; every reader page at desktop and phone
-// width (no horizontal overflow, a screenshot each); and the first-load numbers.
+// with a filter and opens a hit, shares an article's link, goes from an article to its topic,
+// follows it and finds it and its articles on For You and in the topics directory; every reader
+// page at desktop and phone width (no horizontal overflow, a screenshot each); and the first-load
+// numbers.
 //
 // Staff make everything through the API once: a desk (the Editor and the Contributor), a free-open
 // and a premium channel of the desk, a topic, a tag, and three articles published by the Editor.
@@ -64,6 +66,12 @@ interface Setup {
   premium: ArticleRef;
   /** Premium channel, under the topic: the reader only meets it by following the topic. */
   topicOnly: ArticleRef;
+  /** A sub-topic of the topic, for the journey from an article to its topic. */
+  subTopic: Named;
+  /** Free channel, under the sub-topic: where the journey starts. */
+  subTopicFree: ArticleRef;
+  /** Premium channel, under the sub-topic only: For You shows it once the reader follows the sub-topic. */
+  subTopicOnly: ArticleRef;
 }
 
 let setup: Setup;
@@ -110,6 +118,12 @@ test.beforeAll(async ({ browser, playwright }) => {
     name: `E2E Margins ${run}`,
     description: 'Refining margins',
   });
+  const subTopic = `E2E Ethylene ${run}`;
+  const subTopicId = await add(admin.token, 'addCategory', 'CategoryInput', {
+    name: subTopic,
+    description: 'Crackers and ethylene derivatives',
+    parent: topicId,
+  });
   const tag = `e2e-naphtha-${run}`;
   const tagId = await add(admin.token, 'addTag', 'TagInput', { name: tag, description: 'Naphtha' });
 
@@ -124,6 +138,15 @@ test.beforeAll(async ({ browser, playwright }) => {
       ...item,
     }),
   });
+  // The sub-topic's articles say neither 'naphtha' nor the run in their text: the search test counts its hits.
+  const subTopicOnly = await publish(
+    { title: `E2E Ethylene contract prices ${run}`, summary: 'Contract prices settle higher in Europe.' },
+    { html: '<p>Contract prices settle higher in Europe.</p>', premiumChannelId, isPremium: true, categories: [subTopicId] },
+  );
+  const subTopicFree = await publish(
+    { title: `E2E Cracker restarts ${run}`, summary: 'Two crackers restart after turnarounds.' },
+    { html: '<p>Two crackers restart after turnarounds.</p>', premiumChannelId: freeChannelId, categories: [subTopicId] },
+  );
   const topicOnly = await publish(
     { title: `E2E Naphtha exports outlook ${run}`, summary: 'Export arbitrage to Asia stays open.' },
     { html: '<p>Export arbitrage to Asia stays open.</p>', premiumChannelId, isPremium: true, categories: [topicId] },
@@ -156,6 +179,9 @@ test.beforeAll(async ({ browser, playwright }) => {
     free,
     premium,
     topicOnly,
+    subTopic: { id: subTopicId, name: subTopic },
+    subTopicFree,
+    subTopicOnly,
   };
 });
 
@@ -265,6 +291,65 @@ test('For You shows the articles of a followed topic from channels the reader do
   await expect(articleLink(page, s.topicOnly.title)).toBeVisible();
 });
 
+// Spec 1 §1: readers browse by topic and follow topics. The article names its topics; the topic's
+// page follows it; For You lists it and picks its articles; the header's Topics entry opens the
+// directory, whose filter finds it under its parent and marks it followed.
+test('A reader goes from an article to its topic, follows it and finds it and its articles on For You', async ({ page }) => {
+  const s = setup;
+  await page.goto(articlePath(s.subTopicFree.id));
+  await expect(heading1(page, s.subTopicFree.title)).toBeVisible();
+  await page.getByRole('list', { name: 'Article topics' }).getByRole('link', { name: s.subTopic.name, exact: true }).click();
+
+  await expect(page).toHaveURL(new RegExp(`/insights/browse/${s.subTopic.id}$`));
+  await expect(heading1(page, s.subTopic.name)).toBeVisible();
+  // The breadcrumbs lead up to the parent topic and the directory.
+  await expect(page.getByRole('link', { name: s.topic.name, exact: true })).toHaveAttribute('href', `/insights/browse/${s.topic.id}`);
+  await expect(articleLink(page.getByRole('list', { name: 'Latest articles' }), s.subTopicFree.title)).toBeVisible();
+  await page.getByRole('button', { name: 'Follow', exact: true }).click();
+  await expect(page.getByText(`You are now following ${s.subTopic.name}.`, { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Unfollow', exact: true })).toBeVisible();
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'For you', exact: true }).click();
+  await expect(heading1(page, FOR_YOU_TITLE)).toBeVisible();
+  const followed = page.getByRole('region', { name: 'Topics you follow' });
+  await expect(followed.getByRole('link', { name: s.subTopic.name, exact: true })).toHaveAttribute(
+    'href',
+    `/insights/browse/${s.subTopic.id}`,
+  );
+  // Its premium article, from a channel the reader does not hold, is picked for them now; its card links the topic.
+  const picked = page.getByRole('list', { name: 'From your subscriptions' });
+  await expect(articleLink(picked, s.subTopicOnly.title)).toBeVisible();
+  const card = picked.getByRole('article', { name: s.subTopicOnly.title });
+  await expect(card.getByRole('list', { name: 'Topics' }).getByRole('link', { name: s.subTopic.name })).toHaveAttribute(
+    'href',
+    `/insights/browse/${s.subTopic.id}`,
+  );
+  await screenshot(page, 'reader-for-you-followed-topic-desktop');
+
+  // The directory: top levels collapsed; the filter finds the sub-topic under its parent, followed.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Topics', exact: true }).click();
+  await expect(heading1(page, 'Topics')).toBeVisible();
+  const tree = page.getByRole('list', { name: 'Topics', exact: true });
+  await expect(tree.getByRole('link', { name: s.topic.name, exact: true })).toBeVisible();
+  await expect(tree.getByRole('link', { name: s.subTopic.name, exact: true })).toHaveCount(0);
+  const disclosure = tree.getByRole('button', { name: `${s.topic.name} sub-topics` });
+  await expect(disclosure).toHaveAttribute('aria-expanded', 'false');
+  await disclosure.press('Enter');
+  await expect(disclosure).toHaveAttribute('aria-expanded', 'true');
+  await expect(
+    page.getByRole('list', { name: `${s.topic.name} sub-topics` }).getByRole('link', { name: s.subTopic.name, exact: true }),
+  ).toBeVisible();
+
+  await page.getByRole('searchbox', { name: 'Filter topics' }).fill(`ethylene ${run}`);
+  const found = page.getByRole('list', { name: 'Topics found' });
+  await expect(found.getByRole('listitem')).toHaveCount(1);
+  await expect(found.getByRole('link', { name: s.subTopic.name, exact: true })).toHaveAccessibleDescription(`in ${s.topic.name}`);
+  await expect(found.getByText('Following', { exact: true })).toBeVisible();
+  await screenshot(page, 'reader-topics-filtered-desktop');
+  await found.getByRole('link', { name: s.subTopic.name, exact: true }).click();
+  await expect(heading1(page, s.subTopic.name)).toBeVisible();
+});
+
 test('A reader searches, narrows to a channel and opens the hit', async ({ page }) => {
   const s = setup;
   await page.goto('search');
@@ -285,7 +370,8 @@ test('A reader searches, narrows to a channel and opens the hit', async ({ page 
   await page.getByRole('combobox', { name: 'Channel', exact: true }).selectOption({ label: s.freeChannel.name });
   await expect(total).toHaveText(`1 article found for '${SEARCH_QUERY}'`);
   await expect(page).toHaveURL(new RegExp(`[?&]channel=${s.freeChannel.id}`));
-  await expect(results.getByRole('listitem')).toHaveCount(1);
+  // One card (its topics are a list of their own inside it).
+  await expect(results.getByRole('article')).toHaveCount(1);
   // The hit shows the matched words highlighted.
   await expect(results.getByText(/naphtha/i).first()).toBeVisible();
   await screenshot(page, 'reader-search-filtered-desktop');
@@ -365,6 +451,14 @@ function readerPages(s: Setup): ReaderPage[] {
       ready: (page) => [heading1(page, s.topic.name), articleLink(latest(page), s.free.title)],
     },
     {
+      name: 'topics',
+      path: 'topics-page',
+      ready: (page) => [
+        heading1(page, 'Topics'),
+        page.getByRole('list', { name: 'Topics', exact: true }).getByRole('link', { name: s.topic.name }),
+      ],
+    },
+    {
       name: 'search',
       path: `search?q=${encodeURIComponent(SEARCH_QUERY)}`,
       ready: (page) => [
@@ -425,6 +519,20 @@ for (const [size, viewport] of [
         }
         await screenshot(page, `reader-${name}-${size}`);
       }
+    });
+
+    test(`the header's ${size === 'phone' ? 'menu' : 'bar'} leads to the topics directory`, async ({ page }) => {
+      await page.goto('for-you');
+      await expect(heading1(page, FOR_YOU_TITLE)).toBeVisible();
+      const bar = page.getByRole('navigation', { name: 'Main' });
+      if (size === 'phone') {
+        await bar.getByRole('button', { name: 'Menu', exact: true }).click();
+        await page.getByRole('menu', { name: 'Menu' }).getByRole('menuitem', { name: 'Topics' }).click();
+      } else {
+        await bar.getByRole('link', { name: 'Topics', exact: true }).click();
+      }
+      await expect(page).toHaveURL(/\/insights\/topics-page$/);
+      await expect(heading1(page, 'Topics')).toBeVisible();
     });
   });
 }

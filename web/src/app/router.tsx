@@ -222,8 +222,10 @@ export const routes: RouteObject[] = [
       { path: 'subscribe/channel/confirm/:channelId', element: reader(<CheckoutPage />) },
       { path: 'subscribe/channel/confirm-trial/:channelId', element: reader(<ConfirmTrialPage />) },
       { path: 'subscribe/channel/confirm-interest/:channelId', element: reader(<ConfirmInterestPage />) },
-      // The browse root goes to the channels page.
+      // The browse root and the topics root go to the channels page (spec 1 §2, spec 3 §2); the
+      // topics directory is /topics-page.
       { path: 'browse', children: [{ index: true, element: <Navigate to="/channels" replace /> }] },
+      { path: 'topics', children: [{ index: true, element: <Navigate to="/channels" replace /> }] },
       // Static segments outrank ':categoryId', so /browse/channel/… and /browse/article/… keep their pages.
       { path: 'browse/article/:id/:campaignIdAndType?', element: reader(<ArticlePage />) },
       { path: 'browse/:categoryId', element: reader(<CategoryPage />) },

@@ -9,6 +9,7 @@ import { card, cards, channel, READER_IDS, readerCard } from './testData';
 import { ForYouRecommendedPageDocument, ForYouScreenDocument } from './__generated__/ForYou.generated';
 
 const USER = testUser('Subscriber');
+const FOLLOWED_TOPIC = '65d0000000000000000000f1';
 
 const PREMIUM = [
   channel(),
@@ -51,7 +52,7 @@ function screenMock({ subscribed, follows = false }: { subscribed: boolean; foll
           __typename: 'User',
           _id: USER._id,
           channelSubscriptions: subs,
-          followedCategories: follows ? [{ __typename: 'ArticleTopic', _id: '65d0000000000000000000f1' }] : [],
+          followedCategories: follows ? [{ __typename: 'ArticleTopic', _id: FOLLOWED_TOPIC, name: 'Crude oil' }] : [],
           recommendedArticles: subscribed || follows ? cards(9) : [],
         },
         latestFree: page([card({ _id: '65d000000000000000000099', title: 'Free for all' })]),
@@ -114,6 +115,24 @@ describe('For You', () => {
     expect(section('Latest free articles').getAllByRole('article')).toHaveLength(1);
     expect(section('Premium channels').getAllByRole('article')).toHaveLength(3);
     expect(section('Premium channels').getAllByRole('link', { name: 'Request FREE trial' })).toHaveLength(3);
+  });
+
+  it('lists the topics the reader follows, each linking to its page, and the topics directory', async () => {
+    open([screenMock({ subscribed: false, follows: true })]);
+    const followed = within(await screen.findByRole('region', { name: 'Topics you follow' }));
+    expect(within(followed.getByRole('list', { name: 'Topics you follow' })).getByRole('link', { name: 'Crude oil' })).toHaveAttribute(
+      'href',
+      `/browse/${FOLLOWED_TOPIC}`,
+    );
+    expect(followed.getByRole('link', { name: 'All topics' })).toHaveAttribute('href', '/topics-page');
+  });
+
+  it('invites a reader who follows no topic to the topics directory', async () => {
+    open([screenMock({ subscribed: true })]);
+    const followed = within(await screen.findByRole('region', { name: 'Topics you follow' }));
+    expect(followed.getByText('You follow no topics yet. Follow topics to have their articles picked for you here.')).toBeInTheDocument();
+    expect(followed.queryByRole('list')).not.toBeInTheDocument();
+    expect(followed.getByRole('link', { name: 'All topics' })).toHaveAttribute('href', '/topics-page');
   });
 });
 

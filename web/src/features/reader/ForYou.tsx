@@ -1,9 +1,11 @@
 //! For You at /for-you (spec 3 §2 'For You'): 'From your subscriptions' (the server's
 //! recommendations: newest articles of the reader's channels and followed topics, leaving out those
 //! read twice), 'Your channel subscriptions' with 'Manage subscriptions', 'Latest free
-//! articles', a call to action to /channels when the reader holds no subscription, and 3 premium
-//! and 3 free channels picked at random by the server (channels the reader holds last), stable for
-//! the page view. One query loads the page; 'Load more' fetches further pages of one list.
+//! articles', a call to action to /channels when the reader holds no subscription, the topics the
+//! reader follows (links to their pages, and to the topics directory to find more: spec 1 §1 has
+//! readers browse by topic and follow topics), and 3 premium and 3 free channels picked at random
+//! by the server (channels the reader holds last), stable for the page view. One query loads the
+//! page; 'Load more' fetches further pages of one list.
 import { gql } from '@apollo/client';
 import { useApolloClient, useQuery } from '@apollo/client/react';
 import { useMemo, useState, type ReactNode } from 'react';
@@ -13,10 +15,13 @@ import { LinkButton } from '../../components/LinkButton';
 import { LoadingBlock } from '../../components/LoadingScreen';
 import { Page } from '../../components/Page';
 import { formatError } from '../../lib/errors';
+import { useTopicWording } from '../../lib/topicWording';
+import { TOPICS_PATH } from './browse/paths';
 import type { ArticleCardArticle } from './common/ArticleCard';
 import { ArticleCardList } from './common/ArticleCardList';
 import { ChannelCard, type ChannelCardChannel } from './common/ChannelCard';
 import { CHANNELS_PATH, SUBSCRIPTIONS_PATH } from './common/channelText';
+import { TopicChips } from './common/TagChips';
 import {
   ForYouArticlesPageDocument,
   ForYouRecommendedPageDocument,
@@ -30,6 +35,8 @@ import './reader.css';
 export const FOR_YOU_PAGE_SIZE = 9;
 /** Random channels shown per kind (spec 3 §9). */
 export const RANDOM_CHANNELS = 3;
+/** Followed topics listed before 'Show all'. */
+export const FOLLOWED_TOPICS_SHOWN = 12;
 
 type Subscription = ForYouScreenQuery['me']['channelSubscriptions'][number];
 type ArticleParams = NonNullable<ForYouArticlesPageQueryVariables['params']>;
@@ -159,6 +166,23 @@ function PagedArticles({
   );
 }
 
+/** The topics the reader follows, each linking to its page; the directory to find (more) to follow. */
+function FollowedTopics({ topics }: { topics: readonly { _id: string; name: string }[] }) {
+  const words = useTopicWording();
+  const title = `${words.Many} you follow`;
+  return (
+    <Section title={title} action={<LinkButton to={TOPICS_PATH} text={`All ${words.many}`} icon="diagram-tree" />}>
+      {topics.length > 0 ? (
+        <TopicChips topics={topics} label={title} limit={FOLLOWED_TOPICS_SHOWN} />
+      ) : (
+        <p className="insights-reader-empty-text">
+          You follow no {words.many} yet. Follow {words.many} to have their articles picked for you here.
+        </p>
+      )}
+    </Section>
+  );
+}
+
 function ChannelGrid({ label, channels }: { label: string; channels: readonly ChannelCardChannel[] }) {
   return (
     <ul aria-label={label} className="insights-channel-grid">
@@ -214,6 +238,7 @@ export default function ForYou() {
               />
             </section>
           )}
+          <FollowedTopics topics={data.me.followedCategories} />
           <Section title="Latest free articles">
             <LatestArticles
               label="Latest free articles"
@@ -253,6 +278,7 @@ export const FOR_YOU_SCREEN_QUERY = gql`
       }
       followedCategories {
         _id
+        name
       }
       recommendedArticles(take: $first) {
         _id

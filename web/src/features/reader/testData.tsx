@@ -6,6 +6,8 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { UiProvider } from '../../components/blueprint';
+import { ConfigProvider } from '../../lib/config';
+import { testConfig } from '../../testing/fixtures';
 import type { ArticleCardArticle } from './common/ArticleCard';
 import type { ChannelCardChannel } from './common/ChannelCard';
 
@@ -107,14 +109,16 @@ export function changedChannel(c: Pick<ChannelCardChannel, '_id' | 'name'>, card
   };
 }
 
-/** Renders `ui` at `/` inside a memory router with Blueprint and an Apollo mock link. */
+/** Renders `ui` at `/` inside a memory router with Blueprint, the test configuration and an Apollo mock link. */
 export function renderInRouter(ui: ReactNode, mocks: MockLink.MockedResponse[] = []) {
   const router = createMemoryRouter([{ path: '*', element: ui }], { initialEntries: ['/'] });
   return render(
     <UiProvider>
-      <MockedProvider mocks={mocks}>
-        <RouterProvider router={router} />
-      </MockedProvider>
+      <ConfigProvider config={testConfig()}>
+        <MockedProvider mocks={mocks}>
+          <RouterProvider router={router} />
+        </MockedProvider>
+      </ConfigProvider>
     </UiProvider>,
   );
 }

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { testConfig, testUser } from '../../testing/fixtures';
@@ -12,11 +12,36 @@ describe('TopNav', () => {
   it("shows reader links to everyone, and Publisher's Dashboard to staff on wide screens", async () => {
     renderApp({ path: '/for-you', user: testUser('Contributor'), width: 1280 });
     const bar = await nav();
-    for (const name of ['For you', 'Channels', 'Subscriptions', "Publisher's Dashboard", 'Search']) {
+    for (const name of ['For you', 'Channels', 'Topics', 'Subscriptions', "Publisher's Dashboard", 'Search']) {
       expect(within(bar).getByRole('link', { name })).toBeInTheDocument();
     }
     expect(within(bar).getByRole('link', { name: 'For you' })).toHaveAttribute('aria-current', 'page');
     expect(within(bar).getByRole('link', { name: 'Search' })).toHaveAttribute('href', '/search');
+  });
+
+  it('leads readers to the topics directory, worded by the premium channels flag', async () => {
+    const { router } = renderApp({ path: '/for-you', user: testUser('Subscriber'), width: 1280 });
+    const bar = await nav();
+    expect(within(bar).getByRole('link', { name: 'Topics' })).toHaveAttribute('href', '/topics-page');
+    await userEvent.click(within(bar).getByRole('link', { name: 'Topics' }));
+    expect(router.state.location.pathname).toBe('/topics-page');
+    // Marked once the directory's code has loaded (React keeps the old screen until then).
+    await waitFor(() => expect(within(bar).getByRole('link', { name: 'Topics' })).toHaveAttribute('aria-current', 'page'), {
+      timeout: 5000,
+    });
+  });
+
+  it("says 'Categories' when premium channels are off", async () => {
+    const config = testConfig();
+    renderApp({
+      path: '/for-you',
+      user: testUser('Subscriber'),
+      width: 1280,
+      config: testConfig({ features: { ...config.features, premiumChannels: false } }),
+    });
+    const bar = await nav();
+    expect(within(bar).getByRole('link', { name: 'Categories' })).toHaveAttribute('href', '/topics-page');
+    expect(within(bar).queryByRole('link', { name: 'Topics' })).not.toBeInTheDocument();
   });
 
   it("hides Publisher's Dashboard from subscribers", async () => {
@@ -61,6 +86,9 @@ describe('TopNav', () => {
     await userEvent.click(within(bar).getByRole('button', { name: 'Menu' }));
     const menu = await screen.findByRole('menu', { name: 'Menu' });
     expect(within(menu).getByRole('menuitem', { name: 'Manage email notifications' })).toBeInTheDocument();
+    // The phone's bar has no room for a fourth link: the topics directory is in the menu.
+    expect(within(bar).queryByRole('link', { name: 'Topics' })).not.toBeInTheDocument();
+    expect(within(menu).getByRole('menuitem', { name: 'Topics' })).toHaveAttribute('href', '/topics-page');
     await userEvent.click(within(menu).getByRole('menuitem', { name: 'Search' }));
     expect(router.state.location.pathname).toBe('/search');
     expect(await screen.findByRole('heading', { name: 'Search and explore' })).toBeInTheDocument();

@@ -1,6 +1,7 @@
 //! The header (spec 1 §2 "Top navigation"): For you, Channels, Subscriptions for everyone,
 //! Publisher's Dashboard for staff on wide screens, a search button, the account menu, and
-//! below the small breakpoint a mobile menu.
+//! below the small breakpoint a mobile menu. Readers browse by topic and follow topics (spec 1 §1):
+//! the topics directory is an entry of the bar, and of the mobile menu (the phone's bar has no room).
 import { Link } from 'react-router';
 import { DropdownMenu, MenuAction, MenuDivider, MenuExternalLink, MenuLink } from '../../components/DropdownMenu';
 import { NavButton } from '../../components/NavButton';
@@ -10,7 +11,11 @@ import { useAuth } from '../../lib/auth';
 import { useIsMobile, useIsWide } from '../../lib/breakpoints';
 import { useConfig } from '../../lib/config';
 import { useSession } from '../../lib/session';
+import { useTopicWording } from '../../lib/topicWording';
 import './TopNav.css';
+
+/** The topics directory (features/reader/browse/TopicsPage). */
+const TOPICS_PATH = '/topics-page';
 
 export function TopNav() {
   const user = useSession();
@@ -18,6 +23,7 @@ export function TopNav() {
   const auth = useAuth();
   const wide = useIsWide();
   const mobile = useIsMobile();
+  const topics = useTopicWording().Many;
   const signOut = () => void auth.signOut();
 
   return (
@@ -31,12 +37,14 @@ export function TopNav() {
         <TopBarDivider />
         <NavButton to="/for-you" text="For you" />
         <NavButton to="/channels" text="Channels" />
+        {!mobile && <NavButton to={TOPICS_PATH} text={topics} />}
         <NavButton to="/subscriptions" text="Subscriptions" />
         {isStaff(user.role) && wide && <NavButton to="/publisher" text="Publisher's Dashboard" />}
       </TopBarGroup>
       <TopBarGroup align="right">
         {mobile ? (
           <DropdownMenu label="Menu" icon="menu">
+            <MenuLink to={TOPICS_PATH} text={topics} icon="diagram-tree" />
             <MenuLink to="/email-notifications" text="Manage email notifications" icon="notifications" />
             <MenuLink to="/search" text="Search" icon="search" />
             <MenuDivider />

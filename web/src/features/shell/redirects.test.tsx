@@ -37,9 +37,9 @@ describe('redirects', () => {
     expect(await landOn('/no/such/page', 'Editor', 1280)).toBe('/for-you');
   });
 
-  // /topics-page is the topics directory now (features/reader/browse/TopicsPage).
-  it('sends /browse to the channels page', async () => {
-    expect(await landOn('/browse', 'Subscriber', 1280)).toBe('/channels');
+  // /topics-page is the topics directory (features/reader/browse/TopicsPage).
+  it.each(['/browse', '/topics'])('sends the root %s to the channels page', async (path) => {
+    expect(await landOn(path, 'Subscriber', 1280)).toBe('/channels');
     expect(screen.getByRole('heading', { name: 'Find channels and subscribe' })).toBeInTheDocument();
   });
 

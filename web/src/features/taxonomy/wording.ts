@@ -1,22 +1,6 @@
-//! 'Topic' replaces 'category' everywhere when premium channels are on (spec 1 §1, §2): titles,
-//! breadcrumbs, buttons and messages of the topic screens read their words from here.
-import { useConfig } from '../../lib/config';
-
-export interface TopicWording {
-  /** 'topic' / 'category': in sentences and messages. */
-  one: string;
-  /** 'Topic' / 'Category': at the start of a title. */
-  One: string;
-  /** 'Topics' / 'Categories': list titles and breadcrumbs. */
-  Many: string;
-}
-
-export const TOPIC_WORDS: TopicWording = { one: 'topic', One: 'Topic', Many: 'Topics' };
-export const CATEGORY_WORDS: TopicWording = { one: 'category', One: 'Category', Many: 'Categories' };
-
-export function useTopicWording(): TopicWording {
-  return useConfig().features.premiumChannels ? TOPIC_WORDS : CATEGORY_WORDS;
-}
+//! The topic screens' words: 'topic' or 'category' by the premium channels flag (spec 1 §1, §2;
+//! lib/topicWording, shared with the reader's pages), and their messages.
+export { CATEGORY_WORDS, TOPIC_WORDS, useTopicWording, type TopicWording } from '../../lib/topicWording';
 
 /** 'No articles use this topic.' / '3 articles use this topic and will lose it.' */
 export function articleUseText(count: number, word: string): string {

@@ -10,6 +10,7 @@ import { RegisterArticleInterestDocument } from './__generated__/AccessPanels.ge
 import { ArticlePageDocument } from './__generated__/ArticlePage.generated';
 import {
   ARTICLE_ID,
+  ARTICLE_TOPIC_IDS,
   articleErrorMock,
   articleMock,
   CAMPAIGN_ID,
@@ -86,6 +87,21 @@ describe('ArticlePage', () => {
     expect(screen.getByRole('button', { name: 'Share' })).toBeInTheDocument();
     // Readers of the full article get no premium panel.
     expect(screen.queryByRole('button', { name: 'Register interest' })).not.toBeInTheDocument();
+  });
+
+  it('shows its topics as links to their pages, where the reader can follow them', async () => {
+    const { router } = renderArticle(publishedArticle());
+    await heading('Brent in March');
+    const topics = within(screen.getByRole('list', { name: 'Article topics' }));
+    expect(topics.getByRole('link', { name: 'Energy' })).toHaveAttribute('href', `/browse/${ARTICLE_TOPIC_IDS.energy}`);
+    await userEvent.click(topics.getByRole('link', { name: 'Crude oil' }));
+    expect(router.state.location.pathname).toBe(`/browse/${ARTICLE_TOPIC_IDS.crude}`);
+  });
+
+  it('lists no topics when the article has none', async () => {
+    renderArticle(publishedArticle({ categories: [] }));
+    await heading('Brent in March');
+    expect(screen.queryByRole('list', { name: 'Article topics' })).not.toBeInTheDocument();
   });
 
   it('draws no watermark when the article has none', async () => {

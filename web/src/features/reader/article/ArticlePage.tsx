@@ -1,5 +1,6 @@
 //! Article page /browse/article/{_id}/{campaignIdAndType?} (spec 3 §2 'Article page', spec 2 §1).
-//! The title, summary, published-by line, print and share buttons; the full html for readers who
+//! The title, summary, published-by line, its topics (links to their pages, where readers follow
+//! them), print and share buttons; the full html for readers who
 //! may read it (watermarked, copy blocked where the article says so), else the channel's cover
 //! card and the premium or locked panel; the disclaimer unless the channel hides it; and the
 //! sidebar. An id that is not an ObjectId shows 'Article not found' without a call; the server's
@@ -14,8 +15,10 @@ import { Page } from '../../../components/Page';
 import { formatDateTime } from '../../../lib/dates';
 import { formatError } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
+import { useTopicWording } from '../../../lib/topicWording';
 import { ChannelCard } from '../common/ChannelCard';
 import { articlePath, imageUrl, isObjectId, publisherPath } from '../common/channelText';
+import { TopicChips } from '../common/TagChips';
 import { BrowseLayout, LoadErrorState, NotFoundState } from '../browse/BrowseLayout';
 import { FOR_YOU_PATH } from '../browse/paths';
 import { LockedPanel, PremiumPanel } from './AccessPanels';
@@ -73,6 +76,7 @@ function ArticleView({ article }: { article: Article }) {
   const showDisclaimer = !channel?.hideDisclaimer;
   const promotionBlock = usePromotionalContentBlock(article.embeddedPromotionalContent, article._id);
   const chartBlock = useChartBlock();
+  const topics = useTopicWording();
 
   return (
     <div className="insights-article-page">
@@ -80,6 +84,7 @@ function ArticleView({ article }: { article: Article }) {
         <div className="insights-article-head">
           {article.summary && <p className="insights-article-summary">{article.summary}</p>}
           <PublishedBy article={article} />
+          <TopicChips topics={article.categories} label={`Article ${topics.many}`} />
           <ArticleActions article={article} />
         </div>
         <BrowseLayout
@@ -210,6 +215,10 @@ export const ARTICLE_PAGE_QUERY = gql`
         position
         phone
         hasProfilePicture
+      }
+      categories {
+        _id
+        name
       }
       tags {
         _id

@@ -19,6 +19,7 @@ export type MarketingArticle = MarketingArticlePageQuery['findMarketingArticleBy
 export const ARTICLE_ID = articleId(7);
 export const CAMPAIGN_ID = '65e000000000000000000001';
 export const DESK_EMAIL = 'oil.desk@example.com';
+export const ARTICLE_TOPIC_IDS = { energy: READER_IDS.energy, crude: '65c000000000000000000022' } as const;
 
 export const ARTICLE_HTML = [
   '<p>Brent rose again.</p>',
@@ -54,6 +55,10 @@ export function publishedArticle(overrides: Partial<PublishedArticle> = {}): Pub
         phone: '+44 20 1234 5678',
         hasProfilePicture: false,
       },
+    ],
+    categories: [
+      { __typename: 'ArticleTopic', _id: READER_IDS.energy, name: 'Energy' },
+      { __typename: 'ArticleTopic', _id: ARTICLE_TOPIC_IDS.crude, name: 'Crude oil' },
     ],
     tags: [
       { __typename: 'ArticleTag', _id: '65f000000000000000000001', name: 'Brent' },

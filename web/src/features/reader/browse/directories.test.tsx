@@ -13,7 +13,7 @@ import { BrowseDesksDocument } from './__generated__/DeskDirectory.generated';
 import { BrowseDeskDocument } from './__generated__/DeskPage.generated';
 import { BrowseTagsDocument } from './__generated__/TagDirectory.generated';
 import { BrowseTagDocument } from './__generated__/TagPage.generated';
-import { feedMock, month, treeMock } from './testData';
+import { feedMock, month } from './testData';
 
 const READER = testUser('Subscriber');
 const TAG_ID = '65f000000000000000000001';
@@ -61,7 +61,6 @@ beforeAll(async () => {
     import('./TagPage'),
     import('./ArchiveDirectory'),
     import('./ArchivePage'),
-    import('./TopicsPage'),
   ]);
 });
 
@@ -245,23 +244,5 @@ describe('archives', () => {
     open(`/archives/${dateId}`, [{ request: { query: BrowseArticlesDocument, variables: () => true }, result }]);
     expect(await screen.findByRole('heading', { name: 'Month not found' })).toBeInTheDocument();
     expect(result).not.toHaveBeenCalled();
-  });
-});
-
-describe('topics directory', () => {
-  it('lists the root topics with their sub-topics, linking to their pages', async () => {
-    open('/topics-page', [treeMock()]);
-    const list = within(await screen.findByRole('list', { name: 'Topics' }));
-    expect(list.getByRole('heading', { name: 'Energy' })).toBeInTheDocument();
-    expect(list.getByRole('link', { name: 'Energy' })).toHaveAttribute('href', '/browse/65c000000000000000000020');
-    const energy = within(list.getByRole('list', { name: 'Energy sub-topics' }));
-    expect(energy.getByRole('link', { name: 'Oil' })).toBeInTheDocument();
-    expect(energy.getByRole('link', { name: 'Crude' })).toBeInTheDocument();
-    expect(list.getByText('No sub-topics.')).toBeInTheDocument();
-  });
-
-  it('says when there are no topics', async () => {
-    open('/topics-page', [treeMock([])]);
-    expect(await screen.findByRole('heading', { name: 'There are no topics yet.' })).toBeInTheDocument();
   });
 });

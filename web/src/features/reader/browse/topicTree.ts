@@ -31,6 +31,34 @@ export function topicPathTo(roots: readonly TopicNode[], id: string): TopicNode[
   return [];
 }
 
+/** A topic with the topics above it (root first). */
+export interface TopicEntry {
+  topic: TopicNode;
+  ancestors: TopicNode[];
+}
+
+/** Every topic of the tree, parents before their sub-topics (the directory's order). */
+export function allTopics(roots: readonly TopicNode[]): TopicEntry[] {
+  const walk = (nodes: readonly TopicNode[], ancestors: TopicNode[]): TopicEntry[] =>
+    nodes.flatMap((topic) => [{ topic, ancestors }, ...walk(topic.children, [...ancestors, topic])]);
+  return walk(roots, []);
+}
+
+/**
+ * The topics a filter text finds, at any level, in the directory's order: each word of the text
+ * (ignoring case) is in the topic's path, and one of them in its own name. 'energy' finds the
+ * topics named Energy (not everything under them); 'equities energy' the Energy topics under Equities.
+ */
+export function findTopics(roots: readonly TopicNode[], text: string): TopicEntry[] {
+  const words = text.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return [];
+  return allTopics(roots).filter(({ topic, ancestors }) => {
+    const name = topic.name.toLowerCase();
+    const path = [...ancestors.map((a) => a.name.toLowerCase()), name].join(' › ');
+    return words.every((w) => path.includes(w)) && words.some((w) => name.includes(w));
+  });
+}
+
 export const BROWSE_TOPIC_TREE_QUERY = gql`
   fragment BrowseTopicNode on Category {
     _id

@@ -18,6 +18,36 @@ describe('ArticleCard', () => {
     expect(article.queryByText('Premium')).not.toBeInTheDocument();
   });
 
+  it('links its topics to their pages, apart from the publisher', () => {
+    const topic = (n: number, name: string) => ({ __typename: 'ArticleTopic' as const, _id: `65c00000000000000000002${n}`, name });
+    renderInRouter(<ArticleCard article={card({ categories: [topic(0, 'Energy'), topic(1, 'Oil')] })} />);
+    const article = within(screen.getByRole('article', { name: 'Oil outlook' }));
+    const topics = within(article.getByRole('list', { name: 'Topics' }));
+    expect(topics.getByRole('link', { name: 'Energy' })).toHaveAttribute('href', `/browse/${READER_IDS.energy}`);
+    expect(topics.getByRole('link', { name: 'Oil' })).toHaveAttribute('href', '/browse/65c000000000000000000021');
+    // The publisher is a desk, said so, and not among the topics.
+    expect(topics.queryByRole('link', { name: 'Oil desk' })).not.toBeInTheDocument();
+    expect(article.getByRole('link', { name: 'Oil desk' }).parentElement).toHaveTextContent('05 Mar 2026 · by Oil desk');
+  });
+
+  it('shows 3 topics, then all of them', async () => {
+    const topics = Array.from({ length: 5 }, (_, i) => ({
+      __typename: 'ArticleTopic' as const,
+      _id: `65c00000000000000000003${i}`,
+      name: `Topic ${i}`,
+    }));
+    renderInRouter(<ArticleCard article={card({ categories: topics })} />);
+    const list = () => within(screen.getByRole('list', { name: 'Topics' }));
+    expect(list().getAllByRole('link')).toHaveLength(3);
+    await userEvent.click(screen.getByRole('button', { name: 'Show all (5)' }));
+    expect(list().getAllByRole('link')).toHaveLength(5);
+  });
+
+  it('has no topic list without topics', () => {
+    renderInRouter(<ArticleCard article={card()} />);
+    expect(screen.queryByRole('list')).not.toBeInTheDocument();
+  });
+
   it("shows 'Today' for an article published today", () => {
     renderInRouter(<ArticleCard article={card({ publishDate: new Date().toISOString() })} />);
     expect(screen.getByText('Today')).toBeInTheDocument();

@@ -1,16 +1,22 @@
 //! One article in a reader list (For You, channel page, search, browse pages): channel, title
-//! linking to the article page, summary, date ('DD MMM YYYY' or 'Today') and publisher, with a lock
+//! linking to the article page, summary, its topics linking to their pages (where readers follow
+//! them), date ('DD MMM YYYY' or 'Today') and publisher ('by' the desk or contributor), with a lock
 //! badge when the reader may not read it in full (premium or a locked topic).
 import { gql } from '@apollo/client';
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Badge, Card } from '../../../components/Card';
 import { articlePath, channelPath, publisherPath } from './channelText';
+import { useTopicWording } from '../../../lib/topicWording';
 import { formatCardDate } from './readerDates';
+import { TopicChips } from './TagChips';
 import type { ArticleCard_ArticleFragment } from './__generated__/ArticleCard.generated';
 import '../reader.css';
 
 export type ArticleCardArticle = ArticleCard_ArticleFragment;
+
+/** Topics on a card before 'Show all'. */
+export const CARD_TOPICS_SHOWN = 3;
 
 export interface ArticleCardProps {
   article: ArticleCardArticle;
@@ -28,6 +34,7 @@ export function ArticleCard({ article, headingLevel = 3, excerpt, hideChannel = 
   const Heading = `h${headingLevel}` as const;
   const channel = article.premiumChannel;
   const date = formatCardDate(article.publishDate, now);
+  const topics = useTopicWording();
   return (
     <Card className="insights-reader-card insights-article-card" labelledBy={titleId}>
       <div className="insights-article-card-top">
@@ -49,15 +56,18 @@ export function ArticleCard({ article, headingLevel = 3, excerpt, hideChannel = 
         <Link to={articlePath(article._id)}>{article.title}</Link>
       </Heading>
       {excerpt ?? (article.summary ? <p className="insights-article-card-summary">{article.summary}</p> : null)}
-      <p className="insights-article-card-meta">
-        <time dateTime={article.publishDate}>{date}</time>
-        {article.publishedBy && (
-          <>
-            <span aria-hidden> · </span>
-            <Link to={publisherPath(article.publishedBy)}>{article.publishedBy.name}</Link>
-          </>
-        )}
-      </p>
+      <div className="insights-article-card-foot">
+        <TopicChips topics={article.categories} label={topics.Many} limit={CARD_TOPICS_SHOWN} />
+        <p className="insights-article-card-meta">
+          <time dateTime={article.publishDate}>{date}</time>
+          {article.publishedBy && (
+            <>
+              {/* 'by': the desk or contributor who published it, not one of its topics. */}
+              <span aria-hidden> · </span>by <Link to={publisherPath(article.publishedBy)}>{article.publishedBy.name}</Link>
+            </>
+          )}
+        </p>
+      </div>
     </Card>
   );
 }
