@@ -237,6 +237,28 @@ async fn the_web_app_routes_fall_back_to_index_html(pool: PgPool) {
     std::fs::remove_dir_all(dir).ok();
 }
 
+#[sqlx::test(migrations = "./migrations")]
+async fn the_favicon_answers_at_the_root_and_the_app_links_its_icon(pool: PgPool) {
+    // Whether or not the web app is built: an empty web directory.
+    let dir = std::env::temp_dir().join(format!("insights-web-{}", insights::ids::new_id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let app = TestApp::spawn_with(pool, &["--web-dir", dir.to_str().unwrap()]).await;
+    let icon = app.client.get(app.url("/favicon.ico")).send().await.unwrap();
+    assert_eq!(icon.status(), 200);
+    assert_eq!(icon.headers()["content-type"], "image/x-icon");
+    assert_eq!(icon.headers()["cache-control"], "public, max-age=86400");
+    let body = icon.bytes().await.unwrap();
+    assert_eq!(&body[..4], &[0, 0, 1, 0], "an ICO file");
+    assert!(body.len() > 100);
+    std::fs::remove_dir_all(dir).ok();
+
+    // The web app names its icons, which the build copies beside index.html.
+    let index = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/web/index.html")).unwrap();
+    assert!(index.contains(r#"<link rel="icon" href="/favicon.svg" type="image/svg+xml" />"#), "{index}");
+    let svg = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/web/public/favicon.svg")).unwrap();
+    assert!(svg.starts_with("<svg"), "{svg}");
+}
+
 /// An anonymous document of `levels` fragments, each spreading the next four times, ending in
 /// `__typename`: 4^levels fields once expanded, in about 50 bytes a level.
 fn fragment_fan_out(levels: usize) -> String {
