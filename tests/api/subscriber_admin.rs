@@ -323,7 +323,7 @@ async fn the_subscriber_form_checks_every_rule_with_the_spec_messages(pool: PgPo
         &add("createNonChargeChannelSubscription", item(json!({ "cancelAt": yesterday }))).await,
         json!({ "cancelAt": "Invalid Expiry Date" }),
     );
-    for bad in ["-5", "+5", "12.345", "abc", "1,50"] {
+    for bad in ["-5", "+5", "12.345", "abc", "1,50", "1234567890123456789"] {
         assert_fields(
             &add("createAccountChannelSubscription", item(json!({ "accountNumber": "CLR-1", "pricePerMonth": bad }))).await,
             json!({ "pricePerMonth": "Invalid price format" }),
@@ -409,6 +409,13 @@ async fn the_subscriber_form_checks_every_rule_with_the_spec_messages(pool: PgPo
         (&external["billingMethod"], &external["pricePerMonth"], &external["status"]["typeLabel"]),
         (&json!("Invoice"), &json!("60.00"), &json!("Billed externally"))
     );
+    // A bespoke price has the channel price's rule: up to 18 digits, kept exactly (issue 36).
+    let eighteen = add(
+        "createExternalBillingChannelSubscription",
+        item(json!({ "userId": fresh().await, "billingMethod": "Invoice", "pricePerMonth": "123456789012345678.9" })),
+    )
+    .await;
+    assert_eq!(done(&eighteen, "createExternalBillingChannelSubscription")["pricePerMonth"], "123456789012345678.90");
     let rebated = add(
         "createAccountChannelSubscription",
         item(json!({ "userId": fresh().await, "accountNumber": "CLR-2", "rebate": true, "pricePerMonth": "10" })),
