@@ -41,7 +41,9 @@ pub fn optional_email(fields: &mut FieldErrors, field: &str, value: Option<&str>
     Some(value)
 }
 
-pub const INVALID_EMAIL_MESSAGE: &str = "Please enter a valid email address";
+/// Spec 1 §5's email message (it allows 'Email should be valid' or 'Invalid email address'): the
+/// one the web app's forms show (`web/src/lib/email.ts`), for every email field.
+pub const INVALID_EMAIL_MESSAGE: &str = "Email should be valid";
 
 /// Checks a required text field: trimmed, non-blank, at most `max` characters.
 pub fn required_text(fields: &mut FieldErrors, field: &str, value: &str, max: usize) -> String {
