@@ -350,11 +350,23 @@ mod tests {
     #[test]
     fn user_and_concurrency_outcomes_are_flagged_as_warnings() {
         let flag = |error: Error| error.extend().extensions.and_then(|e| e.get("warning").cloned());
-        for warning in [Error::field("name", REQUIRED_MESSAGE), Error::PublishGaps(vec!["TextAbsent"]), Error::stale_version(), Error::Duplicate { field: "name".into() }] {
+        for warning in [
+            Error::field("name", REQUIRED_MESSAGE),
+            Error::PublishGaps(vec!["TextAbsent"]),
+            Error::stale_version(),
+            Error::Duplicate { field: "name".into() },
+        ] {
             let code = warning.code();
             assert_eq!(flag(warning), Some(async_graphql::Value::Boolean(true)), "{code}");
         }
-        for error in [Error::Forbidden, Error::Unauthenticated, Error::NotFound("Topic"), Error::TrialExpired, Error::Unavailable("Stripe"), Error::Internal(anyhow::anyhow!("no"))] {
+        for error in [
+            Error::Forbidden,
+            Error::Unauthenticated,
+            Error::NotFound("Topic"),
+            Error::TrialExpired,
+            Error::Unavailable("Stripe"),
+            Error::Internal(anyhow::anyhow!("no")),
+        ] {
             let code = error.code();
             assert_eq!(flag(error), None, "{code}");
         }

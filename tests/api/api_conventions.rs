@@ -245,7 +245,8 @@ async fn errors_the_user_can_act_on_are_flagged_as_warnings(pool: PgPool) {
     let edit = "mutation($item: TagInput!) { editTag(item: $item) { version } }";
     let id = app.add_tag(&editor, "Earnings").await;
     app.add_tag(&editor, "Dividends").await;
-    let edited = app.gql(Some(&editor), edit, json!({ "item": { "_id": id, "name": "Earnings season", "description": "d", "version": 1 } })).await;
+    let edited =
+        app.gql(Some(&editor), edit, json!({ "item": { "_id": id, "name": "Earnings season", "description": "d", "version": 1 } })).await;
     assert_eq!(edited["errors"], Value::Null, "{edited}");
     let flag = |response: &Value| response["errors"][0]["extensions"]["warning"].clone();
 
@@ -257,7 +258,9 @@ async fn errors_the_user_can_act_on_are_flagged_as_warnings(pool: PgPool) {
     assert_eq!((error_code(&clash), flag(&clash)), (Some("DUPLICATE"), json!(true)), "{clash}");
 
     // Errors the user cannot act on stay errors: no flag.
-    let missing = app.gql(Some(&editor), edit, json!({ "item": { "_id": insights::ids::new_id(), "name": "X", "description": "d", "version": 1 } })).await;
+    let missing = app
+        .gql(Some(&editor), edit, json!({ "item": { "_id": insights::ids::new_id(), "name": "X", "description": "d", "version": 1 } }))
+        .await;
     assert_eq!((error_code(&missing), flag(&missing)), (Some("NOT_FOUND"), Value::Null), "{missing}");
     let reader = app.token(TestRole::Subscriber).await;
     let forbidden = app.gql(Some(&reader), edit, json!({ "item": { "_id": id, "name": "X", "description": "d", "version": 2 } })).await;

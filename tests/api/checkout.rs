@@ -669,7 +669,8 @@ async fn a_price_over_what_a_card_takes_is_paid_by_invoice_never_by_card(pool: P
         .await
         .unwrap();
     assert_eq!(prices, 0, "no Stripe price made");
-    let invoice = app.gql(Some(&shop.reader), INVOICE_REQUEST, json!({ "c": eighteen, "name": "Acme Metals Ltd", "email": "ap@acme.example" })).await;
+    let invoice =
+        app.gql(Some(&shop.reader), INVOICE_REQUEST, json!({ "c": eighteen, "name": "Acme Metals Ltd", "email": "ap@acme.example" })).await;
     assert!(invoice["errors"].is_null(), "{invoice}");
     let mine = app.gql(Some(&shop.reader), MY_SUBSCRIPTION, json!({ "c": eighteen })).await;
     assert_eq!(mine["data"]["channel"]["userChannelSubscription"]["pricePerMonth"], "123456789012345678.90", "{mine}");
