@@ -351,7 +351,9 @@ describe('Checkout', () => {
     expect(validateStep(2, EMPTY_CHECKOUT)).toEqual({ paymentType: 'Payment type should be chosen' });
     // Spec 1 §5's email message, as the server says it for billingEmailAddress.
     const invoice = { ...EMPTY_CHECKOUT, paymentType: 'invoice' as const, legalEntityName: 'Acme' };
-    expect(validateStep(2, { ...invoice, billingEmailAddress: 'ap@acme..example' })).toEqual({ billingEmailAddress: 'Email should be valid' });
+    expect(validateStep(2, { ...invoice, billingEmailAddress: 'ap@acme..example' })).toEqual({
+      billingEmailAddress: 'Email should be valid',
+    });
     expect(validateStep(2, { ...invoice, billingEmailAddress: 'ap@acme.example' })).toEqual({});
   });
 });
