@@ -188,7 +188,7 @@ pub struct FeatureFlags {
     #[arg(long = "feature-premium-channels", env = "INSIGHTS_FEATURE_PREMIUM_CHANNELS", default_value_t = true, action = clap::ArgAction::Set)]
     pub premium_channels: bool,
 
-    /// Premium features (premium articles and gating).
+    /// Premium article options: authors choose an article's access in a premium or free-closed channel ('Open to all', and a premium period that ends: 3d, 1w, 1m). Off: the editor hides them and the server ignores them: an article keeps its access while it stays in its channel and is for the channel's subscribers when saved into a new one (the paywall is never lifted).
     #[arg(long = "feature-premium-features", env = "INSIGHTS_FEATURE_PREMIUM_FEATURES", default_value_t = true, action = clap::ArgAction::Set)]
     pub premium_features: bool,
 

@@ -162,6 +162,15 @@ impl Error {
         }
     }
 
+    /// Whether the client logs the error as a warning (spec 1 §8 "Errors flagged as warnings are
+    /// logged as warnings"; `extensions.warning: true`): an outcome the user's own input or someone
+    /// else's change explains (a refused form, a missing publish field, a stale version or a
+    /// refused state change, a taken name), which the user reads and acts on. Everything else
+    /// (authorization, missing records, outages, internal errors) is logged as an error.
+    pub fn is_warning(&self) -> bool {
+        matches!(self, Error::BadUserInput { .. } | Error::PublishGaps(_) | Error::Conflict(_) | Error::Duplicate { .. })
+    }
+
     /// Seconds after which the same request may succeed, for the errors that pass by themselves
     /// (`Retry-After`, and `extensions.retryAfter` on GraphQL).
     pub fn retry_after(&self) -> Option<u64> {
@@ -219,6 +228,9 @@ impl ErrorExtensions for Error {
             extensions.set("code", self.code());
             if let Some(seconds) = self.retry_after() {
                 extensions.set("retryAfter", seconds);
+            }
+            if self.is_warning() {
+                extensions.set("warning", true);
             }
             match self {
                 Error::BadUserInput { fields, .. } => {
@@ -333,6 +345,31 @@ mod tests {
         // Also when wrapped with context on the way up.
         let wrapped = Error::from(anyhow::Error::from(refused()).context("load the user"));
         assert_eq!(wrapped.code(), "UNAVAILABLE");
+    }
+
+    #[test]
+    fn user_and_concurrency_outcomes_are_flagged_as_warnings() {
+        let flag = |error: Error| error.extend().extensions.and_then(|e| e.get("warning").cloned());
+        for warning in [
+            Error::field("name", REQUIRED_MESSAGE),
+            Error::PublishGaps(vec!["TextAbsent"]),
+            Error::stale_version(),
+            Error::Duplicate { field: "name".into() },
+        ] {
+            let code = warning.code();
+            assert_eq!(flag(warning), Some(async_graphql::Value::Boolean(true)), "{code}");
+        }
+        for error in [
+            Error::Forbidden,
+            Error::Unauthenticated,
+            Error::NotFound("Topic"),
+            Error::TrialExpired,
+            Error::Unavailable("Stripe"),
+            Error::Internal(anyhow::anyhow!("no")),
+        ] {
+            let code = error.code();
+            assert_eq!(flag(error), None, "{code}");
+        }
     }
 
     #[test]

@@ -3,6 +3,13 @@
 
 use crate::error::{Error, FieldErrors, REQUIRED_MESSAGE};
 
+/// Spec 1 §5's shared date messages, for a date field whose own message the spec does not give
+/// (it gives 'Invalid Publish Date' and 'Invalid Expiry Date' for some): a value that is no date,
+/// a date before the earliest one allowed, and a date in the past.
+pub const INVALID_DATE_MESSAGE: &str = "Invalid Date";
+pub const BEFORE_MIN_DATE_MESSAGE: &str = "Date should not be before minimal date";
+pub const PAST_DATE_MESSAGE: &str = "Date cannot be in the past";
+
 /// Said of text holding the NUL character, which PostgreSQL cannot store.
 pub const NUL_MESSAGE: &str = "Text cannot contain the NUL character";
 
@@ -41,7 +48,9 @@ pub fn optional_email(fields: &mut FieldErrors, field: &str, value: Option<&str>
     Some(value)
 }
 
-pub const INVALID_EMAIL_MESSAGE: &str = "Please enter a valid email address";
+/// Spec 1 §5's email message (it allows 'Email should be valid' or 'Invalid email address'): the
+/// one the web app's forms show (`web/src/lib/email.ts`), for every email field.
+pub const INVALID_EMAIL_MESSAGE: &str = "Email should be valid";
 
 /// Checks a required text field: trimmed, non-blank, at most `max` characters.
 pub fn required_text(fields: &mut FieldErrors, field: &str, value: &str, max: usize) -> String {

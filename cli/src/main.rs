@@ -132,8 +132,10 @@ impl From<ImportType> for insights::subscriptions::model::SubscriptionType {
     }
 }
 
+/// A dd/MM/yyyy day; anything else says spec 1 §5's 'Invalid Date', with what was expected.
 fn parse_day(value: &str) -> Result<chrono::NaiveDate, String> {
-    chrono::NaiveDate::parse_from_str(value.trim(), "%d/%m/%Y").map_err(|_| format!("{value:?} is not a date in the form dd/MM/yyyy"))
+    chrono::NaiveDate::parse_from_str(value.trim(), "%d/%m/%Y")
+        .map_err(|_| format!("{}: {value:?} is not a day in the form dd/MM/yyyy", insights::validation::INVALID_DATE_MESSAGE))
 }
 
 #[derive(Subcommand)]

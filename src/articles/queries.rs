@@ -340,12 +340,15 @@ pub struct LockedArticle {
     pub was_published_previously: bool,
     pub premium_channel_id: Option<String>,
     pub display_in_chart_section: bool,
+    pub is_premium: bool,
+    pub premium_expiry_offset: Option<String>,
 }
 
 pub async fn lock_article(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<LockedArticle>> {
     sqlx::query_as!(
         LockedArticle,
-        "select state, version, publish_date, was_published_previously, premium_channel_id, display_in_chart_section
+        "select state, version, publish_date, was_published_previously, premium_channel_id, display_in_chart_section,
+                is_premium, premium_expiry_offset
          from article where article_id = $1 for update",
         id
     )

@@ -172,8 +172,10 @@ async fn channel_part(
     author: Author<'_>,
     change: &ArticleChange,
     channel_id: Option<&str>,
-    stored_channel: Option<&str>,
+    stored: Option<&LockedArticle>,
+    premium_features: bool,
 ) -> Result<ChannelPart> {
+    let stored_channel = stored.and_then(|s| s.premium_channel_id.as_deref());
     let Some(channel_id) = channel_id else {
         return Ok(ChannelPart { desk_id: None, user_id: None, is_premium: false, expiry_offset: None });
     };
@@ -189,13 +191,20 @@ async fn channel_part(
     }
     // The premium flag is the inverse of open-to-all, and only for channels that are not free-open;
     // without it there is no expiry.
-    let is_premium = channel.channel_type != "freeOpen" && change.is_premium.unwrap_or(false);
-    Ok(ChannelPart {
-        desk_id: channel.owner_desk_id,
-        user_id: channel.owner_user_id,
-        is_premium,
-        expiry_offset: change.premium_expiry_offset.clone().filter(|_| is_premium),
-    })
+    let (is_premium, expiry_offset) = if premium_features {
+        let is_premium = channel.channel_type != "freeOpen" && change.is_premium.unwrap_or(false);
+        (is_premium, change.premium_expiry_offset.clone().filter(|_| is_premium))
+    } else {
+        // Premium features off (INSIGHTS_FEATURE_PREMIUM_FEATURES=false): an article's premium
+        // terms are not the author's to choose. It keeps those it has while it stays in its
+        // channel; in a new channel it is for the channel's subscribers (unless the channel is
+        // free-open), with no period that ends. Nothing a reader has not paid for is opened.
+        match stored.filter(|s| s.premium_channel_id.as_deref() == Some(channel_id)) {
+            Some(stored) => (stored.is_premium, stored.premium_expiry_offset.clone()),
+            None => (channel.channel_type != "freeOpen", None),
+        }
+    };
+    Ok(ChannelPart { desk_id: channel.owner_desk_id, user_id: channel.owner_user_id, is_premium, expiry_offset })
 }
 
 fn publish_gaps(valid: &ValidArticle, contributors: &[String], channel: &ChannelPart) -> Vec<&'static str> {
@@ -252,8 +261,8 @@ pub async fn write_article(state: &AppState, author: Author<'_>, change: &Articl
     if change.display_in_chart_section != stored_chart_flag && !author.tableau_access {
         return Err(Error::Forbidden);
     }
-    let stored_channel = stored.as_ref().and_then(|s| s.premium_channel_id.as_deref());
-    let channel = channel_part(&mut tx, author, change, valid.channel_id.as_deref(), stored_channel).await?;
+    let premium_features = state.config.features.premium_features;
+    let channel = channel_part(&mut tx, author, change, valid.channel_id.as_deref(), stored.as_ref(), premium_features).await?;
 
     let mut contributors = valid.contributors.clone();
     // Whoever starts an article is credited on it, so they can come back to it.

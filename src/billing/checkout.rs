@@ -15,7 +15,7 @@ use stripe_types::Expandable;
 use super::{
     accounts, countries,
     stripe::{BillingAddress, StripeApi, StripeFailure},
-    sync::{self, dollars, unavailable},
+    sync::{self, unavailable},
 };
 use crate::{
     AppState,
@@ -37,6 +37,11 @@ pub const INVALID_TAX_ID: &str = "Invalid Tax ID.";
 pub const MAX_TAX_IDS_MESSAGE: &str = "We only support up to 5 tax IDs per user.";
 pub const NO_CUSTOMER: &str = "Please complete your business and tax identification first.";
 pub const NOT_YOUR_ACCOUNT: &str = "This account number is not one of your billing accounts.";
+/// The most a card payment may be: Stripe takes amounts of at most 8 digits in cents (USD
+/// 999,999.99). A channel may cost more (prices have up to 18 digits): such a price is paid by
+/// clearing account or invoice, and the web app shows the card option disabled.
+pub const CARD_MAX_CENTS: i128 = 99_999_999;
+pub const CARD_LIMIT_MESSAGE: &str = "Card payments are limited to $999,999.99 a month: choose a clearing account or an invoice.";
 
 /// The outcome of adding the reader's tax id (spec 3 §3 tax id result codes). Success,
 /// TaxIdAlreadyExists and NotSet let the checkout go on; the others block it.
@@ -168,7 +173,7 @@ pub struct Reader<'a> {
 }
 
 /// A premium channel one may buy: active, with a price.
-async fn buyable_channel(conn: &mut PgConnection, channel_id: &str) -> Result<(SubscriptionChannel, i64)> {
+async fn buyable_channel(conn: &mut PgConnection, channel_id: &str) -> Result<SubscriptionChannel> {
     let channel = service::lock_channel(conn, channel_id).await?;
     if channel.archived {
         return Err(Error::Conflict(machine::ARCHIVED.into()));
@@ -176,15 +181,29 @@ async fn buyable_channel(conn: &mut PgConnection, channel_id: &str) -> Result<(S
     if channel.channel_type != ChannelType::Premium {
         return Err(Error::field("channelId", machine::PREMIUM_ONLY));
     }
-    let cents = channel.price.as_deref().and_then(cents_of).ok_or_else(|| Error::field("channelId", "This channel has no price."))?;
-    Ok((channel, cents))
+    if channel.price.as_deref().and_then(cents_of).is_none() {
+        return Err(Error::field("channelId", "This channel has no price."));
+    }
+    Ok(channel)
 }
 
-/// "49.5" → 4950.
-fn cents_of(price: &str) -> Option<i64> {
+/// The channel's monthly price in cents for a card subscription: refused above what Stripe takes.
+fn card_cents(channel: &SubscriptionChannel) -> Result<i64> {
+    let cents = channel.price.as_deref().and_then(cents_of).unwrap_or_default();
+    match i64::try_from(cents) {
+        Ok(cents) if i128::from(cents) <= CARD_MAX_CENTS => Ok(cents),
+        _ => Err(Error::field("paymentType", CARD_LIMIT_MESSAGE)),
+    }
+}
+
+/// "49.5" → 4950; none for no price (0). In i128: a price of 18 digits is 10^20 cents.
+fn cents_of(price: &str) -> Option<i128> {
     let (whole, fraction) = price.split_once('.').unwrap_or((price, ""));
+    if whole.len() > 30 {
+        return None;
+    }
     let fraction = format!("{fraction:0<2}");
-    let cents = whole.parse::<i64>().ok()? * 100 + fraction.get(..2)?.parse::<i64>().ok()?;
+    let cents = whole.parse::<i128>().ok()? * 100 + fraction.get(..2)?.parse::<i128>().ok()?;
     (cents > 0).then_some(cents)
 }
 
@@ -290,7 +309,8 @@ pub async fn create_card_subscription(
     save_customer(&state.pool, stripe, reader, info).await?;
 
     let mut tx = state.pool.begin().await?;
-    let (channel, cents) = buyable_channel(&mut tx, channel_id).await?;
+    let channel = buyable_channel(&mut tx, channel_id).await?;
+    let cents = card_cents(&channel)?;
     // One checkout at a time per reader and channel. The subscription row is only read, not locked:
     // applying Stripe's state (sync) locks the Stripe subscription first and that row second, and
     // this transaction may sync an older checkout below.
@@ -485,9 +505,9 @@ pub async fn cancel_card_at_period_end(state: &AppState, user_id: &str, channel_
     Ok(true)
 }
 
-/// The channel's price, with two decimals.
+/// The channel's price, with two decimals (as stored: `numeric(20, 2)` read as text); none without one.
 fn price_of(channel: &SubscriptionChannel) -> Option<String> {
-    channel.price.as_deref().and_then(cents_of).map(dollars)
+    channel.price.clone().filter(|price| cents_of(price).is_some())
 }
 
 #[cfg(test)]
@@ -528,7 +548,25 @@ mod tests {
         assert_eq!(cents_of("49.50"), Some(4950));
         assert_eq!(cents_of("100"), Some(10000));
         assert_eq!(cents_of("0"), None);
-        assert_eq!(dollars(4950), "49.50");
+        assert_eq!(cents_of("123456789012345678.99"), Some(12_345_678_901_234_567_899));
+        assert_eq!(sync::dollars(4950), "49.50");
+    }
+
+    #[test]
+    fn a_card_takes_at_most_8_digits_of_cents() {
+        let channel = |price: &str| SubscriptionChannel {
+            id: "0123456789abcdef01234567".into(),
+            name: "Rates".into(),
+            channel_type: ChannelType::Premium,
+            archived: false,
+            price: Some(price.to_owned()),
+            default_trial_days: None,
+        };
+        assert_eq!(card_cents(&channel("999999.99")).unwrap(), 99_999_999);
+        for over in ["1000000.00", "123456789012345678.99", "999999999999999999.99"] {
+            let Err(Error::BadUserInput { fields, .. }) = card_cents(&channel(over)) else { panic!("{over} refused") };
+            assert_eq!(fields["paymentType"], CARD_LIMIT_MESSAGE);
+        }
     }
 
     fn input() -> BillingInput {

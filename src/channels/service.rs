@@ -79,12 +79,16 @@ impl ValidChannel {
     }
 }
 
-/// A price: digits with at most two decimals, no sign, at most 10 digits before the point
-/// (the column holds `numeric(12, 2)`).
+/// Most digits of a price before its point (spec 1 §5 "up to 18 digits, at most 2 decimals"), as
+/// the web app's `PRICE_PATTERN` reads it; the price columns hold `numeric(20, 2)` (migration 0028).
+pub const PRICE_MAX_DIGITS: usize = 18;
+
+/// A price: 1 to 18 digits, then at most two decimals after a point, no sign: the one rule of the
+/// channel's price and a bespoke subscriber price, on the server as in the web app.
 pub fn is_valid_price(price: &str) -> bool {
     let (whole, decimals) = price.split_once('.').unwrap_or((price, ""));
     let digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
-    (1..=10).contains(&whole.len())
+    (1..=PRICE_MAX_DIGITS).contains(&whole.len())
         && digits(whole)
         && digits(decimals)
         && decimals.len() <= 2
@@ -332,10 +336,10 @@ mod tests {
 
     #[test]
     fn prices_have_digits_and_at_most_two_decimals() {
-        for good in ["0", "49", "49.5", "49.50", "1234567890.99"] {
+        for good in ["0", "49", "49.5", "49.50", "1234567890.99", "123456789012345678.99", "000000000000000001"] {
             assert!(is_valid_price(good), "{good}");
         }
-        for bad in ["", "-1", "+1", "1.", ".5", "1.234", "1,5", "1e3", "12345678901", "abc", " 1"] {
+        for bad in ["", "-1", "+1", "1.", ".5", "1.234", "1,5", "1e3", "1234567890123456789", "abc", " 1", "１"] {
             assert!(!is_valid_price(bad), "{bad}");
         }
     }

@@ -224,15 +224,6 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "prints every kind's text part, to read them"]
-    fn print_every_text_part() {
-        for kind in Kind::ALL {
-            let email = render(kind, &sample(kind), &FRAME).unwrap();
-            println!("===== {kind:?}: {}\n{}", email.subject, email.text);
-        }
-    }
-
-    #[test]
     fn service_emails_have_no_unsubscribe_link() {
         let frame = Frame { unsubscribe_url: None, recipient_name: None, ..FRAME };
         let email = render(Kind::TrialRejected, &sample(Kind::TrialRejected), &frame).unwrap();

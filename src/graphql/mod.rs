@@ -117,7 +117,8 @@ pub fn id_strings(ids: Option<Vec<ID>>) -> Vec<String> {
 
 /// A calendar day as an ISO string (`2030-01-31`): inputs that take a day rather than an instant
 /// (an expiry date, a date filter). async-graphql names chrono's day `NaiveDate`; the contract
-/// calls it `Date`.
+/// calls it `Date`. Anything else (`2030-02-31`, `31/01/2030`) is refused with spec 1 §5's
+/// 'Invalid Date'.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Date(pub chrono::NaiveDate);
 
@@ -127,7 +128,7 @@ impl async_graphql::ScalarType for Date {
         match &value {
             async_graphql::Value::String(day) => chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d")
                 .map(Date)
-                .map_err(|_| async_graphql::InputValueError::custom("Expected a day as YYYY-MM-DD")),
+                .map_err(|_| async_graphql::InputValueError::custom(crate::validation::INVALID_DATE_MESSAGE)),
             _ => Err(async_graphql::InputValueError::expected_type(value)),
         }
     }

@@ -2,6 +2,8 @@
 //! client route and never cached, so a new deployment is picked up on the next load; gzipped for
 //! clients that accept it. The HTML comes with a Content-Security-Policy: scripts only from here
 //! and from the configured Stripe.js and Tableau hosts, no plugins, no framing by other sites.
+//! `/favicon.ico` answers the app's icon at the root, where browsers look for it on any page
+//! (the sign-in pages, JSON answers) that names none.
 
 use std::path::Path;
 
@@ -10,7 +12,8 @@ use axum::{
     extract::Request,
     http::{HeaderValue, header},
     middleware::{self, Next},
-    response::Response,
+    response::{IntoResponse, Response},
+    routing::get,
 };
 use tower_http::{
     compression::CompressionLayer,
@@ -54,6 +57,16 @@ pub fn router(config: &Config) -> Router<AppState> {
         .nest_service("/insights", files)
         .layer(CompressionLayer::new())
         .layer(middleware::from_fn(move |request, next| cache_control(policy.clone(), request, next)))
+        // Added after the layers above: its own cache header, not index.html's no-cache.
+        .route("/favicon.ico", get(favicon))
+}
+
+/// The app's icon (`web/public/favicon.ico`, drawn by `scripts/make_favicon.py` like the SVG the
+/// web app links), built into the binary so it answers whether or not the web app is built.
+const FAVICON: &[u8] = include_bytes!("../../web/public/favicon.ico");
+
+async fn favicon() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "image/x-icon"), (header::CACHE_CONTROL, "public, max-age=86400")], FAVICON)
 }
 
 async fn cache_control(policy: HeaderValue, request: Request, next: Next) -> Response {

@@ -23,7 +23,7 @@ use super::{
     graphql::{ADMINISTRATOR, filter},
     queries::{self, InterestFilter, InterestRow},
 };
-use crate::{auth::session, error::Error, http::HttpError, state::AppState, subscriptions::csv_emails::BOM};
+use crate::{auth::session, error::Error, http::HttpError, state::AppState, subscriptions::csv_emails::BOM, validation::INVALID_DATE_MESSAGE};
 
 pub const HEADER: [&str; 8] = ["Registered at", "Kind", "Item", "Reader", "Email", "Company", "Delivered to", "Delivery state"];
 
@@ -47,7 +47,7 @@ fn present(value: &Option<String>) -> Option<&str> {
 
 fn day(field: &str, value: &Option<String>) -> crate::error::Result<Option<NaiveDate>> {
     present(value)
-        .map(|v| NaiveDate::parse_from_str(v, "%Y-%m-%d").map_err(|_| Error::field(field, "Use a date like 2026-01-31")))
+        .map(|v| NaiveDate::parse_from_str(v, "%Y-%m-%d").map_err(|_| Error::field(field, INVALID_DATE_MESSAGE)))
         .transpose()
 }
 

@@ -12,7 +12,7 @@ use crate::{
     auth::{ALL_ROLES, Role},
     error::{Error, Result},
     graphql::{DEFAULT_PAGE_SIZE, Date, PageParams, app_state, contains_pattern, total_from_page, viewer},
-    validation::optional_id,
+    validation::{BEFORE_MIN_DATE_MESSAGE, optional_id},
 };
 
 /// The list and the export are for Administrators.
@@ -80,7 +80,8 @@ pub struct InterestPage {
 }
 
 /// The filters of the list and the export, checked: a malformed item id matches nothing (NOT_FOUND
-/// like a missing record), a range that ends before it starts is refused.
+/// like a missing record), a range that ends before it starts is refused (its end is before the
+/// minimal date its start sets: spec 1 §5's message).
 pub fn filter(
     kind: Option<InterestKind>,
     item_id: Option<&str>,
@@ -91,7 +92,7 @@ pub fn filter(
     if let (Some(from), Some(to)) = (from, to)
         && to < from
     {
-        return Err(Error::field("to", "The end date is before the start date"));
+        return Err(Error::field("to", BEFORE_MIN_DATE_MESSAGE));
     }
     Ok(InterestFilter { kind, item_id: optional_id(item_id, "Item")?, from, to, pattern: contains_pattern(search) })
 }

@@ -20,7 +20,7 @@ use crate::{
     interests::{Delivery, teams},
     templates::service::REQUIRED as PAGE_REQUIRED,
     uploads::is_upload_name,
-    validation::{max_length_message, optional_email, optional_file, optional_text, required_text},
+    validation::{PAST_DATE_MESSAGE, max_length_message, optional_email, optional_file, optional_text, required_text},
 };
 
 const NAME_MAX: usize = 50;
@@ -33,7 +33,6 @@ const SUCCESS_MESSAGE_MAX: usize = 200;
 const TEAMS_CHANNEL_MAX: usize = 2000;
 
 pub const DESTINATION_MESSAGE: &str = "Please choose a destination link";
-pub const EXPIRY_MESSAGE: &str = "Invalid Expiry Date";
 pub const LINK_MESSAGE: &str = "Enter a link starting with https://, http:// or /";
 pub const PAGE_MESSAGE: &str = "Choose an existing promotion page";
 pub const TEAMS_CHANNEL_MESSAGE: &str = "Enter an email address or a Microsoft Teams webhook URL starting with https://";
@@ -194,9 +193,12 @@ pub fn validate_content(change: &ContentChange, today: NaiveDate) -> Result<Vali
             Some(page) => promotion_page_id = Some(page.to_owned()),
         },
     }
+    // Spec 2 §5 gives 'Invalid Expiry Date' for a day that is no date (the web app's dd/MM/yyyy
+    // text; the API's `Date` refuses those as 'Invalid Date'), and no message of its own for a day
+    // in the past: spec 1 §5's.
     let expiry_date = match change.expiry_date {
         Some(day) if day < today => {
-            fields.insert("expiryDate".to_owned(), EXPIRY_MESSAGE.to_owned());
+            fields.insert("expiryDate".to_owned(), PAST_DATE_MESSAGE.to_owned());
             None
         }
         day => day.map(end_of_day),
@@ -514,7 +516,7 @@ mod tests {
     fn expiry_is_today_or_later_and_lasts_the_whole_day() {
         let today = day("2030-01-10");
         let past = ContentChange { expiry_date: Some(day("2030-01-09")), ..content() };
-        assert_eq!(fields_of(validate_content(&past, today))["expiryDate"], EXPIRY_MESSAGE);
+        assert_eq!(fields_of(validate_content(&past, today))["expiryDate"], PAST_DATE_MESSAGE);
         let same_day = ContentChange { expiry_date: Some(today), ..content() };
         let stored = validate_content(&same_day, today).unwrap().expiry_date.unwrap();
         assert_eq!(stored.to_rfc3339(), "2030-01-10T23:59:59+00:00");

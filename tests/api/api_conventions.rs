@@ -237,6 +237,58 @@ async fn the_web_app_routes_fall_back_to_index_html(pool: PgPool) {
     std::fs::remove_dir_all(dir).ok();
 }
 
+#[sqlx::test(migrations = "./migrations")]
+async fn errors_the_user_can_act_on_are_flagged_as_warnings(pool: PgPool) {
+    // Spec 1 §8: "Errors flagged as warnings are logged as warnings; others are logged as errors".
+    let app = TestApp::spawn(pool).await;
+    let editor = app.token(TestRole::Editor).await;
+    let edit = "mutation($item: TagInput!) { editTag(item: $item) { version } }";
+    let id = app.add_tag(&editor, "Earnings").await;
+    app.add_tag(&editor, "Dividends").await;
+    let edited =
+        app.gql(Some(&editor), edit, json!({ "item": { "_id": id, "name": "Earnings season", "description": "d", "version": 1 } })).await;
+    assert_eq!(edited["errors"], Value::Null, "{edited}");
+    let flag = |response: &Value| response["errors"][0]["extensions"]["warning"].clone();
+
+    let stale = app.gql(Some(&editor), edit, json!({ "item": { "_id": id, "name": "Stale", "description": "d", "version": 1 } })).await;
+    assert_eq!((error_code(&stale), flag(&stale)), (Some("CONFLICT"), json!(true)), "{stale}");
+    let blank = app.gql(Some(&editor), edit, json!({ "item": { "_id": id, "name": " ", "description": "d", "version": 2 } })).await;
+    assert_eq!((error_code(&blank), flag(&blank)), (Some("BAD_USER_INPUT"), json!(true)), "{blank}");
+    let clash = app.gql(Some(&editor), edit, json!({ "item": { "_id": id, "name": "dividends", "description": "d", "version": 2 } })).await;
+    assert_eq!((error_code(&clash), flag(&clash)), (Some("DUPLICATE"), json!(true)), "{clash}");
+
+    // Errors the user cannot act on stay errors: no flag.
+    let missing = app
+        .gql(Some(&editor), edit, json!({ "item": { "_id": insights::ids::new_id(), "name": "X", "description": "d", "version": 1 } }))
+        .await;
+    assert_eq!((error_code(&missing), flag(&missing)), (Some("NOT_FOUND"), Value::Null), "{missing}");
+    let reader = app.token(TestRole::Subscriber).await;
+    let forbidden = app.gql(Some(&reader), edit, json!({ "item": { "_id": id, "name": "X", "description": "d", "version": 2 } })).await;
+    assert_eq!((error_code(&forbidden), flag(&forbidden)), (Some("FORBIDDEN"), Value::Null), "{forbidden}");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_favicon_answers_at_the_root_and_the_app_links_its_icon(pool: PgPool) {
+    // Whether or not the web app is built: an empty web directory.
+    let dir = std::env::temp_dir().join(format!("insights-web-{}", insights::ids::new_id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let app = TestApp::spawn_with(pool, &["--web-dir", dir.to_str().unwrap()]).await;
+    let icon = app.client.get(app.url("/favicon.ico")).send().await.unwrap();
+    assert_eq!(icon.status(), 200);
+    assert_eq!(icon.headers()["content-type"], "image/x-icon");
+    assert_eq!(icon.headers()["cache-control"], "public, max-age=86400");
+    let body = icon.bytes().await.unwrap();
+    assert_eq!(&body[..4], &[0, 0, 1, 0], "an ICO file");
+    assert!(body.len() > 100);
+    std::fs::remove_dir_all(dir).ok();
+
+    // The web app names its icons, which the build copies beside index.html.
+    let index = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/web/index.html")).unwrap();
+    assert!(index.contains(r#"<link rel="icon" href="/favicon.svg" type="image/svg+xml" />"#), "{index}");
+    let svg = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/web/public/favicon.svg")).unwrap();
+    assert!(svg.starts_with("<svg"), "{svg}");
+}
+
 /// An anonymous document of `levels` fragments, each spreading the next four times, ending in
 /// `__typename`: 4^levels fields once expanded, in about 50 bytes a level.
 fn fragment_fan_out(levels: usize) -> String {

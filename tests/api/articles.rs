@@ -36,7 +36,12 @@ struct World {
 }
 
 async fn world(pool: PgPool) -> World {
-    let app = TestApp::spawn(pool).await;
+    world_with(pool, &[]).await
+}
+
+/// The world of an app started with `flags`.
+async fn world_with(pool: PgPool, flags: &[&str]) -> World {
+    let app = TestApp::spawn_with(pool, flags).await;
     let admin = app.token(TestRole::Administrator).await;
     let editor = app.token(TestRole::Editor).await;
     let contributor = app.token(TestRole::Contributor).await;
@@ -235,6 +240,72 @@ async fn only_users_with_tableau_access_change_display_in_chart_section(pool: Pg
         .await
         .unwrap();
     assert!(flag);
+}
+
+/// An article's stored access: (is_premium, premium_expiry_offset).
+async fn stored_access(w: &World, article: &Value) -> (bool, Option<String>) {
+    sqlx::query_as("select is_premium, premium_expiry_offset from article where article_id = $1")
+        .bind(article["_id"].as_str())
+        .fetch_one(&w.app.pool)
+        .await
+        .unwrap()
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn with_premium_features_off_the_channel_decides_access_and_nothing_is_opened(pool: PgPool) {
+    let w = world_with(pool, &["--feature-premium-features", "false"]).await;
+    // A new article of a premium channel is for its subscribers, whatever the author asks: no
+    // open-to-all, no premium period that ends.
+    let mut item = w.complete();
+    item["isPremium"] = json!(false);
+    item["premiumExpiryOffset"] = json!("3d");
+    let premium = w.ok(&w.editor, "addArticle", item).await;
+    assert_eq!((premium["isPremium"].as_bool(), premium["premiumExpiryOffset"].as_str()), (Some(true), None), "{premium}");
+    let mut item = w.complete();
+    item["premiumChannelId"] = json!(w.open);
+    let free = w.ok(&w.editor, "addArticle", item).await;
+    assert_eq!((free["isPremium"].as_bool(), free["premiumExpiryOffset"].as_str()), (Some(false), None));
+
+    // An article saved while the options were on keeps its terms while it stays in its channel.
+    sqlx::query("update article set premium_expiry_offset = '1w' where article_id = $1")
+        .bind(premium["_id"].as_str())
+        .execute(&w.app.pool)
+        .await
+        .unwrap();
+    let mut item = edit_of(&premium, w.complete());
+    item["isPremium"] = json!(false);
+    item["premiumExpiryOffset"] = Value::Null;
+    let kept = w.ok(&w.editor, "editArticle", item).await;
+    assert_eq!((kept["isPremium"].as_bool(), kept["premiumExpiryOffset"].as_str()), (Some(true), Some("1w")), "{kept}");
+    sqlx::query("update article set is_premium = false, premium_expiry_offset = null where article_id = $1")
+        .bind(premium["_id"].as_str())
+        .execute(&w.app.pool)
+        .await
+        .unwrap();
+    let open = w.ok(&w.editor, "editArticle", edit_of(&kept, w.complete())).await;
+    assert_eq!(stored_access(&w, &open).await, (false, None), "an open article stays open: {open}");
+    // Moved to another channel, it takes that channel's access.
+    let mut item = edit_of(&open, w.complete());
+    item["premiumChannelId"] = json!(w.open);
+    let moved = w.ok(&w.editor, "editArticle", item).await;
+    assert_eq!(stored_access(&w, &moved).await, (false, None));
+    let mut item = edit_of(&moved, w.complete());
+    item["isPremium"] = json!(false);
+    let back = w.ok(&w.editor, "editArticle", item).await;
+    assert_eq!(stored_access(&w, &back).await, (true, None), "back in the premium channel: its subscribers'");
+
+    // Published, it is gated: a reader without a subscription gets no body.
+    let published = w.ok(&w.editor, "publishEdit", edit_of(&back, w.complete())).await;
+    let (reader, _) = w.app.signed_in_reader("reader@client.example").await;
+    let read = w
+        .app
+        .gql(
+            Some(&reader),
+            "query($id: ID!) { findPublishedArticleById(id: $id) { canSeeFullVersion html } }",
+            json!({ "id": published["_id"] }),
+        )
+        .await;
+    assert_eq!(read["data"]["findPublishedArticleById"], json!({ "canSeeFullVersion": false, "html": null }), "{read}");
 }
 
 #[sqlx::test(migrations = "./migrations")]

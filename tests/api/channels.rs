@@ -75,11 +75,16 @@ async fn channel_fields_are_checked_with_the_spec_messages(pool: PgPool) {
             "defaultTrialDurationDays": "Enter a whole number of days from 1 to 100",
         })
     );
-    for bad_price in ["49.999", "+3", "1,50", "abc", "12345678901"] {
+    // Spec 1 §5: up to 18 digits, at most 2 decimals, as the web app's form accepts (issue 36).
+    for bad_price in ["49.999", "+3", "1,50", "abc", "1234567890123456789", "1234567890123456789.00"] {
         let mut item = TestApp::premium_channel("Priced", &desk, &[]);
         item["price"] = json!(bad_price);
         assert_eq!(fields(&add(item).await)["price"], "Invalid price format", "{bad_price}");
     }
+    let mut item = TestApp::premium_channel("Eighteen digits", &desk, &[]);
+    item["price"] = json!("123456789012345678.9");
+    let long_price = add(item).await;
+    assert_eq!(long_price["data"]["addChannel"]["price"], "123456789012345678.90", "stored exactly: {long_price}");
 
     // Free channels need neither price nor GL account, and keep no price.
     let free = add(json!({ "name": "Open letters", "type": "freeOpen", "ownerType": "desk", "ownerId": desk, "adminUsers": [], "price": "10" })).await;

@@ -27,7 +27,7 @@ async fn desk_fields_are_checked_with_the_spec_messages(pool: PgPool) {
         add(json!({ "name": "n".repeat(51), "email": format!("{}@insights.example", "e".repeat(40)), "contributors": [editor_id] })).await;
     assert_eq!(fields(&long), &json!({ "name": "Maximum 50 characters", "email": "Maximum 50 characters" }));
     let bad_email = add(json!({ "name": "Rates", "email": "rates desk", "contributors": [editor_id] })).await;
-    assert_eq!(fields(&bad_email), &json!({ "email": "Please enter a valid email address" }));
+    assert_eq!(fields(&bad_email), &json!({ "email": "Email should be valid" }));
     let reader_id = app.user_id(&app.token(TestRole::Subscriber).await).await;
     let reader_member = add(json!({ "name": "Rates", "contributors": [reader_id] })).await;
     assert_eq!(fields(&reader_member), &json!({ "contributors": "Choose contributors among the staff users" }));

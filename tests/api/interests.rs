@@ -576,7 +576,9 @@ async fn administrators_list_interest_filtered_searched_and_paged(pool: PgPool) 
     let bad = app.gql(Some(admin), LIST, json!({ "params": { "pageSize": 7 } })).await;
     assert_eq!(error_code(&bad), Some("BAD_USER_INPUT"));
     let backwards = app.gql(Some(admin), LIST, json!({ "params": { "from": day(0), "to": day(1) } })).await;
-    assert_eq!(backwards["errors"][0]["extensions"]["fields"]["to"], "The end date is before the start date", "{backwards}");
+    assert_eq!(backwards["errors"][0]["extensions"]["fields"]["to"], "Date should not be before minimal date", "{backwards}");
+    let no_date = app.gql(Some(admin), LIST, json!({ "params": { "from": "2026-02-30" } })).await;
+    assert!(no_date["errors"][0]["message"].as_str().unwrap_or_default().contains("Invalid Date"), "{no_date}");
     for role in [TestRole::Editor, TestRole::Contributor, TestRole::Subscriber] {
         let token = app.token(role).await;
         assert_eq!(error_code(&app.gql(Some(&token), LIST, json!({})).await), Some("FORBIDDEN"), "{role:?}");
@@ -639,7 +641,9 @@ async fn the_csv_export_has_the_filters_escapes_formulas_and_is_for_administrato
     assert_eq!(dated.lines().count(), 2, "only today's: {dated}");
     let bad = export(&app, Some(&l.w.admin), "?kind=Nope").await;
     assert_eq!(bad.status(), 400);
-    assert_eq!(export(&app, Some(&l.w.admin), "?from=31/01/2026").await.status(), 400);
+    let no_date = export(&app, Some(&l.w.admin), "?from=31/01/2026").await;
+    assert_eq!(no_date.status(), 400);
+    assert_eq!(no_date.json::<serde_json::Value>().await.unwrap()["fields"]["from"], "Invalid Date");
 
     // Administrators only.
     assert_eq!(export(&app, None, "").await.status(), 401);

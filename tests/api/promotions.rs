@@ -102,9 +102,13 @@ async fn promotional_content_fields_are_checked_with_the_spec_messages(pool: PgP
         fields(&bad),
         &json!({
             "name": "This field is required", "description": "Maximum 250 characters", "articleImage": "Upload the image first",
-            "destination": "Please choose a destination link", "expiryDate": "Invalid Expiry Date",
+            "destination": "Please choose a destination link", "expiryDate": "Date cannot be in the past",
         })
     );
+    // Spec 1 §5's shared date messages where spec 2 gives none of its own: a day that is no date.
+    let no_date = add(json!({ "name": "Promo", "destination": "ExternalLink", "link": "/browse", "expiryDate": "2030-02-31" })).await;
+    let message = no_date["errors"][0]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("Invalid Date"), "{no_date}");
     let long = add(json!({ "name": "n".repeat(51), "destination": "ExternalLink", "link": " " })).await;
     assert_eq!(fields(&long), &json!({ "name": "Maximum 50 characters", "link": "This field is required" }));
     for link in ["javascript:alert(1)", "//evil.example/x", "www.example.com", "https://"] {

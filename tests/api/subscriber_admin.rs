@@ -470,6 +470,28 @@ async fn the_subscriber_form_checks_every_rule_with_the_spec_messages(pool: PgPo
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn a_bespoke_price_has_the_channel_prices_rule_up_to_18_digits_kept_exactly(pool: PgPool) {
+    let w = world(pool).await;
+    let app = &w.app;
+    let user = app.insert_signed_in_user("client@bank.example", "Clara Client", Some("Bank")).await;
+    let item = |price: &str| {
+        json!({ "channelId": w.premium, "userId": user, "notes": "Agreed with sales", "billingMethod": "Invoice", "pricePerMonth": price })
+    };
+    let mutation = "createExternalBillingChannelSubscription";
+    for bad in ["1234567890123456789", "1234567890123456789.00"] {
+        assert_fields(&form(app, &w.admin, mutation, item(bad)).await, json!({ "pricePerMonth": "Invalid price format" }));
+    }
+    let eighteen = done(&form(app, &w.admin, mutation, item("123456789012345678.9")).await, mutation);
+    assert_eq!(eighteen["pricePerMonth"], "123456789012345678.90");
+    let stored: String = sqlx::query_scalar("select price_per_month::text from channel_subscription where user_id = $1")
+        .bind(&user)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(stored, "123456789012345678.90");
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn editing_cancelling_and_deleting_a_subscriber(pool: PgPool) {
     let w = world(pool).await;
     let app = &w.app;

@@ -8,6 +8,16 @@ export interface Day {
   day: number;
 }
 
+/**
+ * Spec 1 §5's shared date messages, for a date field whose own message the spec does not give (it
+ * gives 'Invalid Publish Date' and 'Invalid Expiry Date' for some); the server says the same.
+ */
+export const DATE_MESSAGES = {
+  invalid: 'Invalid Date',
+  beforeMin: 'Date should not be before minimal date',
+  past: 'Date cannot be in the past',
+} as const;
+
 const DAY_TEXT = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');

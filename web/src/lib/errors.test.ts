@@ -125,11 +125,21 @@ describe('reportOperationError', () => {
     expect(d.onTrialExpired).toHaveBeenCalledTimes(1);
   });
 
+  // The server flags BAD_USER_INPUT, CONFLICT and DUPLICATE with `extensions.warning: true`
+  // (src/error.rs is_warning; tests/api errors_the_user_can_act_on_are_flagged_as_warnings).
   it('logs errors flagged as warnings at warn level', () => {
     const d = deps();
-    reportOperationError(graphQLErrors({ message: 'Slow', extensions: { code: 'INTERNAL', level: 'warning' } }), operation, d);
-    expect(d.logger.warn).toHaveBeenCalledWith('INTERNAL::Slow', expect.objectContaining({ requestId: 'req-1' }));
+    const stale = 'This item was changed by someone else. Reload it and apply your changes again.';
+    reportOperationError(graphQLErrors({ message: stale, extensions: { code: 'CONFLICT', warning: true } }), operation, d);
+    expect(d.logger.warn).toHaveBeenCalledWith(`CONFLICT::${stale}`, expect.objectContaining({ requestId: 'req-1', code: 'CONFLICT' }));
     expect(d.logger.error).not.toHaveBeenCalled();
+  });
+
+  it('takes only the flag the server sets, not a level of its own', () => {
+    const d = deps();
+    reportOperationError(graphQLErrors({ message: 'Slow', extensions: { code: 'INTERNAL', level: 'warning' } }), operation, d);
+    expect(d.logger.error).toHaveBeenCalledWith('INTERNAL::Slow', expect.objectContaining({ requestId: 'req-1' }));
+    expect(d.logger.warn).not.toHaveBeenCalled();
   });
 
   it('logs other GraphQL errors as errors with the request id', () => {

@@ -130,12 +130,12 @@ export function formatError(error: unknown): string {
 }
 
 /**
- * Errors flagged as warnings by the server are logged at warn level. The contract does not name
- * the flag yet; `extensions.level: "warning"` (or `"warn"`) and `extensions.warning: true` are accepted.
+ * Errors flagged as warnings by the server are logged at warn level (spec 1 §8): the server sets
+ * `extensions.warning: true` on what the user's input or someone else's change explains
+ * (BAD_USER_INPUT, CONFLICT, DUPLICATE).
  */
 export function isWarning(error: GraphQLFormattedError): boolean {
-  const level = error.extensions?.level;
-  return level === 'warning' || level === 'warn' || error.extensions?.warning === true;
+  return error.extensions?.warning === true;
 }
 
 export interface ErrorReporterDeps {

@@ -25,6 +25,7 @@ import {
 import { Banner } from '../../components/Banner';
 import { LoadingBlock } from '../../components/LoadingScreen';
 import { Page } from '../../components/Page';
+import { INVALID_EMAIL, isEmail } from '../../lib/email';
 import { formatError } from '../../lib/errors';
 import {
   AddDeskDocument,
@@ -40,10 +41,6 @@ const DESKS_PATH = '/publisher/desks';
 export const DESK_LIMITS = { name: 50, email: 50 } as const;
 export const REQUIRED = 'This field is required';
 export const MUST_CHOOSE = 'This field should be chosen';
-export const INVALID_EMAIL = 'Email should be valid';
-
-/** Something@domain.tld without spaces: what a contact address needs, no more. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface DeskValues extends Record<string, unknown> {
   name: string;
@@ -68,7 +65,7 @@ export function validateDesk(v: DeskValues): FieldErrors<DeskValues> {
   if (v.contributors.length === 0) errors.contributors = MUST_CHOOSE;
   const email = v.email.trim();
   if (email.length > DESK_LIMITS.email) errors.email = `Maximum ${DESK_LIMITS.email} characters`;
-  else if (email && !EMAIL.test(email)) errors.email = INVALID_EMAIL;
+  else if (email && !isEmail(email)) errors.email = INVALID_EMAIL;
   return errors;
 }
 

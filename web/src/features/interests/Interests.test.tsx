@@ -174,7 +174,7 @@ describe('Interests', () => {
     await within(await screen.findByRole('table', { name: 'Interests' })).findByText('Oil Weekly');
     await user.type(screen.getByLabelText('From'), '2026-03-31');
     await user.type(screen.getByLabelText('To'), '2026-03-01');
-    expect(await screen.findByText('The end date is before the start date')).toBeInTheDocument();
+    expect(await screen.findByText('Date should not be before minimal date')).toBeInTheDocument();
     expect(calls.some((c) => c.to === '2026-03-01')).toBe(false);
     expect(screen.getByText('There are no items to show')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Export CSV' })).toBeDisabled();

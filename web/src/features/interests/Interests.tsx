@@ -15,6 +15,7 @@ import { Page } from '../../components/Page';
 import { showToast } from '../../components/Toaster';
 import { useAccessToken } from '../../lib/auth';
 import { formatDateTime } from '../../lib/dates';
+import { DATE_MESSAGES } from '../../lib/days';
 import { logger } from '../../lib/logger';
 import { downloadProtectedFile } from './downloadCsv';
 import { InterestsDocument, type InterestsQuery, type InterestsQueryVariables } from './__generated__/Interests.generated';
@@ -153,7 +154,7 @@ export default function Interests() {
           value={range.to}
           onChange={(to) => changeRange({ to })}
           intent={badRange ? 'danger' : 'none'}
-          helperText={badRange ? 'The end date is before the start date' : undefined}
+          helperText={badRange ? DATE_MESSAGES.beforeMin : undefined}
         />
         {itemId && (
           <div className="insights-interests-item-filter" role="group" aria-label="Item filter">

@@ -100,9 +100,9 @@ describe('validateContent', () => {
     expect(validateContent({ ...valid, destination: 'CustomLandingPage', promotionPageId: PAGES[0] }, now)).toEqual({});
   });
 
-  it("refuses an expiry in the past or not dd/MM/yyyy: 'Invalid Expiry Date'", () => {
+  it("refuses an expiry in the past ('Date cannot be in the past') or not dd/MM/yyyy ('Invalid Expiry Date')", () => {
     expect(validateContent({ ...valid, expiryDate: '05/03/2026' }, now)).toEqual({});
-    expect(validateContent({ ...valid, expiryDate: '04/03/2026' }, now)).toEqual({ expiryDate: 'Invalid Expiry Date' });
+    expect(validateContent({ ...valid, expiryDate: '04/03/2026' }, now)).toEqual({ expiryDate: 'Date cannot be in the past' });
     expect(validateContent({ ...valid, expiryDate: 'tomorrow' }, now)).toEqual({ expiryDate: 'Invalid Expiry Date' });
   });
 });
@@ -197,14 +197,14 @@ describe('PromotionalContentForm', () => {
     });
   }, 20_000);
 
-  it("says 'Invalid Expiry Date' for a past or unreadable expiry", async () => {
+  it("says 'Date cannot be in the past' for a past expiry and 'Invalid Expiry Date' for an unreadable one", async () => {
     const user = userEvent.setup();
     renderApp({ path: ADD, user: administrator, mocks: [pagesMock()] });
     await screen.findByRole('heading', { level: 1, name: 'Add promotional content' });
     expect(field('Expiry date')).toHaveAttribute('placeholder', 'dd/MM/yyyy');
     await user.type(field('Expiry date'), '01/01/2020');
     await user.tab();
-    expect(field('Expiry date')).toHaveAccessibleDescription('Invalid Expiry Date');
+    expect(field('Expiry date')).toHaveAccessibleDescription('Date cannot be in the past');
     await user.clear(field('Expiry date'));
     await user.type(field('Expiry date'), '31/02/2099');
     expect(field('Expiry date')).toHaveAccessibleDescription('Invalid Expiry Date');

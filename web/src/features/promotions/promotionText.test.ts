@@ -15,12 +15,12 @@ describe('promotion words and rules', () => {
     expect(formatRate(1 / 3)).toBe('33.3%');
   });
 
-  it("refuses an expiry that is not a dd/MM/yyyy day or is before today: 'Invalid Expiry Date'", () => {
+  it("refuses an expiry that is not a dd/MM/yyyy day ('Invalid Expiry Date') or is before today ('Date cannot be in the past')", () => {
     const now = new Date(2026, 2, 5, 15, 0); // 05/03/2026, afternoon
     expect(expiryError('', now)).toBeUndefined();
     expect(expiryError('05/03/2026', now)).toBeUndefined();
     expect(expiryError('6/3/2026', now)).toBeUndefined();
-    expect(expiryError('04/03/2026', now)).toBe('Invalid Expiry Date');
+    expect(expiryError('04/03/2026', now)).toBe('Date cannot be in the past');
     expect(expiryError('31/02/2027', now)).toBe('Invalid Expiry Date');
     expect(expiryError('2027-03-05', now)).toBe('Invalid Expiry Date');
   });

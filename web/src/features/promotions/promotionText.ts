@@ -1,7 +1,7 @@
 //! Paths, limits, messages and small rules of the promotions screens (spec 2 'Promotional content',
 //! 'Promotion pages', §5, §9): the expiry date as dd/MM/yyyy text and the ISO day the API takes, the
 //! list's cut description and click-through rate.
-import { isBefore, isoDay, localDay, parseDay } from '../../lib/days';
+import { DATE_MESSAGES, isBefore, isoDay, localDay, parseDay } from '../../lib/days';
 
 export const CONTENT_PATH = '/publisher/promotional-content';
 export const PAGES_PATH = '/publisher/promotional-page';
@@ -43,13 +43,15 @@ export function formatRate(rate: number | null | undefined): string {
 // ---- the expiry date: dd/MM/yyyy in the form (lib/days), an ISO day for the API ----
 
 /**
- * 'Invalid Expiry Date' for a text that is not a dd/MM/yyyy date or a day before today (the
- * admin's today); nothing for an empty text (the expiry is optional).
+ * 'Invalid Expiry Date' (spec 2 §5) for a text that is not a dd/MM/yyyy date; spec 1 §5's 'Date
+ * cannot be in the past' for a day before today (the admin's today), which spec 2 gives no message
+ * of its own, as the server says; nothing for an empty text (the expiry is optional).
  */
 export function expiryError(text: string, now: Date = new Date()): string | undefined {
   if (text.trim() === '') return undefined;
   const day = parseDay(text);
-  if (!day || isBefore(day, localDay(now))) return MESSAGES.invalidExpiry;
+  if (!day) return MESSAGES.invalidExpiry;
+  if (isBefore(day, localDay(now))) return DATE_MESSAGES.past;
   return undefined;
 }
 

@@ -35,6 +35,11 @@ export interface ArticleDetailsPanelProps {
   showPublishDate: boolean;
   /** 'Display in chart section' (users with tableauAccess). */
   showChartSection: boolean;
+  /**
+   * Open-to-all and the premium expiry (the premium features flag). Off, the article's access
+   * follows its channel and is only shown: the server keeps it.
+   */
+  premiumOptions: boolean;
 }
 
 export function ArticleDetailsPanel({
@@ -45,6 +50,7 @@ export function ArticleDetailsPanel({
   onOpenToAll,
   showPublishDate,
   showChartSection,
+  premiumOptions,
 }: ArticleDetailsPanelProps) {
   const channelField = field('channel');
   const openToAll = field('openToAll');
@@ -63,8 +69,9 @@ export function ArticleDetailsPanel({
       {values.channel && (
         <p className="insights-article-editor-publisher">Published by: {values.channel.owner?.name ?? 'the channel owner'}</p>
       )}
-      {offersOpenToAll(values.channel) && <CheckboxField label="Open to all" {...openToAll} onChange={onOpenToAll} />}
-      {offersExpiryOffset(values) && (
+      {premiumOptions && offersOpenToAll(values.channel) && <CheckboxField label="Open to all" {...openToAll} onChange={onOpenToAll} />}
+      {!premiumOptions && offersOpenToAll(values.channel) && <p className="insights-article-editor-publisher">{accessText(values)}</p>}
+      {premiumOptions && offersExpiryOffset(values) && (
         <SelectField
           label="Premium expiry"
           noneLabel="No expiry"
@@ -83,6 +90,13 @@ export function ArticleDetailsPanel({
       <CheckboxField label="Timeless" {...field('isTimeless')} />
     </Panel>
   );
+}
+
+/** Who may read the article, when its premium terms are not the author's choice. */
+export function accessText(values: Pick<ArticleValues, 'openToAll' | 'premiumExpiryOffset'>): string {
+  if (values.openToAll) return 'Readers: open to all';
+  const period = EXPIRY_OFFSETS.find((o) => o.value === values.premiumExpiryOffset);
+  return period ? `Readers: the channel's subscribers for ${period.label}, then all` : "Readers: the channel's subscribers";
 }
 
 /** A date and time in the past (native datetime-local input: keyboard and screen-reader friendly). */

@@ -339,6 +339,21 @@ describe('ArticleEditor', () => {
     expect(field('Premium expiry')).toHaveValue('');
   });
 
+  it('with premium features off, offers no open-to-all nor premium expiry and shows who reads the article', async () => {
+    const user = userEvent.setup();
+    const off = testConfig({ features: { ...testConfig().features, premiumFeatures: false } });
+    renderApp({ path: EDIT, user: testUser('Editor'), mocks: [contextMock(), articleMock()], config: off });
+    const channel = await screen.findByLabelText('Channel', { selector: 'select' });
+    expect(screen.queryByRole('checkbox', { name: 'Open to all' })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Premium expiry')).not.toBeInTheDocument();
+    // The article's own terms, kept by the server: premium for a week.
+    expect(screen.getByText("Readers: the channel's subscribers for 1 week, then all")).toBeInTheDocument();
+    await user.selectOptions(channel, IDS.gas);
+    expect(screen.getByText("Readers: the channel's subscribers")).toBeInTheDocument();
+    await user.selectOptions(channel, IDS.news);
+    expect(screen.queryByText(/^Readers:/)).not.toBeInTheDocument();
+  });
+
   it('starts from a template and sends its id', async () => {
     const user = userEvent.setup();
     const sent: ArticleInput[] = [];

@@ -286,6 +286,7 @@ export function ArticleForm({ target, record, template, role, tableauAccess, cha
               onOpenToAll={(openToAll) => setValues((v) => changeOpenToAll(v, openToAll))}
               showPublishDate={mayPublish}
               showChartSection={charts}
+              premiumOptions={features.premiumFeatures}
             />
             <TaxonomiesPanel
               categories={values.categories}

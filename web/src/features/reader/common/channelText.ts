@@ -1,4 +1,5 @@
 //! Words and paths shared by the reader's channel screens (spec 3 §2 routes, §9 prices).
+import { formatPrice } from '../../../lib/price';
 import { uploadedImageUrl } from '../../../lib/upload';
 
 export type ChannelKind = 'premium' | 'freeOpen' | 'freeClosed';
@@ -25,11 +26,9 @@ export function channelTypeLabel(type: ChannelKind): string {
   return type === 'premium' ? 'Premium' : 'Free';
 }
 
-/** '$49.00' for "49.00" (prices are dollars per month excluding sales tax); '' without a price. */
+/** '$49.00' for "49.00" (prices are dollars per month excluding sales tax), every digit kept; '' without a price. */
 export function dollars(price: string | null | undefined): string {
-  if (!price) return '';
-  const amount = Number(price);
-  return `$${Number.isFinite(amount) ? amount.toFixed(2) : price}`;
+  return formatPrice(price);
 }
 
 /** '$49.00 per month excluding tax'; '' without a price. */

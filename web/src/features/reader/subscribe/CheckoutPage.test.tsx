@@ -9,6 +9,7 @@ import { renderApp } from '../../../testing/renderApp';
 import { installStripe, lastElements, stripeMock } from '../../../testing/stripe';
 import { changedChannel, channel, READER_IDS, readerCard } from '../testData';
 import { MESSAGES, taxIdOutcome, validateStep, EMPTY_CHECKOUT } from './checkoutForm';
+import { CARD_LIMIT_HINT } from '../../../lib/price';
 import { NO_ACCOUNT_HINT } from './CheckoutPage';
 import {
   CheckoutPageDocument,
@@ -29,7 +30,7 @@ const CARDS_ON = testConfig({
 
 type Account = { id: string; name: string | null };
 
-function pageMock(options: { action?: string; type?: string; accounts?: Account[] } = {}): MockLink.MockedResponse {
+function pageMock(options: { action?: string; type?: string; accounts?: Account[]; price?: string } = {}): MockLink.MockedResponse {
   const c = channel({ type: (options.type ?? 'premium') as 'premium' });
   return {
     request: { query: CheckoutPageDocument, variables: { id: ID } },
@@ -41,7 +42,7 @@ function pageMock(options: { action?: string; type?: string; accounts?: Account[
           _id: ID,
           name: c.name,
           type: c.type,
-          price: '49.50',
+          price: options.price ?? '49.50',
           state: 'active',
           readerCard: { __typename: 'ReaderChannelCard', action: options.action ?? 'RequestTrial' },
         },
@@ -292,6 +293,18 @@ describe('Checkout', () => {
     expect(stripeMock.confirmPayment.mock.calls[0][0]).toMatchObject({ redirect: 'if_required' });
   });
 
+  it('offers no card for a price over what a card takes ($999,999.99), and shows every digit of it', async () => {
+    const sub = subscription();
+    open([pageMock({ price: '123456789012345678.90' }), customer('NotSet').mock, sub.mock], CARDS_ON);
+    expect(await screen.findByText('$123,456,789,012,345,678.90')).toBeInTheDocument();
+    await toPayment();
+    const card = within(screen.getByRole('radiogroup', { name: 'Payment type' })).getByRole('radio', { name: 'Card' });
+    expect(card).toBeDisabled();
+    expect(card).toHaveAccessibleDescription(CARD_LIMIT_HINT);
+    expect(screen.getByRole('radio', { name: 'Invoice' })).toBeEnabled();
+    expect(sub.calls).toHaveLength(0);
+  });
+
   it.each([
     [{ paymentIntent: { id: 'pi_1', status: 'requires_payment_method' } }, 'Payment failed. Please try another payment method.'],
     [{ paymentIntent: { id: 'pi_1', status: 'requires_capture' } }, 'Something went wrong.'],
@@ -336,5 +349,11 @@ describe('Checkout', () => {
     ).toEqual({});
     expect(validateStep(1, { ...EMPTY_CHECKOUT, addressPostcode: '#' }).addressPostcode).toBe('Please enter a valid postcode');
     expect(validateStep(2, EMPTY_CHECKOUT)).toEqual({ paymentType: 'Payment type should be chosen' });
+    // Spec 1 §5's email message, as the server says it for billingEmailAddress.
+    const invoice = { ...EMPTY_CHECKOUT, paymentType: 'invoice' as const, legalEntityName: 'Acme' };
+    expect(validateStep(2, { ...invoice, billingEmailAddress: 'ap@acme..example' })).toEqual({
+      billingEmailAddress: 'Email should be valid',
+    });
+    expect(validateStep(2, { ...invoice, billingEmailAddress: 'ap@acme.example' })).toEqual({});
   });
 });

@@ -25,6 +25,7 @@ import { Page } from '../../../components/Page';
 import { showToast } from '../../../components/Toaster';
 import { useConfig } from '../../../lib/config';
 import { fieldErrors, formatError } from '../../../lib/errors';
+import { CARD_LIMIT_HINT, cardPayable } from '../../../lib/price';
 import { PAYMENT_MESSAGES, paymentOutcome } from '../../../lib/stripe';
 import { ChannelNotFound } from '../common/ChannelNotFound';
 import { channelPath, CHANNELS_PATH, dollars, isObjectId, subscribePath, subscriptionResultPath } from '../common/channelText';
@@ -317,7 +318,17 @@ function Checkout({ channel, data }: CheckoutProps) {
     });
 
   const paymentOptions: RadioChoice<PaymentType>[] = [
-    ...(cardPayments ? [{ value: 'card' as const, label: 'Card' }] : []),
+    // Stripe takes at most $999,999.99: a dearer channel is paid by account or invoice.
+    ...(cardPayments
+      ? [
+          {
+            value: 'card' as const,
+            label: 'Card',
+            disabled: !cardPayable(channel.price),
+            hint: cardPayable(channel.price) ? undefined : CARD_LIMIT_HINT,
+          },
+        ]
+      : []),
     {
       value: 'account',
       label: 'Clearing account',

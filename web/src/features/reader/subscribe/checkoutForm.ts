@@ -1,5 +1,6 @@
 //! The checkout's values and rules (spec 3 §3 'Billing info', §4 'Checkout', §5 'Billing'): which
 //! step holds which field, the messages each rule gives, and what each tax id result means.
+import { INVALID_EMAIL, isEmail } from '../../../lib/email';
 
 export type PaymentType = 'card' | 'account' | 'invoice';
 
@@ -51,7 +52,7 @@ export const MESSAGES = {
   paymentType: 'Payment type should be chosen',
   invalidTaxId: 'Invalid Tax ID.',
   maxTaxIds: 'We only support up to 5 tax IDs per user.',
-  email: 'Please enter a valid email address',
+  email: INVALID_EMAIL,
 } as const;
 
 /** The fields of each step, in the order they are shown. */
@@ -68,7 +69,6 @@ export function stepOf(field: CheckoutField): Step {
 
 /** Letters, digits, spaces and hyphens, 2 to 12 characters, starting with a letter or digit. */
 const POSTCODE = /^[A-Za-z0-9][A-Za-z0-9 -]{1,11}$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const blank = (v: string) => v.trim() === '';
 
@@ -92,7 +92,7 @@ export function validateStep(step: Step, v: CheckoutValues): CheckoutErrors {
     if (v.paymentType === 'invoice') {
       if (blank(v.legalEntityName)) errors.legalEntityName = MESSAGES.required;
       if (blank(v.billingEmailAddress)) errors.billingEmailAddress = MESSAGES.required;
-      else if (!EMAIL.test(v.billingEmailAddress.trim())) errors.billingEmailAddress = MESSAGES.email;
+      else if (!isEmail(v.billingEmailAddress)) errors.billingEmailAddress = MESSAGES.email;
     }
   }
   return errors;
