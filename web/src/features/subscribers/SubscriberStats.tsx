@@ -16,6 +16,7 @@ import { LinkButton } from '../../components/LinkButton';
 import { LoadingBlock } from '../../components/LoadingScreen';
 import { Page } from '../../components/Page';
 import { showToast } from '../../components/Toaster';
+import { formatUtcDay } from '../../lib/dates';
 import { formatError, hasErrorCode } from '../../lib/errors';
 import { useSession } from '../../lib/session';
 import {
@@ -30,7 +31,7 @@ import {
   type ChannelSubscribersQueryVariables,
 } from './__generated__/SubscriberStats.generated';
 import { channelAccess } from './subscriberChannel';
-import { addBulkPath, addSubscriberPath, CHANNELS_PATH, editSubscriberPath, formatDay, STATE_LABELS, viewsText } from './subscriberText';
+import { addBulkPath, addSubscriberPath, CHANNELS_PATH, editSubscriberPath, STATE_LABELS, viewsText } from './subscriberText';
 import './subscribers.css';
 
 type Subscriber = ChannelSubscribersQuery['channelSubscribedUsers']['users'][number];
@@ -257,9 +258,9 @@ export default function SubscriberStats() {
       key: 'subscribedAt',
       title: 'Subscribed since',
       sortable: true,
-      render: (u) => formatDay(u.channelSubscription?.createdAt),
+      render: (u) => formatUtcDay(u.channelSubscription?.createdAt),
     },
-    { key: 'cancelAt', title: 'Ends', sortable: true, render: (u) => formatDay(u.channelSubscription?.cancelAt) },
+    { key: 'cancelAt', title: 'Ends', sortable: true, render: (u) => formatUtcDay(u.channelSubscription?.cancelAt) },
     { key: 'views', title: 'Article views', numeric: true, render: (u) => viewsText(u.articleViewsByChannel) },
   ];
   if (!readOnly) {
