@@ -34,6 +34,7 @@ const bundledIcons = import.meta.glob<IconPaths>(
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/document.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/double-caret-vertical.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/duplicate.js',
+    '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/edit.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/envelope.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/error.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/feed.js',
