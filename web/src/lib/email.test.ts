@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { truncateEmail } from './email';
+
+describe('truncateEmail', () => {
+  it('keeps an email of up to 30 characters as it is', () => {
+    const thirty = 'abcdefghij.klmnopqrs@example.io';
+    expect(thirty).toHaveLength(31);
+    expect(truncateEmail('ada@example.com')).toBe('ada@example.com');
+    expect(truncateEmail(thirty.slice(1))).toBe(thirty.slice(1));
+  });
+
+  it('shows the first 30 characters of a longer one, then an ellipsis', () => {
+    expect(truncateEmail('christopher.contributor-longname@research.example.com')).toBe('christopher.contributor-longna…');
+    expect(truncateEmail('abcdefghij.klmnopqrs@example.io')).toBe('abcdefghij.klmnopqrs@example.i…');
+  });
+
+  it('counts characters, not UTF-16 units', () => {
+    const email = `${'é'.repeat(25)}@例え.テスト.jp`;
+    expect(truncateEmail(email)).toBe(`${'é'.repeat(25)}@例え.テ…`);
+  });
+});
