@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatFullDateTime } from './dates';
+import { formatDate, formatDateTime, formatFullDateTime, formatUtcDay } from './dates';
 
 describe('dates', () => {
   it("formats as 'DD MMM YYYY' and 'HH:mm'", () => {
@@ -22,5 +22,12 @@ describe('dates', () => {
       `${formatDate(now)} ${String(now.getHours()).padStart(2, '0')}:${String(now.getMinutes()).padStart(2, '0')}`,
     );
     expect(formatFullDateTime(new Date(2024, 0, 5, 14, 30).toISOString())).toBe('05 Jan 2024 14:30');
+  });
+
+  it("shows a stored expiry (23:59:59 UTC of its day) as that day, 'DD MMM YYYY', whatever the local clock", () => {
+    expect(formatUtcDay('2026-12-31T23:59:59Z')).toBe('31 Dec 2026');
+    expect(formatUtcDay('2026-03-05T00:00:00Z')).toBe('05 Mar 2026');
+    expect(formatUtcDay(null)).toBe('');
+    expect(formatUtcDay('not a date')).toBe('');
   });
 });

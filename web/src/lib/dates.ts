@@ -35,3 +35,13 @@ export function formatFullDateTime(value: string | Date): string {
   const date = toDate(value);
   return date ? `${formatDate(date)} ${formatTime(date)}` : '';
 }
+
+/**
+ * A day-precision date (an expiry, a trial's end) as 'DD MMM YYYY'. The server stores them at
+ * 23:59:59 UTC of the chosen day, so the UTC day is shown: a local clock east of UTC would show
+ * the next day. '' for none or an unreadable value.
+ */
+export function formatUtcDay(iso: string | null | undefined): string {
+  const date = iso ? toDate(iso) : null;
+  return date ? formatDate(new Date(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate())) : '';
+}

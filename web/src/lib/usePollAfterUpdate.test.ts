@@ -51,4 +51,72 @@ describe('usePollAfterUpdate', () => {
     act(() => vi.advanceTimersByTime(5000));
     expect(second.query.stopPolling).toHaveBeenCalledTimes(1);
   });
+
+  describe('waiting for a change that comes later (a new card from the webhook)', () => {
+    interface Data {
+      card: string;
+    }
+    function setupWait(initial: Data) {
+      const query = { startPolling: vi.fn(), stopPolling: vi.fn() };
+      const hook = renderHook(({ data }: { data: Data }) => usePollAfterUpdate<Data>({ ...query, data }), {
+        initialProps: { data: initial },
+      });
+      const newCard = (d: Data) => d.card !== initial.card;
+      return { query, hook, newCard };
+    }
+
+    it('polls each second for 2 seconds, then every 3 seconds until the data shows the change', () => {
+      const { query, hook, newCard } = setupWait({ card: 'Visa ending 4242' });
+      act(() => hook.result.current(newCard));
+      expect(query.startPolling).toHaveBeenLastCalledWith(1000);
+      act(() => vi.advanceTimersByTime(2000));
+      expect(query.stopPolling).not.toHaveBeenCalled();
+      expect(query.startPolling).toHaveBeenLastCalledWith(3000);
+
+      // An answer still with the old card changes nothing; the new card ends the polling.
+      hook.rerender({ data: { card: 'Visa ending 4242' } });
+      act(() => vi.advanceTimersByTime(10_000));
+      expect(query.stopPolling).not.toHaveBeenCalled();
+      hook.rerender({ data: { card: 'Mastercard ending 4444' } });
+      expect(query.stopPolling).toHaveBeenCalledTimes(1);
+      expect(query.startPolling).toHaveBeenCalledTimes(2);
+      act(() => vi.advanceTimersByTime(60_000));
+      expect(query.stopPolling).toHaveBeenCalledTimes(1);
+    });
+
+    it('gives up after a minute when the change never shows', () => {
+      const { query, hook, newCard } = setupWait({ card: 'Visa ending 4242' });
+      act(() => hook.result.current(newCard));
+      act(() => vi.advanceTimersByTime(59_999));
+      expect(query.stopPolling).not.toHaveBeenCalled();
+      act(() => vi.advanceTimersByTime(1));
+      expect(query.stopPolling).toHaveBeenCalledTimes(1);
+    });
+
+    it('keeps the 2 seconds when the change is there within them, and waits for nothing already shown', () => {
+      const { query, hook, newCard } = setupWait({ card: 'Visa ending 4242' });
+      act(() => hook.result.current(newCard));
+      hook.rerender({ data: { card: 'Mastercard ending 4444' } });
+      expect(query.stopPolling).not.toHaveBeenCalled();
+      act(() => vi.advanceTimersByTime(2000));
+      expect(query.stopPolling).toHaveBeenCalledTimes(1);
+      expect(query.startPolling).toHaveBeenCalledTimes(1);
+
+      // Already changed when asked (the webhook came before the return from the bank): 2 seconds only.
+      act(() => hook.result.current(newCard));
+      act(() => vi.advanceTimersByTime(2000));
+      expect(query.stopPolling).toHaveBeenCalledTimes(2);
+      expect(query.startPolling).toHaveBeenCalledTimes(2);
+    });
+
+    it('stops when the screen goes away while waiting', () => {
+      const { query, hook, newCard } = setupWait({ card: 'Visa ending 4242' });
+      act(() => hook.result.current(newCard));
+      act(() => vi.advanceTimersByTime(5000));
+      hook.unmount();
+      expect(query.stopPolling).toHaveBeenCalledTimes(1);
+      act(() => vi.advanceTimersByTime(60_000));
+      expect(query.stopPolling).toHaveBeenCalledTimes(1);
+    });
+  });
 });

@@ -9,7 +9,7 @@
 //!   <SearchSelectField label="Owner" items={data?.matches ?? []} loading={loading} onSearch={setSearch}
 //!     itemKey={(o) => o._id} itemLabel={(o) => o.name} listLabel="Matching desks" {...form.field('owner')} />
 import { Button, Classes, FormGroup, InputGroup, Spinner, type IconName } from '@blueprintjs/core';
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useDebounced } from '../../lib/useDebounced';
 import { useAdminSettings } from './settings';
 import type { FieldBinding } from './useAdminForm';
@@ -24,7 +24,12 @@ export interface SearchSelectProps<T> {
   /** The matches of the latest search. */
   items: readonly T[];
   itemKey: (item: T) => string;
+  /** The chosen record's text (and a match's, unless `optionLabel` says otherwise). */
   itemLabel: (item: T) => string;
+  /** A match's text in the list, when it differs from `itemLabel`. */
+  optionLabel?: (item: T) => string;
+  /** A muted description beside a match's text (a user's email: `EmailDescription`). */
+  itemDescription?: (item: T) => ReactNode;
   /** The debounced search text while the list is open; null once it closes (skip the query). */
   onSearch: (search: string | null) => void;
   loading?: boolean;
@@ -50,6 +55,8 @@ export function SearchSelect<T>({
   items,
   itemKey,
   itemLabel,
+  optionLabel = itemLabel,
+  itemDescription,
   onSearch,
   loading = false,
   failed = false,
@@ -201,7 +208,16 @@ export function SearchSelect<T>({
                 onMouseEnter={() => setActive(i)}
                 onClick={() => pick(item)}
               >
-                <div className={`${Classes.MENU_ITEM}${i === activeIndex ? ` ${Classes.ACTIVE}` : ''}`}>{itemLabel(item)}</div>
+                <div className={`${Classes.MENU_ITEM}${i === activeIndex ? ` ${Classes.ACTIVE}` : ''}`}>
+                  {itemDescription ? (
+                    <>
+                      <span className={`${Classes.TEXT_OVERFLOW_ELLIPSIS} ${Classes.FILL}`}>{optionLabel(item)}</span>{' '}
+                      <span className={Classes.MENU_ITEM_LABEL}>{itemDescription(item)}</span>
+                    </>
+                  ) : (
+                    optionLabel(item)
+                  )}
+                </div>
               </li>
             ))}
           </ul>

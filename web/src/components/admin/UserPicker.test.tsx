@@ -14,7 +14,9 @@ const ALEX = user('u1', 'Alex Admin');
 const CHRIS = user('u2', 'Chris Contributor');
 const CHRISTA = user('u3', 'Christa Writer');
 const ERIN = user('u4', 'Erin Editor');
-const STAFF = [ALEX, CHRIS, CHRISTA, ERIN];
+const LONG_EMAIL = 'maximilian.lengthy-surname@research.insights.example';
+const MAX = { _id: 'u5', name: 'Max Lengthy', email: LONG_EMAIL };
+const STAFF = [ALEX, CHRIS, CHRISTA, ERIN, MAX];
 
 /** A fake `staffUsers`: name or email matches, at most `limit`; records each call. */
 function staffMock(calls: StaffUsersQueryVariables[]): MockLink.MockedResponse {
@@ -120,10 +122,26 @@ describe('UserPicker', () => {
     await u.keyboard('{Escape}');
     expect(box()).toHaveAttribute('aria-expanded', 'false');
     await u.keyboard('{ArrowDown}');
-    await waitFor(() => expect(optionNames()).toEqual(['Chris Contributor', 'Christa Writer']));
+    await waitFor(() => expect(optionNames()).toEqual(['Chris Contributor', 'Christa Writer', 'Max Lengthy']));
     await u.click(screen.getByRole('option', { name: /Chris Contributor/ }));
     expect(onChange).toHaveBeenLastCalledWith([ALEX, CHRIS]);
     expect(box()).toHaveFocus();
+  });
+
+  it("shows at most 30 characters of a suggestion's email, the whole one in its tooltip and for screen readers", async () => {
+    const u = userEvent.setup();
+    renderPicker();
+    await u.type(box(), 'max');
+    const option = await screen.findByRole('option', { name: `Max Lengthy ${LONG_EMAIL}` });
+    const description = within(option).getByTitle(LONG_EMAIL);
+    expect(within(description).getByText('maximilian.lengthy-surname@res…')).toHaveAttribute('aria-hidden', 'true');
+
+    // A short email shows whole.
+    await u.clear(box());
+    await u.type(box(), 'chris');
+    expect(
+      within(await screen.findByRole('option', { name: /^Chris Contributor/ })).getByTitle('chris@insights.example'),
+    ).toHaveTextContent(/^chris@insights\.example$/);
   });
 
   it('says so when nobody matches', async () => {

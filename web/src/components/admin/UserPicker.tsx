@@ -1,6 +1,6 @@
 //! A multi-select of staff users (desk contributors, channel admin users): the chosen users are
 //! tags, typing searches `staffUsers` after the search debounce (500 ms) and offers matches in a
-//! list under the field. Keyboard: ↓/↑ move through the suggestions (↓ also opens them), Enter
+//! list under the field, each with its email as the description (cut to 30 characters). Keyboard: ↓/↑ move through the suggestions (↓ also opens them), Enter
 //! picks one, Escape closes them, ←/→ walk the tags and Backspace/Delete remove them. Users in
 //! `fixedIds` are shown but cannot be removed (a channel's creator).
 //!
@@ -10,6 +10,7 @@ import { gql } from '@apollo/client';
 import { useQuery } from '@apollo/client/react';
 import { Classes, FormGroup, Icon, PopoverNext, TagInput, type TagProps } from '@blueprintjs/core';
 import { useId, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { EmailDescription } from '../EmailDescription';
 import { StaffUsersDocument } from './__generated__/UserPicker.generated';
 import { useDebounced } from '../../lib/useDebounced';
 import { useAdminSettings } from './settings';
@@ -153,8 +154,10 @@ export function UserPicker({
             onClick={() => pick(user)}
           >
             <div className={`${Classes.MENU_ITEM}${i === activeIndex ? ` ${Classes.ACTIVE}` : ''}`}>
-              <span className={`${Classes.TEXT_OVERFLOW_ELLIPSIS} ${Classes.FILL}`}>{user.name}</span>
-              <span className={Classes.MENU_ITEM_LABEL}>{user.email}</span>
+              <span className={`${Classes.TEXT_OVERFLOW_ELLIPSIS} ${Classes.FILL}`}>{user.name}</span>{' '}
+              <span className={Classes.MENU_ITEM_LABEL}>
+                <EmailDescription email={user.email} />
+              </span>
             </div>
           </li>
         ))}

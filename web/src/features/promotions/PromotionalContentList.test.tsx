@@ -92,7 +92,7 @@ beforeAll(async () => {
 });
 
 describe('PromotionalContentList', () => {
-  it('shows the columns, the cut description, the counts, dd/MM/yyyy expiry and the click-through rate', async () => {
+  it("shows the columns, the cut description, the counts, 'DD MMM YYYY' expiry (spec 3 §9) and the click-through rate", async () => {
     const calls: Params[] = [];
     renderApp({ path: '/publisher/promotional-content', user: administrator, mocks: [listMock(calls)] });
     expect(await screen.findByRole('link', { name: 'Spring offer' })).toHaveAttribute(
@@ -113,7 +113,7 @@ describe('PromotionalContentList', () => {
     expect(column(1)[0]).toBe(`${LONG.slice(0, 130).trimEnd()}…`);
     expect(column(2)).toEqual(['0', '2', '2']);
     expect(column(3)).toEqual(['12', '5', '5']);
-    expect(column(4)).toEqual(['31/01/2020 (expired)', '', '30/06/2099']);
+    expect(column(4)).toEqual(['31 Jan 2020 (expired)', '', '30 Jun 2099']);
     expect(column(5)).toEqual(['0', '40', '200']);
     expect(column(6)).toEqual(['0', '1', '25']);
     expect(column(7)).toEqual(['—', '2.5%', '12.5%']);

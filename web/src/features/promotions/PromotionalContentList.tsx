@@ -1,7 +1,8 @@
 //! The promotional content list (spec 2 'Promotional content', issue 14): Name, Description (cut at
-//! 130 characters), Topics (or Categories, by flag) and Articles counts, Expiry Date (dd/MM/yyyy),
-//! Impressions, Clicks and the click-through rate. Paging, sorting and search run on the server
-//! (`promotionalContent(params)`). Administrators only (the route and the server check it).
+//! 130 characters), Topics (or Categories, by flag) and Articles counts, Expiry Date ('DD MMM
+//! YYYY', spec 3 §9; the form takes dd/MM/yyyy), Impressions, Clicks and the click-through rate.
+//! Paging, sorting and search run on the server (`promotionalContent(params)`). Administrators
+//! only (the route and the server check it).
 import { gql } from '@apollo/client';
 import { useQuery } from '@apollo/client/react';
 import { Link } from 'react-router';
@@ -9,7 +10,7 @@ import { AdminList, useListState, type AdminColumn, type ListState } from '../..
 import { LinkButton } from '../../components/LinkButton';
 import { Page } from '../../components/Page';
 import { useConfig } from '../../lib/config';
-import { isoToDayText } from '../../lib/days';
+import { formatUtcDay } from '../../lib/dates';
 import {
   PromotionalContentListDocument,
   type PromotionalContentListQuery,
@@ -64,7 +65,7 @@ export default function PromotionalContentList() {
       render: (c) =>
         c.expiryDate ? (
           <span className={c.expired ? 'insights-promotions-expired' : undefined}>
-            {isoToDayText(c.expiryDate)}
+            {formatUtcDay(c.expiryDate)}
             {c.expired && ' (expired)'}
           </span>
         ) : null,

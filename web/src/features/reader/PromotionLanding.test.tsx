@@ -3,6 +3,7 @@ import { GraphQLError } from 'graphql';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { logger } from '../../lib/logger';
 import { testUser } from '../../testing/fixtures';
 import { renderApp } from '../../testing/renderApp';
 import {
@@ -85,17 +86,48 @@ describe('PromotionLanding', () => {
     expect(router.state.location.pathname).toBe('/channels');
   });
 
-  it('keeps the page with an error alert when registering fails', async () => {
+  it('only logs a failed registration (spec 3 §8): no error shown, the page and its button stay', async () => {
     const user = userEvent.setup();
-    renderApp({
-      path: PATH,
-      user: reader,
-      mocks: [landingMock(), registerMock({ errors: [new GraphQLError('Something went wrong', { extensions: { code: 'INTERNAL' } })] })],
-    });
-    await user.click(await screen.findByRole('button', { name: 'Register interest' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('INTERNAL::Something went wrong');
-    expect(screen.getByRole('button', { name: 'Register interest' })).toBeInTheDocument();
-    expect(screen.queryByRole('heading', { name: 'Thank you' })).not.toBeInTheDocument();
+    const warn = vi.spyOn(logger, 'warn');
+    try {
+      renderApp({
+        path: PATH,
+        user: reader,
+        mocks: [landingMock(), registerMock({ errors: [new GraphQLError('Something went wrong', { extensions: { code: 'INTERNAL' } })] })],
+      });
+      await user.click(await screen.findByRole('button', { name: 'Register interest' }));
+      await waitFor(() =>
+        expect(warn).toHaveBeenCalledWith('Registering interest in promotional content failed: INTERNAL::Something went wrong', {
+          promotionalContentId: CONTENT,
+        }),
+      );
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      expect(screen.queryByText(/Something went wrong/)).not.toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Register interest' })).toBeEnabled();
+      expect(screen.queryByRole('heading', { name: 'Thank you' })).not.toBeInTheDocument();
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('only logs a registration the server did not record (false), and shows no success', async () => {
+    const user = userEvent.setup();
+    const warn = vi.spyOn(logger, 'warn');
+    try {
+      renderApp({
+        path: PATH,
+        user: reader,
+        mocks: [landingMock(), registerMock({ data: { notifyRegisteredInterestInPromotionalContent: false } })],
+      });
+      await user.click(await screen.findByRole('button', { name: 'Register interest' }));
+      await waitFor(() =>
+        expect(warn).toHaveBeenCalledWith('Registering interest in promotional content was refused', { promotionalContentId: CONTENT }),
+      );
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      expect(screen.queryByRole('heading', { name: 'Thank you' })).not.toBeInTheDocument();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('sends the reader to For you when the content has no page', async () => {

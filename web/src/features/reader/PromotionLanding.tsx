@@ -3,15 +3,16 @@
 //! shows an article's — with 'Register interest'. Once registered, the page's success title and
 //! message with Continue, which goes back in history, or to For you when the page was opened
 //! directly. Content that is unknown, expired (NOT_FOUND) or without a page sends the reader to For you.
+//! A registration that fails is only logged (spec 3 §8): the reader sees no error and may try again.
 import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
-import { Banner } from '../../components/Banner';
 import { Button } from '../../components/Button';
 import { LoadingBlock } from '../../components/LoadingScreen';
 import { Page } from '../../components/Page';
 import { formatError, hasErrorCode } from '../../lib/errors';
+import { logger } from '../../lib/logger';
 import { prepareArticleHtml } from './article/articleHtml';
 import { LoadErrorState } from './browse/BrowseLayout';
 import { FOR_YOU_PATH } from './browse/paths';
@@ -46,28 +47,29 @@ function Landing({ id }: { id: string }) {
 }
 
 function LandingView({ contentId, page }: { contentId: string; page: PromotionPage }) {
-  const [register, { data, loading, error }] = useMutation(RegisterPromotionInterestDocument);
+  const [register, { loading }] = useMutation(RegisterPromotionInterestDocument);
+  const [registered, setRegistered] = useState(false);
   const html = useMemo(() => prepareArticleHtml(page.html), [page.html]);
 
-  if (data) return <Registered page={page} />;
+  const onRegister = async () => {
+    const context = { promotionalContentId: contentId };
+    try {
+      const { data } = await register({ variables: { item: context } });
+      if (data?.notifyRegisteredInterestInPromotionalContent) setRegistered(true);
+      else logger.warn('Registering interest in promotional content was refused', context);
+    } catch (error) {
+      logger.warn(`Registering interest in promotional content failed: ${formatError(error)}`, context);
+    }
+  };
+
+  if (registered) return <Registered page={page} />;
   return (
     <Page title={page.name}>
       <div className="insights-article-body insights-promotion-body">
         <div className="insights-article-html" dangerouslySetInnerHTML={{ __html: html }} />
       </div>
-      {error && (
-        <Banner intent="danger" role="alert">
-          {formatError(error)}
-        </Banner>
-      )}
       <div className="insights-promotion-actions">
-        <Button
-          text="Register interest"
-          intent="primary"
-          size="large"
-          loading={loading}
-          onClick={() => void register({ variables: { item: { promotionalContentId: contentId } } }).catch(() => {})}
-        />
+        <Button text="Register interest" intent="primary" size="large" loading={loading} onClick={() => void onRegister()} />
       </div>
     </Page>
   );

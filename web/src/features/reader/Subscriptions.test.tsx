@@ -1,8 +1,8 @@
 import type { MockLink } from '@apollo/client/testing';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { GraphQLError } from 'graphql';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ClientConfig } from '../../lib/config';
 import { testConfig, testUser } from '../../testing/fixtures';
 import { renderApp } from '../../testing/renderApp';
@@ -414,6 +414,105 @@ describe('Subscriptions page: card payments and invoices', () => {
     await waitFor(() => expect(card('Metals Monthly').queryByRole('alert')).not.toBeInTheDocument(), { timeout: 3000 });
     expect(state.reads).toBeGreaterThan(readsBefore);
   }, 10_000);
+
+  describe('a new card that reaches the server after the 2 seconds (with the webhook)', () => {
+    const MASTERCARD = { __typename: 'PaymentMethod', type: 'card', details: 'Mastercard ending 4444' };
+    const WEBHOOK_DELAY_MS = 3500;
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    const oilSetup: MockLink.MockedResponse = {
+      request: { query: CreatePaymentSetupIntentDocument, variables: { subscriptionId: 'sub_oil' } },
+      result: {
+        data: {
+          createPaymentSetupIntent: {
+            __typename: 'PaymentSetup',
+            clientSecret: 'seti_3_secret_abc',
+            billingAddress: {
+              __typename: 'PaymentSetupAddress',
+              city: 'London',
+              country: 'GB',
+              line1: '1 King St',
+              line2: null,
+              postalCode: 'EC2V 8AU',
+              state: null,
+            },
+            metadata: { __typename: 'PaymentSetupMetadata', businessName: 'Acme Trading Ltd', taxId: null },
+          },
+        },
+      },
+    };
+    const shownCard = () => card('Oil Weekly').getByText('Payment method').nextElementSibling;
+
+    it('reads the list again until the new card shows, then stops', async () => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      const { list, articles, state } = server([CARD_PAID]);
+      stripeMock.confirmSetup.mockImplementation(async () => {
+        setTimeout(() => {
+          state.subs = [{ ...CARD_PAID, paymentMethod: MASTERCARD }];
+        }, WEBHOOK_DELAY_MS);
+        return { setupIntent: { id: 'seti_3', status: 'succeeded' } };
+      });
+      open([list, articles, oilSetup], undefined, { config: CARD_CONFIG });
+      await screen.findByRole('list', { name: 'Your subscriptions' });
+      expect(shownCard()).toHaveTextContent('Visa ending 4242');
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      await user.click(card('Oil Weekly').getByRole('button', { name: 'Update card' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Update the card for Oil Weekly' });
+      await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Save card' })).toBeEnabled());
+      await user.click(within(dialog).getByRole('button', { name: 'Save card' }));
+      expect(await screen.findByText(CARD_UPDATED_TEXT)).toBeInTheDocument();
+
+      // The 2 seconds pass with the old card: the list is still read.
+      await act(() => vi.advanceTimersByTimeAsync(2500));
+      expect(shownCard()).toHaveTextContent('Visa ending 4242');
+      // The webhook comes: the next read shows the new card.
+      await act(() => vi.advanceTimersByTimeAsync(4000));
+      await waitFor(() => expect(shownCard()).toHaveTextContent('Mastercard ending 4444'));
+      // And then no more reads.
+      const settled = state.reads;
+      await act(() => vi.advanceTimersByTimeAsync(30_000));
+      expect(state.reads).toBe(settled);
+    }, 15_000);
+
+    it('does the same after the return from a card check at the bank', async () => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      const { list, articles, state } = server([CARD_PAID]);
+      // What the dialog noted before confirmSetup left for the bank.
+      window.sessionStorage.setItem('insights.cardUpdate', JSON.stringify({ subscriptionId: 'sub_oil', card: 'Visa ending 4242' }));
+      setTimeout(() => {
+        state.subs = [{ ...CARD_PAID, paymentMethod: MASTERCARD }];
+      }, WEBHOOK_DELAY_MS);
+      open([list, articles], undefined, { config: CARD_CONFIG, path: '/subscriptions?redirect_status=succeeded' });
+      await screen.findByRole('list', { name: 'Your subscriptions' });
+      expect(await screen.findByText(CARD_UPDATED_TEXT)).toBeInTheDocument();
+      expect(shownCard()).toHaveTextContent('Visa ending 4242');
+      await act(() => vi.advanceTimersByTimeAsync(7000));
+      await waitFor(() => expect(shownCard()).toHaveTextContent('Mastercard ending 4444'));
+      expect(window.sessionStorage.getItem('insights.cardUpdate')).toBeNull();
+      const settled = state.reads;
+      await act(() => vi.advanceTimersByTimeAsync(30_000));
+      expect(state.reads).toBe(settled);
+    }, 15_000);
+
+    it('stops reading after a minute when the new card never shows', async () => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      const { list, articles, state } = server([CARD_PAID]);
+      window.sessionStorage.setItem('insights.cardUpdate', JSON.stringify({ subscriptionId: 'sub_oil', card: 'Visa ending 4242' }));
+      open([list, articles], undefined, { config: CARD_CONFIG, path: '/subscriptions?redirect_status=succeeded' });
+      await screen.findByRole('list', { name: 'Your subscriptions' });
+      await act(() => vi.advanceTimersByTimeAsync(30_000));
+      const halfway = state.reads;
+      // Every 3 seconds after the first 2, not in a tight loop.
+      expect(halfway).toBeGreaterThan(5);
+      expect(halfway).toBeLessThan(20);
+      await act(() => vi.advanceTimersByTimeAsync(31_000));
+      const settled = state.reads;
+      await act(() => vi.advanceTimersByTimeAsync(30_000));
+      expect(state.reads).toBe(settled);
+      expect(shownCard()).toHaveTextContent('Visa ending 4242');
+    }, 15_000);
+  });
 
   it("shows the provider's message when the card cannot be saved", async () => {
     const { list, articles } = server([CARD_FAILED]);

@@ -9,7 +9,10 @@
 //!
 //! What each card shows and allows is the server's state machine's answer
 //! (`ChannelSubscription.status`), never re-derived here. After an update the list is read again
-//! at once and then every second for 2 seconds (spec 3 §4, §9: `usePollAfterUpdate`).
+//! at once and then every second for 2 seconds (spec 3 §4, §9: `usePollAfterUpdate`). A new card
+//! reaches the server with Stripe's webhook, often later than that: after 'Update card' (and after
+//! the return from a card check at the bank) the list keeps being read until it shows a card other
+//! than the one shown before the update, for a minute at most.
 import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useEffect, useId, useState, type ReactNode } from 'react';
@@ -30,7 +33,7 @@ import { channelPath, CHANNELS_PATH, EMAIL_NOTIFICATIONS_PATH, subscribePath } f
 import { formatDay } from './common/readerDates';
 import { PAYMENT_FAILED_TEXT } from './common/subscriptionText';
 import { Invoices } from './Invoices';
-import { CARD_UPDATED_TEXT, UpdateCardDialog } from './UpdateCardDialog';
+import { CARD_UPDATED_TEXT, takeCardUpdate, UpdateCardDialog, type CardUpdate } from './UpdateCardDialog';
 import {
   AcknowledgeExpiredSubscriptionDocument,
   CancelSubscriptionDocument,
@@ -103,22 +106,36 @@ export function paymentMethodText(sub: Pick<ReaderSubscription, 'paymentMethod' 
   return live && sub.paymentMethod?.details ? sub.paymentMethod.details : null;
 }
 
+/**
+ * Has the list a card other than `update.card` for the subscription (the card shown when the
+ * reader saved a new one)? A subscription no longer listed has nothing more to wait for.
+ */
+export function cardChanged(update: CardUpdate) {
+  return (data: SubscriptionsScreenQuery) => {
+    const sub = data.me.channelSubscriptions.find((s) => s.subscriptionId === update.subscriptionId);
+    return !sub || paymentMethodText(sub) !== update.card;
+  };
+}
+
 export default function Subscriptions() {
   const query = useQuery(SubscriptionsScreenDocument, { fetchPolicy: 'cache-and-network' });
   const { data, loading, error } = query;
   const pollAfterUpdate = usePollAfterUpdate(query);
   const [params, setParams] = useSearchParams();
   const returned = params.get('redirect_status');
-  // Back from a card check at the bank (confirmSetup's return_url): say how it went, read again.
+  // Back from a card check at the bank (confirmSetup's return_url): say how it went, read again
+  // (until the new card shows, when the dialog noted the card it replaces before leaving).
   useEffect(() => {
     if (!returned) return;
+    const succeeded = returned === 'succeeded';
     void showToast(
-      returned === 'succeeded'
+      succeeded
         ? { message: CARD_UPDATED_TEXT, intent: 'success' }
         : { message: 'Your card could not be saved. Please try again.', intent: 'danger' },
     );
     setParams({}, { replace: true });
-    pollAfterUpdate();
+    const update = takeCardUpdate();
+    pollAfterUpdate(succeeded && update ? cardChanged(update) : undefined);
   }, [returned, setParams, pollAfterUpdate]);
   const subscriptions = data?.me.channelSubscriptions ?? [];
   const current = subscriptions.filter((s) => isCurrent(s.status));
@@ -197,8 +214,8 @@ const REFETCH_LIST = { refetchQueries: [SubscriptionsScreenDocument], awaitRefet
 
 interface SubscriptionCardProps {
   subscription: ReaderSubscription;
-  /** Called after a change, so that the list keeps polling for a while. */
-  onUpdated: () => void;
+  /** Called after a change, so that the list keeps polling for a while (or until `settled`). */
+  onUpdated: (settled?: (data: SubscriptionsScreenQuery) => boolean) => void;
   headingLevel?: 2 | 3;
 }
 
@@ -214,10 +231,10 @@ function SubscriptionCard({ subscription: sub, onUpdated, headingLevel = 2 }: Su
   const dates = subscriptionDates(sub);
   const card = paymentMethodText(sub);
   const updateCard = status.canUpdateCard;
-  const cardUpdated = () => {
+  const cardUpdated = (update: CardUpdate) => {
     setUpdatingCard(false);
     void showToast({ message: CARD_UPDATED_TEXT, intent: 'success' });
-    onUpdated();
+    onUpdated(cardChanged(update));
   };
   const updateCardButton = updateCard && (
     <Button text="Update card" intent={status.paymentFailedAlert ? 'primary' : 'none'} onClick={() => setUpdatingCard(true)} />
@@ -332,6 +349,7 @@ function SubscriptionCard({ subscription: sub, onUpdated, headingLevel = 2 }: Su
           isOpen={updatingCard}
           channelName={channel.name}
           subscriptionId={sub.subscriptionId}
+          card={card}
           onClose={() => setUpdatingCard(false)}
           onUpdated={cardUpdated}
         />

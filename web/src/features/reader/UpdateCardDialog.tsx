@@ -3,7 +3,8 @@
 //! dialog 500 px wide, then `confirmSetup` with the billing address the subscription was made with
 //! and a return to /subscriptions (when the card asks for a redirect). Stripe tells the server
 //! (setup_intent.succeeded): the card becomes the subscription's and its open invoice is paid, so
-//! the list is read again for a while afterwards.
+//! the list is read again until it shows a card other than the one it showed (`CardUpdate`, kept
+//! in the session's storage over a redirect to the bank).
 import { gql } from '@apollo/client';
 import { useMutation } from '@apollo/client/react';
 import { useEffect, useRef, useState } from 'react';
@@ -23,16 +24,47 @@ export const CARD_UPDATED_TEXT = 'Your card has been updated. Any payment due is
 
 type Setup = CreatePaymentSetupIntentMutation['createPaymentSetupIntent'];
 
+/** A card update under way: the subscription and the card the page showed for it before. */
+export interface CardUpdate {
+  subscriptionId: string;
+  card: string | null;
+}
+
+const CARD_UPDATE_KEY = 'insights.cardUpdate';
+
+/** Notes the update before `confirmSetup`, which may leave the page for the bank's check. */
+function rememberCardUpdate(update: CardUpdate): void {
+  try {
+    window.sessionStorage.setItem(CARD_UPDATE_KEY, JSON.stringify(update));
+  } catch {
+    // Storage refused (private mode, quota): the page then polls for the usual 2 seconds only.
+  }
+}
+
+/** The update noted before a redirect to the bank, once (null when there is none). */
+export function takeCardUpdate(): CardUpdate | null {
+  try {
+    const saved = window.sessionStorage.getItem(CARD_UPDATE_KEY);
+    window.sessionStorage.removeItem(CARD_UPDATE_KEY);
+    const update = saved ? (JSON.parse(saved) as Partial<CardUpdate>) : null;
+    return typeof update?.subscriptionId === 'string' ? { subscriptionId: update.subscriptionId, card: update.card ?? null } : null;
+  } catch {
+    return null;
+  }
+}
+
 export interface UpdateCardDialogProps {
   isOpen: boolean;
   channelName: string;
   subscriptionId: string;
+  /** The card the page shows now ('Visa ending 4242'), which the new one replaces. */
+  card: string | null;
   onClose: () => void;
-  /** After the card was saved with Stripe. */
-  onUpdated: () => void;
+  /** After the card was saved with Stripe; the page shows the new card once the webhook came. */
+  onUpdated: (update: CardUpdate) => void;
 }
 
-export function UpdateCardDialog({ isOpen, channelName, subscriptionId, onClose, onUpdated }: UpdateCardDialogProps) {
+export function UpdateCardDialog({ isOpen, channelName, subscriptionId, card, onClose, onUpdated }: UpdateCardDialogProps) {
   const [createSetup] = useMutation(CreatePaymentSetupIntentDocument);
   const [setup, setSetup] = useState<Setup | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -60,6 +92,8 @@ export function UpdateCardDialog({ isOpen, channelName, subscriptionId, onClose,
     setError(null);
     try {
       const address = setup.billingAddress;
+      const update = { subscriptionId, card };
+      rememberCardUpdate(update);
       const returnUrl = new URL(`${import.meta.env.BASE_URL}${SUBSCRIPTIONS_PATH.slice(1)}`, window.location.origin);
       const result = await handles.stripe.confirmSetup({
         elements: handles.elements,
@@ -81,10 +115,13 @@ export function UpdateCardDialog({ isOpen, channelName, subscriptionId, onClose,
           },
         },
       });
+      // No redirect happened: the note is not needed.
+      takeCardUpdate();
       if (result.error) setError(result.error.message ?? PAYMENT_MESSAGES.other);
-      else if (result.setupIntent.status === 'succeeded' || result.setupIntent.status === 'processing') onUpdated();
+      else if (result.setupIntent.status === 'succeeded' || result.setupIntent.status === 'processing') onUpdated(update);
       else setError(PAYMENT_MESSAGES.requiresPaymentMethod);
     } catch (e) {
+      takeCardUpdate();
       setError(formatError(e));
     } finally {
       running.current = false;

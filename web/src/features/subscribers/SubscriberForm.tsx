@@ -12,6 +12,7 @@ import { AdminForm, RadioField, TextAreaField, TextField, useAdminForm, type Fie
 import { Banner } from '../../components/Banner';
 import { Button } from '../../components/Button';
 import { useConfig } from '../../lib/config';
+import { formatUtcDay } from '../../lib/dates';
 import { isoToDayText, localDay } from '../../lib/days';
 import { ChannelGate } from './ChannelGate';
 import {
@@ -44,7 +45,7 @@ import {
   validateSubscriber,
   type SubscriberValues,
 } from './subscriberRules';
-import { CHANNELS_PATH, formatDay, statsPath } from './subscriberText';
+import { CHANNELS_PATH, statsPath } from './subscriberText';
 import { SubscriptionHistory } from './SubscriptionHistory';
 import { userLabel, UserSearchField, type SubscribableUser } from './UserSearchField';
 import './subscribers.css';
@@ -287,8 +288,8 @@ export function SubscriberForm({ channel, record }: { channel: SubscriberChannel
             <div className="insights-subscriber-trial">
               <span role="status">
                 {trialStatus === 'Expired'
-                  ? `The free trial expired on ${formatDay(sub.cancelAt)}`
-                  : `This ${sub.trialDuration ?? defaultTrialDays} day free trial expires on ${formatDay(sub.cancelAt)}`}
+                  ? `The free trial expired on ${formatUtcDay(sub.cancelAt)}`
+                  : `This ${sub.trialDuration ?? defaultTrialDays} day free trial expires on ${formatUtcDay(sub.cancelAt)}`}
               </span>
               <Button
                 text={trialStatus === 'Expired' ? 'Restart trial' : 'Adjust trial duration'}

@@ -144,7 +144,8 @@ describe('SubscriberStats', { timeout: 15_000 }, () => {
       '05 Mar 2026',
       '19 Mar 2026',
       '3 view(s)',
-      'EditCancel nowDelete',
+      // Icon actions (named below): no text to wrap onto a second line.
+      '',
     ]);
     expect(calls[0]).toEqual({
       channelId: IDS.oil,
@@ -164,6 +165,15 @@ describe('SubscriberStats', { timeout: 15_000 }, () => {
     expect(screen.queryByRole('button', { name: 'Cancel now Bob Buyer' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Delete Bob Buyer' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Cancel now Cy Client' })).toBeInTheDocument();
+    // Each icon action is named and has the name as its tooltip.
+    for (const action of [
+      screen.getByRole('link', { name: 'Edit Ada Reader' }),
+      screen.getByRole('button', { name: 'Cancel now Ada Reader' }),
+      screen.getByRole('button', { name: 'Delete Ada Reader' }),
+    ]) {
+      expect(action).toHaveAttribute('title', action.getAttribute('aria-label'));
+      expect(action).toHaveTextContent(/^$/);
+    }
     expect(screen.getByRole('link', { name: 'Add subscriber' })).toHaveAttribute(
       'href',
       `/publisher/premium-channels/subscribers/${IDS.oil}/add`,

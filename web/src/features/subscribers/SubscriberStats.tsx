@@ -8,7 +8,7 @@
 import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'react';
-import { Link, Navigate, useParams } from 'react-router';
+import { Navigate, useParams } from 'react-router';
 import { AdminList, Breadcrumbs, ConfirmDialog, useListState, type AdminColumn, type ListState } from '../../components/admin';
 import { Banner } from '../../components/Banner';
 import { Button, type IconName, type Intent } from '../../components/Button';
@@ -16,6 +16,7 @@ import { LinkButton } from '../../components/LinkButton';
 import { LoadingBlock } from '../../components/LoadingScreen';
 import { Page } from '../../components/Page';
 import { showToast } from '../../components/Toaster';
+import { formatUtcDay } from '../../lib/dates';
 import { formatError, hasErrorCode } from '../../lib/errors';
 import { useSession } from '../../lib/session';
 import {
@@ -30,7 +31,7 @@ import {
   type ChannelSubscribersQueryVariables,
 } from './__generated__/SubscriberStats.generated';
 import { channelAccess } from './subscriberChannel';
-import { addBulkPath, addSubscriberPath, CHANNELS_PATH, editSubscriberPath, formatDay, STATE_LABELS, viewsText } from './subscriberText';
+import { addBulkPath, addSubscriberPath, CHANNELS_PATH, editSubscriberPath, STATE_LABELS, viewsText } from './subscriberText';
 import './subscribers.css';
 
 type Subscriber = ChannelSubscribersQuery['channelSubscribedUsers']['users'][number];
@@ -232,12 +233,14 @@ export default function SubscriberStats() {
     }
   };
 
-  const actionButton = (kind: ActionKind, user: Subscriber, text: string, intent: Intent = 'none') => (
+  // A row's actions are small icon buttons named (and titled) 'Approve Ada Reader', so that a row
+  // stays on one line at the publisher area's narrowest width (the large breakpoint, 1200 px).
+  const actionButton = (kind: ActionKind, user: Subscriber, intent: Intent = 'none') => (
     <Button
-      text={text}
-      label={`${text} ${user.name}`}
+      icon={ACTIONS[kind].icon}
+      label={`${ACTIONS[kind].confirm} ${user.name}`}
       size="small"
-      variant={intent === 'none' ? 'minimal' : 'outlined'}
+      variant="minimal"
       intent={intent}
       onClick={() => setPending({ kind, user })}
     />
@@ -257,9 +260,9 @@ export default function SubscriberStats() {
       key: 'subscribedAt',
       title: 'Subscribed since',
       sortable: true,
-      render: (u) => formatDay(u.channelSubscription?.createdAt),
+      render: (u) => formatUtcDay(u.channelSubscription?.createdAt),
     },
-    { key: 'cancelAt', title: 'Ends', sortable: true, render: (u) => formatDay(u.channelSubscription?.cancelAt) },
+    { key: 'cancelAt', title: 'Ends', sortable: true, render: (u) => formatUtcDay(u.channelSubscription?.cancelAt) },
     { key: 'views', title: 'Article views', numeric: true, render: (u) => viewsText(u.articleViewsByChannel) },
   ];
   if (!readOnly) {
@@ -268,17 +271,21 @@ export default function SubscriberStats() {
       title: 'Actions',
       render: (u) =>
         requestKind(u) ? (
-          <span className="insights-subscriber-actions">
-            {actionButton('approve', u, 'Approve', 'primary')}
-            {actionButton('reject', u, 'Reject', 'danger')}
+          <span className="insights-subscriber-actions insights-subscriber-row-actions">
+            {actionButton('approve', u, 'success')}
+            {actionButton('reject', u, 'danger')}
           </span>
         ) : (
-          <span className="insights-subscriber-actions">
-            <Link to={editSubscriberPath(channel._id, u.insightsUserId)} aria-label={`Edit ${u.name}`}>
-              Edit
-            </Link>
-            {canCancelNow(u) && actionButton('cancel', u, 'Cancel now')}
-            {canDelete(u) && actionButton('delete', u, 'Delete')}
+          <span className="insights-subscriber-actions insights-subscriber-row-actions">
+            <LinkButton
+              to={editSubscriberPath(channel._id, u.insightsUserId)}
+              label={`Edit ${u.name}`}
+              icon="edit"
+              variant="minimal"
+              size="small"
+            />
+            {canCancelNow(u) && actionButton('cancel', u)}
+            {canDelete(u) && actionButton('delete', u, 'danger')}
           </span>
         ),
     });

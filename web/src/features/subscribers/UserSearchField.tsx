@@ -1,10 +1,12 @@
 //! The reader to add (spec 3 §5 'User search'): users found by name or email 500 ms after the last
 //! keystroke, among those the server says can join the channel (`getPaginatedUsers` with
 //! `subscribableToChannel`: signed in at least once, not subscribed, or with an expired trial).
+//! A match shows the name, and the email as its description (cut to 30 characters, spec 3 §9).
 import { gql } from '@apollo/client';
 import { useQuery } from '@apollo/client/react';
 import { useState } from 'react';
 import { SearchSelectField, type FieldBinding } from '../../components/admin';
+import { EmailDescription } from '../../components/EmailDescription';
 import { SubscribableUsersDocument, type SubscribableUsersQuery } from './__generated__/UserSearchField.generated';
 
 export type SubscribableUser = SubscribableUsersQuery['getPaginatedUsers']['users'][number];
@@ -34,6 +36,8 @@ export function UserSearchField({ channelId, ...field }: UserSearchFieldProps) {
       items={(data ?? previousData)?.getPaginatedUsers.users ?? []}
       itemKey={(u) => u._id}
       itemLabel={userLabel}
+      optionLabel={(u) => u.name}
+      itemDescription={(u) => <EmailDescription email={u.email} />}
       onSearch={setSearch}
       loading={loading}
       failed={!!error}

@@ -1,5 +1,4 @@
 //! Paths, words and formats the subscriber screens share (spec 3 §2, §3, §8, §9).
-import { formatDate } from '../../lib/dates';
 
 export const CHANNELS_PATH = '/publisher/premium-channels';
 export const STATS_PATH = `${CHANNELS_PATH}/subscriber-stats`;
@@ -50,18 +49,6 @@ export const TYPE_LABELS: Record<SubscriptionType, string> = {
 /** 'N view(s)', as the spec words article views. */
 export function viewsText(count: number): string {
   return `${count} view(s)`;
-}
-
-/**
- * A day-precision date (an expiry, a trial's end) as 'DD MMM YYYY'. The server stores them at
- * 23:59:59 UTC of the chosen day, so the UTC day is shown: a local clock east of UTC would show
- * the next day.
- */
-export function formatDay(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return formatDate(new Date(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
 }
 
 export const MESSAGES = {

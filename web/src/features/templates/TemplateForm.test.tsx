@@ -245,7 +245,7 @@ describe('TemplateForm', () => {
         within(screen.getByRole('listbox', { name: 'Suggested users' }))
           .getAllByRole('option')
           .map((o) => o.textContent),
-      ).toEqual(['Erin Editorerin@insights.example']),
+      ).toEqual(['Erin Editor erin@insights.example']),
     );
     await user.keyboard('{Enter}');
 

@@ -216,11 +216,17 @@ describe('ArticlePage', () => {
       link: 'https://example.org/summit',
       sidebarImage: 'summit.png',
     };
-    renderArticle(publishedArticle({ randomisedPromotionalContent: promo }), { mocks: tracking.mocks });
-    const image = await screen.findByRole('img', { name: 'Energy summit' });
-    expect(image).toHaveAttribute('src', '/uploads/summit.png');
-    expect(image.closest('a')).toHaveAttribute('target', '_blank');
-    expect(image.closest('a')?.getAttribute('rel')).toContain('noopener');
+    const { container } = renderArticle(publishedArticle({ randomisedPromotionalContent: promo }), { mocks: tracking.mocks });
+    // Under a visible 'Promotion' title, the image with the content's name as the link's text (the
+    // image beside it has an empty alt, so the link is named once).
+    const section = within(await screen.findByRole('region', { name: 'Promotion' }));
+    const link = section.getByRole('link', { name: 'Energy summit' });
+    expect(within(link).getByText('Energy summit')).toBeVisible();
+    const image = container.querySelector(`img[src="/uploads/summit.png"]`);
+    expect(link).toContainElement(image as HTMLElement);
+    expect(image).toHaveAttribute('alt', '');
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link.getAttribute('rel')).toContain('noopener');
     await waitFor(() => expect(tracking.impressions.mock.calls).toEqual([[PROMO_IDS.summit]]));
     // A re-render (the share dialog opening) is the same page view.
     await userEvent.click(screen.getByRole('button', { name: 'Share' }));

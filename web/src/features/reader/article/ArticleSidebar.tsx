@@ -88,7 +88,11 @@ export function ArticleSidebar({
           <p className="insights-browse-empty-text">This article has no tags.</p>
         )}
       </SidebarSection>
-      {promotion && <PromotionalContent content={promotion} articleId={articleId} />}
+      {promotion && (
+        <SidebarSection title="Promotion">
+          <PromotionalContent content={promotion} articleId={articleId} />
+        </SidebarSection>
+      )}
     </>
   );
 }

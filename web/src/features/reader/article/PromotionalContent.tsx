@@ -1,5 +1,5 @@
 //! Promotional content on the article pages (spec 2 §1, §9; issue 14): the sidebar's content (its
-//! sidebar image) and the cards of the promotional content blocks an editor put in the html (article
+//! sidebar image and name, in a section titled 'Promotion') and the cards of the promotional content blocks an editor put in the html (article
 //! image, name, description). Each links to the content's target: an app path ('/promotion/…')
 //! stays in the app, anything else opens in a new tab. An impression is logged once per page view
 //! when the content first shows on screen, a click when it is followed; neither ever delays the
@@ -113,18 +113,19 @@ function useContentTracking(ref: RefObject<Element | null>, contentId: string, a
   return () => tracking.click(contentId);
 }
 
-/** The sidebar's promotional content: its sidebar image (or name) linking to its target. */
+/**
+ * The sidebar's promotional content: its sidebar image and its name, linking to its target. The
+ * name is the link's text, so the image beside it has an empty alt (WCAG H2: one link, named
+ * once, rather than the name read twice).
+ */
 export function PromotionalContent({ content, articleId }: PromotionalContentProps) {
   const ref = useRef<HTMLDivElement>(null);
   const onClick = useContentTracking(ref, content._id, articleId);
   return (
     <div ref={ref} className="insights-article-promo">
       <PromotionLink target={content.link} onClick={onClick}>
-        {content.sidebarImage ? (
-          <img className="insights-article-promo-image" src={uploadedImageUrl(content.sidebarImage)} alt={content.name} />
-        ) : (
-          <span className="insights-article-promo-name">{content.name}</span>
-        )}
+        {content.sidebarImage && <img className="insights-article-promo-image" src={uploadedImageUrl(content.sidebarImage)} alt="" />}
+        <span className="insights-article-promo-name">{content.name}</span>
       </PromotionLink>
     </div>
   );

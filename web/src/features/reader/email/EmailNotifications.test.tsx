@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { testUser } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/renderApp';
 import { READER_IDS } from '../testData';
-import { emailChannels, type EmailSubscription } from './EmailNotifications';
+import { emailChannels, PAYMENT_FAILED_EMAILS_TEXT, type EmailSubscription } from './EmailNotifications';
 import { timeZoneOptions } from './timeZones';
 import {
   ChangeEmailFrequencyDocument,
@@ -19,14 +19,21 @@ import {
 const USER = testUser('Subscriber');
 type Me = EmailNotificationsScreenQuery['me'];
 
-function sub(channelId: string, name: string, fields: Partial<EmailSubscription> = {}): EmailSubscription {
+type EffectiveState = EmailSubscription['status']['effectiveState'];
+
+function sub(
+  channelId: string,
+  name: string,
+  fields: Partial<EmailSubscription> = {},
+  state: EffectiveState = 'active',
+): EmailSubscription {
   return {
     __typename: 'ChannelSubscription',
     channelId,
-    isActive: true,
     emailNotifications: true,
     emailFrequency: 'immediate',
     channel: { __typename: 'Channel', _id: channelId, name },
+    status: { __typename: 'SubscriptionStatus', effectiveState: state },
     ...fields,
   } as EmailSubscription;
 }
@@ -35,7 +42,10 @@ const OIL = sub(READER_IDS.oilChannel, 'Oil Weekly');
 const GAS = sub(READER_IDS.gasChannel, 'Gas Daily', { emailFrequency: 'daily' });
 const METALS = sub(READER_IDS.metalsChannel, 'Metals Monthly', { emailNotifications: false });
 /** Asked for, not yet given: no emails to set. */
-const PENDING = sub(READER_IDS.clubChannel, 'Analyst Club', { isActive: false });
+const PENDING = sub(READER_IDS.clubChannel, 'Analyst Club', {}, 'pending');
+/** Still the reader's while the card is fixed: its emails can be set. */
+const PAYMENT_FAILED = sub(READER_IDS.powerChannel, 'Power Weekly', { emailNotifications: false }, 'paymentFailed');
+const ENDED = sub(READER_IDS.coalChannel, 'Coal Notes', {}, 'expired');
 
 interface Calls {
   settings: Record<string, unknown>[];
@@ -271,12 +281,31 @@ describe('Email notifications page', () => {
     expect(zone).toHaveValue('UTC');
   });
 
-  it('shows the empty state with a way to the channels when no subscription is held', async () => {
-    const { mocks } = server([PENDING]);
+  it('keeps the global switch when no subscription is held, with the empty state and a way to the channels', async () => {
+    const { mocks, calls } = server([PENDING, ENDED]);
     open(mocks, 360);
     expect(await screen.findByText('You have no subscriptions yet')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Browse channels' })).toHaveAttribute('href', '/channels');
-    expect(screen.queryByRole('switch')).not.toBeInTheDocument();
+    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
+    // The reader can still turn channel emails off before subscribing to any channel.
+    expect(globalSwitch()).toBeChecked();
+    fireEvent.click(globalSwitch());
+    expect(globalSwitch()).not.toBeChecked();
+    await waitFor(() => expect(calls.settings).toEqual([{ channelNotifications: false }]));
+    expect(await screen.findByText('All changes saved.')).toBeInTheDocument();
+  });
+
+  it('gives a subscription whose payment failed its checkbox, saying its emails wait for the payment', async () => {
+    const { mocks, calls } = server([OIL, PAYMENT_FAILED, ENDED]);
+    open(mocks);
+    const checkbox = await screen.findByRole('checkbox', { name: 'Power Weekly' });
+    expect(checkbox).not.toBeChecked();
+    expect(checkbox).toHaveAccessibleDescription(PAYMENT_FAILED_EMAILS_TEXT);
+    expect(screen.getByRole('checkbox', { name: 'Oil Weekly' })).not.toHaveAccessibleDescription();
+    expect(screen.queryByRole('checkbox', { name: 'Coal Notes' })).not.toBeInTheDocument();
+    await userEvent.click(checkbox);
+    await waitFor(() => expect(calls.channel).toEqual([{ channelId: READER_IDS.powerChannel, enabled: true }]));
+    expect(checkbox).toBeChecked();
   });
 
   it('shows a failed load with a way to try again', async () => {
@@ -294,9 +323,9 @@ describe('Email notifications page', () => {
 });
 
 describe('Email settings helpers', () => {
-  it('lists the subscriptions that give access now, by name', () => {
-    const me = { channelSubscriptions: [OIL, PENDING, GAS] } as unknown as Me;
-    expect(emailChannels(me).map((s) => s.channel.name)).toEqual(['Gas Daily', 'Oil Weekly']);
+  it('lists the live subscriptions (giving access now, or with a failed payment), by name', () => {
+    const me = { channelSubscriptions: [OIL, PENDING, GAS, PAYMENT_FAILED, ENDED] } as unknown as Me;
+    expect(emailChannels(me).map((s) => s.channel.name)).toEqual(['Gas Daily', 'Oil Weekly', 'Power Weekly']);
   });
 
   it('offers every zone, UTC first, with the saved and device zones even when the list lacks them', () => {

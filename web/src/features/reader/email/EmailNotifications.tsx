@@ -1,5 +1,6 @@
 //! The reader's email settings at /email-notifications (spec 3 §2 'Email notifications', §7, §9):
-//! a back link, the global On/Off of channel emails, and per channel the reader holds now a
+//! a back link, the global On/Off of channel emails (there even before the reader holds any
+//! channel), and per channel the reader holds now (active, or live with a failed payment) a
 //! checkbox and how often its new articles come (at once, or in a daily or weekly digest), with
 //! the time zone digests are sent in.
 //!
@@ -47,10 +48,19 @@ export const FREQUENCIES: readonly ChoiceOption<EmailFrequency>[] = [
 /** Spec 3 §9: the email settings wait 500 ms, like the search boxes (the config's one debounce). */
 const DEFAULT_DEBOUNCE_MS = 500;
 
-/** The channels whose emails the reader can set: subscriptions that give access now. */
+/**
+ * The channels whose emails the reader can set: the subscriptions the server's state machine calls
+ * live, those giving access now and those whose payment failed (still the reader's, until the card
+ * is fixed or the subscription ends).
+ */
 export function emailChannels(me: Me): EmailSubscription[] {
-  return me.channelSubscriptions.filter((s) => s.isActive).sort((a, b) => a.channel.name.localeCompare(b.channel.name));
+  return me.channelSubscriptions
+    .filter((s) => s.status.effectiveState === 'active' || s.status.effectiveState === 'paymentFailed')
+    .sort((a, b) => a.channel.name.localeCompare(b.channel.name));
 }
+
+/** Why a channel with a failed payment sends nothing for now (the server emails active subscriptions only). */
+export const PAYMENT_FAILED_EMAILS_TEXT = 'Payment failed: its emails start again once your payment goes through.';
 
 export default function EmailNotifications() {
   const { data, loading, error, refetch } = useQuery(EmailNotificationsScreenDocument, { fetchPolicy: 'cache-and-network' });
@@ -226,18 +236,6 @@ function EmailSettings({ me }: { me: Me }) {
     );
   };
 
-  if (channels.length === 0) {
-    return (
-      <section className="insights-reader-section" aria-label="No subscriptions">
-        <EmptyState
-          title="You have no subscriptions yet"
-          description={<p>Subscribe to channels to get their new articles by email.</p>}
-          action={<LinkButton to={CHANNELS_PATH} text="Browse channels" intent="primary" />}
-        />
-      </section>
-    );
-  }
-
   const usesDigest = channels.some((s) => s.emailNotifications && s.emailFrequency !== 'immediate');
   return (
     <div className="insights-email-settings">
@@ -263,27 +261,38 @@ function EmailSettings({ me }: { me: Me }) {
               : 'Channel emails are off: you get none, whatever is chosen below. Your choices are kept for when you turn them on again.'
           }
         />
-        <ul aria-label="Your channels" className={`insights-email-channels${channelEmailsOn ? '' : ' is-off'}`}>
-          {channels.map((sub) => (
-            <li key={sub.channelId} className="insights-email-channel">
-              <CheckboxControl
-                label={sub.channel.name}
-                checked={sub.emailNotifications}
-                disabled={!channelEmailsOn}
-                onChange={(enabled) => toggleChannel(sub, enabled)}
-              />
-              <SelectControl
-                inline
-                label="Frequency"
-                accessibleName={`Email frequency for ${sub.channel.name}`}
-                options={FREQUENCIES}
-                value={sub.emailFrequency}
-                disabled={!channelEmailsOn || !sub.emailNotifications}
-                onChange={(frequency) => chooseFrequency(sub, frequency)}
-              />
-            </li>
-          ))}
-        </ul>
+        {channels.length === 0 ? (
+          <div className="insights-reader-section" role="region" aria-label="No subscriptions">
+            <EmptyState
+              title="You have no subscriptions yet"
+              description={<p>Subscribe to channels to get their new articles by email.</p>}
+              action={<LinkButton to={CHANNELS_PATH} text="Browse channels" intent="primary" />}
+            />
+          </div>
+        ) : (
+          <ul aria-label="Your channels" className={`insights-email-channels${channelEmailsOn ? '' : ' is-off'}`}>
+            {channels.map((sub) => (
+              <li key={sub.channelId} className="insights-email-channel">
+                <CheckboxControl
+                  label={sub.channel.name}
+                  checked={sub.emailNotifications}
+                  disabled={!channelEmailsOn}
+                  onChange={(enabled) => toggleChannel(sub, enabled)}
+                  description={sub.status.effectiveState === 'paymentFailed' ? PAYMENT_FAILED_EMAILS_TEXT : undefined}
+                />
+                <SelectControl
+                  inline
+                  label="Frequency"
+                  accessibleName={`Email frequency for ${sub.channel.name}`}
+                  options={FREQUENCIES}
+                  value={sub.emailFrequency}
+                  disabled={!channelEmailsOn || !sub.emailNotifications}
+                  onChange={(frequency) => chooseFrequency(sub, frequency)}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
       </section>
 
       <TimeZoneSection timeZone={settings.timeZone} usesDigest={usesDigest} error={timeZoneError} onChange={chooseTimeZone} />
@@ -338,12 +347,14 @@ export const EMAIL_NOTIFICATIONS_SCREEN_QUERY = gql`
       }
       channelSubscriptions {
         channelId
-        isActive
         emailNotifications
         emailFrequency
         channel {
           _id
           name
+        }
+        status {
+          effectiveState
         }
       }
     }
