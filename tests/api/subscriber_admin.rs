@@ -571,6 +571,10 @@ async fn editing_cancelling_and_deleting_a_subscriber(pool: PgPool) {
     assert_eq!(done(&app.gql(Some(&w.editor), delete, json!({ "c": w.premium, "u": payer })).await, "deleteChannelSubscriber"), true);
 }
 
+/// Spec 3 §5: the search 'excludes users already subscribed, except those whose trial has
+/// expired'. The exception says what 'subscribed' covers: having a subscription to the channel at
+/// all, whatever its state (an ended trial is all it leaves out). Readers with any other
+/// subscription are on the channel's subscriber stats, where staff edit it.
 #[sqlx::test(migrations = "./migrations")]
 async fn the_user_search_offers_signed_in_users_who_are_not_subscribed(pool: PgPool) {
     let w = world(pool).await;
@@ -585,6 +589,12 @@ async fn the_user_search_offers_signed_in_users_who_are_not_subscribed(pool: PgP
         ("F never signed in", false),
         ("G canceled", true),
         ("H elsewhere", true),
+        ("I expired non-charge", true),
+        ("J rejected trial", true),
+        ("K trial cancelled after it started", true),
+        ("L withdrawn trial request", true),
+        ("M payment failed", true),
+        ("N cancelled at period end", true),
     ] {
         let email = format!("candidate.{}@client.example", &name[..1].to_lowercase());
         let id = if signed_in {
@@ -606,17 +616,40 @@ async fn the_user_search_offers_signed_in_users_who_are_not_subscribed(pool: PgP
     app.subscribe(&w.premium, &ids["E"], "trial", "pending", None, true).await;
     app.subscribe(&w.premium, &ids["G"], "account", "canceled", None, true).await;
     app.subscribe(&w.open, &ids["H"], "free", "active", None, true).await;
+    app.subscribe(&w.premium, &ids["I"], "nonCharge", "expired", Some(-3), true).await;
+    app.subscribe(&w.premium, &ids["J"], "trial", "rejected", None, true).await;
+    app.subscribe(&w.premium, &ids["K"], "trial", "canceled", Some(-1), true).await;
+    app.subscribe(&w.premium, &ids["L"], "trial", "canceled", None, true).await;
+    app.subscribe(&w.premium, &ids["M"], "account", "paymentFailed", None, true).await;
+    app.subscribe(&w.premium, &ids["N"], "account", "active", Some(-1), true).await;
+    sqlx::query("update channel_subscription set trial_duration = 14 where user_id = $1").bind(&ids["K"]).execute(&app.pool).await.unwrap();
+    sqlx::query("update channel_subscription set cancel_at_period_end = true where user_id = $1")
+        .bind(&ids["N"])
+        .execute(&app.pool)
+        .await
+        .unwrap();
     let search = "query($c: ID, $q: String) { getPaginatedUsers(searchQuery: $q, subscribableToChannel: $c) { total users { name } } }";
     let response = app.gql(Some(&w.editor), search, json!({ "c": w.premium, "q": "candidate" })).await;
     let page = done(&response, "getPaginatedUsers");
     let names: Vec<&str> = page["users"].as_array().unwrap().iter().map(|u| u["name"].as_str().unwrap()).collect();
+    // G (a paid subscription cancelled) was offered before: any ended subscription was. Only ended trials are.
     assert_eq!(
         names,
-        ["Candidate A new", "Candidate B expired trial", "Candidate C lapsed trial", "Candidate G canceled", "Candidate H elsewhere"]
+        [
+            "Candidate A new",
+            "Candidate B expired trial",
+            "Candidate C lapsed trial",
+            "Candidate H elsewhere",
+            "Candidate K trial cancelled after it started",
+        ]
     );
     assert_eq!(page["total"], 5);
     let all = app.gql(Some(&w.editor), search, json!({ "q": "candidate" })).await;
-    assert_eq!(all["data"]["getPaginatedUsers"]["total"], 8, "without the channel, everyone");
+    assert_eq!(all["data"]["getPaginatedUsers"]["total"], 14, "without the channel, everyone");
+    // The count agrees when the page does not tell it (a page of one).
+    let paged = "query($c: ID, $q: String) { getPaginatedUsers(searchQuery: $q, subscribableToChannel: $c, limit: 1) { total } }";
+    let response = app.gql(Some(&w.editor), paged, json!({ "c": w.premium, "q": "candidate" })).await;
+    assert_eq!(done(&response, "getPaginatedUsers")["total"], 5);
     let (reader, _) = app.signed_in_reader("reader@client.example").await;
     assert_eq!(error_code(&app.gql(Some(&reader), search, json!({ "c": w.premium })).await), Some("FORBIDDEN"));
 }
