@@ -161,6 +161,44 @@ impl EmailKind {
     }
 }
 
+/// How a welcome email words what it welcomes the reader to: each kind of subscription in its own
+/// words (a reader who bought one by card is not told they were given it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Welcome {
+    /// The reader bought it: by card, on a clearing account, or by an invoice staff confirmed.
+    Paid,
+    /// Staff gave it (the subscriber form).
+    Granted,
+    /// Added with a list of addresses (a CSV upload or the CLI import).
+    Bulk,
+    /// A free trial staff (or a list) gave.
+    Trial,
+}
+
+impl Welcome {
+    /// The email data's `welcome`, which its template words.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Welcome::Paid => "paid",
+            Welcome::Granted => "granted",
+            Welcome::Bulk => "bulk",
+            Welcome::Trial => "trial",
+        }
+    }
+}
+
+/// The wording of the welcome email a transition asks for; `from_list` when staff added a list of
+/// addresses (CSV upload, CLI import) rather than one reader.
+pub fn welcome(transition: &Transition, from_list: bool) -> Welcome {
+    let trial = transition.next.as_ref().is_some_and(|next| next.subscription_type == SubscriptionType::Trial);
+    match transition.action {
+        "cardPaid" | "payByAccount" | "approveInvoice" => Welcome::Paid,
+        _ if trial => Welcome::Trial,
+        _ if from_list => Welcome::Bulk,
+        _ => Welcome::Granted,
+    }
+}
+
 /// The channel as the rules see it.
 #[derive(Debug, Clone, Copy)]
 pub struct ChannelFacts {

@@ -8,10 +8,11 @@ use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 
 use super::{
-    machine::{EmailKind, Subscription, Transition},
+    machine::{self, EmailKind, Subscription, Transition},
     queries,
 };
 use crate::{
+    email::compose::SubscriptionEmail,
     error::{Error, Result, ResultExt},
     jobs::JobQueue,
 };
@@ -113,8 +114,15 @@ pub async fn write(
     }
     audit(conn, channel_id, actor, changes).await?;
     let at_now = occasion_at(now);
-    let emails: Vec<(EmailKind, &str, String)> =
-        changes.iter().filter_map(|c| c.transition.email.map(|kind| (kind, c.user_id.as_str(), occasion(kind, c, &at_now)))).collect();
+    let from_list = matches!(actor.route, Route::Csv | Route::Cli);
+    let emails: Vec<SubscriptionEmail> = changes
+        .iter()
+        .filter_map(|c| {
+            let kind = c.transition.email?;
+            let welcome = (kind == EmailKind::Welcome).then(|| machine::welcome(&c.transition, from_list));
+            Some(SubscriptionEmail { kind, user_id: c.user_id.as_str(), occasion: occasion(kind, c, &at_now), welcome })
+        })
+        .collect();
     crate::email::compose::subscription_emails(conn, jobs, channel_id, &emails).await?;
     Ok(())
 }

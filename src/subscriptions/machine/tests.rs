@@ -939,6 +939,34 @@ fn grant_of_a_trial_ends_it_after_its_duration() {
 }
 
 #[test]
+fn a_welcome_says_how_the_subscription_came() {
+    let welcome_of = |current: Option<&Subscription>, event: &Event, from_list: bool| {
+        let transition = apply(ChannelType::Premium, current, event).unwrap();
+        assert_eq!(transition.email, Some(EmailKind::Welcome), "{event:?}");
+        welcome(&transition, from_list)
+    };
+    let by_account = Event::PayByAccount { account_number: "ACC-1".into(), price_per_month: None };
+    assert_eq!(welcome_of(None, &by_account, false), Welcome::Paid);
+    let invoice = plain(T::External, S::Pending);
+    assert_eq!(welcome_of(Some(&invoice), &Event::Approve { trial_days: 14 }, false), Welcome::Paid);
+    let card = CardState {
+        status: CardStatus::Active,
+        period_end: Some(next_charge()),
+        cancel_at_period_end: false,
+        ended_at: None,
+        card: Card { subscription_id: "sub_1".into(), ..Card::default() },
+        price_per_month: None,
+    };
+    assert_eq!(welcome_of(None, &Event::CardSync(card), false), Welcome::Paid);
+    let non_charge = grant_of(T::NonCharge, None, Terms::default());
+    assert_eq!(welcome_of(None, &non_charge, false), Welcome::Granted);
+    assert_eq!(welcome_of(None, &non_charge, true), Welcome::Bulk);
+    let trial = grant_of(T::Trial, None, Terms { trial_duration: Some(10), ..Terms::default() });
+    assert_eq!(welcome_of(None, &trial, false), Welcome::Trial);
+    assert_eq!(welcome_of(None, &trial, true), Welcome::Trial);
+}
+
+#[test]
 fn offers_follow_the_channel_type() {
     let table = [
         (ChannelType::Premium, [false, true, true, true, true, false]),
