@@ -231,8 +231,7 @@ async fn main() -> anyhow::Result<()> {
     let in_flight = env_number("BENCH_IN_FLIGHT", 12);
 
     // The double, held: events wait for the burst.
-    let options = Options { api_version: stripe_shared::version::VERSION.as_str().to_owned(), ..Options::default() };
-    let double = StripeDouble::start_with(options).await.context("start the Stripe double")?;
+    let double = StripeDouble::start_with(Options::default()).await.context("start the Stripe double")?;
     double.hold_events();
     let proxy =
         Arc::new(Proxy { target: double.base_url(), client: reqwest::Client::new(), nanos: AtomicU64::new(0), calls: AtomicU64::new(0) });

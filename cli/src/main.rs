@@ -493,6 +493,7 @@ async fn import_subscribers(args: ImportSubscribersArgs) -> anyhow::Result<()> {
         overwrite: args.overwrite,
         dry_run: args.dry_run,
         configured_trial_days: args.config.constants.trial_channel_days,
+        account_trial_days: args.config.constants.trial_days,
         ..ImportRequest::new(&args.channel, &args.file)
     };
     // Drawn on stderr only when it is a terminal (indicatif hides it otherwise); the summary below is

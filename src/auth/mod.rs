@@ -7,7 +7,9 @@ mod roles;
 pub mod session;
 
 pub use jwt::{Claims, TokenValidator};
-pub use roles::{Identity, Role, TrialState, UNUSABLE_EMAIL, claim_limits, is_trial_reader, scopes, trial_minutes_left};
+pub use roles::{
+    Identity, Role, TrialState, UNUSABLE_EMAIL, account_trial_ends, claim_limits, is_trial_reader, scopes, trial_minutes_left,
+};
 
 use crate::users::User;
 

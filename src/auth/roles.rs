@@ -66,12 +66,16 @@ pub fn is_trial_reader<S: AsRef<str>>(scopes: &[S]) -> bool {
     has(scopes::TRIAL_READER) && !has(scopes::READER) && !has(scopes::CONTRIBUTOR) && !has(scopes::EDITOR) && !has(scopes::ADMIN)
 }
 
+/// When a trial reader's account trial ends: `trial_days` (`INSIGHTS_TRIAL_DAYS`) from their first
+/// sign-in; none for anyone else. After it every call answers TRIAL_EXPIRED, and a channel trial
+/// given to them ends no later (`subscriptions::machine`).
+pub fn account_trial_ends(is_trial: bool, first_login: DateTime<Utc>, trial_days: u32) -> Option<DateTime<Utc>> {
+    is_trial.then(|| first_login + chrono::Duration::days(i64::from(trial_days)))
+}
+
 /// Minutes of trial left: -1 for no trial, 0 once expired (spec 3 §9).
 pub fn trial_minutes_left(is_trial: bool, first_login: DateTime<Utc>, trial_days: u32, now: DateTime<Utc>) -> i64 {
-    if !is_trial {
-        return -1;
-    }
-    let ends = first_login + chrono::Duration::days(i64::from(trial_days));
+    let Some(ends) = account_trial_ends(is_trial, first_login, trial_days) else { return -1 };
     if ends <= now {
         return 0;
     }

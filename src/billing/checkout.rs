@@ -444,7 +444,7 @@ pub async fn pay_by_account(
     if !accounts::owns(&state.pool, user_id, &account_number).await? {
         return Err(Error::field("accountNumber", NOT_YOUR_ACCOUNT));
     }
-    service::apply(&state.pool, state.jobs.as_ref(), channel_id, user_id, Caller::Reader(user_id), &|channel, _| {
+    service::apply(state, channel_id, user_id, Caller::Reader(user_id), &|channel, _| {
         Ok(Event::PayByAccount { account_number: account_number.clone(), price_per_month: price_of(channel) })
     })
     .await
@@ -469,7 +469,7 @@ pub async fn request_invoice(
         return Err(Error::invalid(fields));
     }
     let billing_email_address = billing_email.unwrap_or_default();
-    service::apply(&state.pool, state.jobs.as_ref(), channel_id, user_id, Caller::Reader(user_id), &|channel, _| {
+    service::apply(state, channel_id, user_id, Caller::Reader(user_id), &|channel, _| {
         Ok(Event::RequestInvoice {
             legal_entity_name: legal_entity_name.clone(),
             billing_email_address: billing_email_address.clone(),

@@ -8,31 +8,46 @@ use super::{
     Kind,
     outbox::{self, Outgoing},
 };
-use crate::{jobs::JobQueue, subscriptions::machine::EmailKind};
+use crate::{
+    jobs::JobQueue,
+    subscriptions::machine::{EmailKind, Welcome},
+};
+
+/// An email a subscription change asks for.
+#[derive(Debug, Clone)]
+pub struct SubscriptionEmail<'a> {
+    pub kind: EmailKind,
+    /// The reader it is about (and, but for channel interest and invoice requests, to).
+    pub user_id: &'a str,
+    /// What makes it unique: the change's moment, or the end a reminder is about.
+    pub occasion: String,
+    /// A welcome email's wording (what kind of subscription it welcomes to).
+    pub welcome: Option<Welcome>,
+}
 
 /// The emails subscription changes ask for (`subscriptions::store`): to the reader, with the
 /// channel and the subscription's end as they are in this transaction; channel interest goes to
-/// the channel's admins instead. `occasion` makes each one unique (the change's moment, or the
-/// end a reminder is about). Set-based, whatever the number of readers. Returns how many are new.
+/// the channel's admins instead. Set-based, whatever the number of readers. Returns how many are new.
 pub async fn subscription_emails(
     conn: &mut PgConnection,
     jobs: &dyn JobQueue,
     channel_id: &str,
-    emails: &[(EmailKind, &str, String)],
+    emails: &[SubscriptionEmail<'_>],
 ) -> anyhow::Result<u64> {
     let (to_admins, to_readers): (Vec<_>, Vec<_>) =
-        emails.iter().partition(|(kind, _, _)| matches!(kind, EmailKind::ChannelInterest | EmailKind::InvoiceRequested));
+        emails.iter().partition(|email| matches!(email.kind, EmailKind::ChannelInterest | EmailKind::InvoiceRequested));
     let mut written = 0;
     if !to_readers.is_empty() {
-        let kinds: Vec<&str> = to_readers.iter().map(|(kind, _, _)| Kind::from(*kind).as_str()).collect();
-        let users: Vec<&str> = to_readers.iter().map(|(_, user, _)| *user).collect();
-        let occasions: Vec<&str> = to_readers.iter().map(|(_, _, occasion)| occasion.as_str()).collect();
+        let kinds: Vec<&str> = to_readers.iter().map(|email| Kind::from(email.kind).as_str()).collect();
+        let users: Vec<&str> = to_readers.iter().map(|email| email.user_id).collect();
+        let occasions: Vec<&str> = to_readers.iter().map(|email| email.occasion.as_str()).collect();
+        let welcomes: Vec<Option<&str>> = to_readers.iter().map(|email| email.welcome.map(Welcome::as_str)).collect();
         written += sqlx::query!(
             "insert into email_outbox (delivery_key, kind, user_id, recipient, channel_id, data)
              select v.kind || ':' || u.user_id || ':' || c.channel_id || ':' || v.occasion, v.kind, u.user_id, u.email, c.channel_id,
                     jsonb_build_object('channelId', c.channel_id, 'channelName', c.name, 'recipientName', u.name,
-                                       'endsAt', s.cancel_at, 'trialDays', s.trial_duration)
-               from unnest($2::text[], $3::text[], $4::text[]) as v(kind, user_id, occasion)
+                                       'endsAt', s.cancel_at, 'trialDays', s.trial_duration, 'welcome', v.welcome)
+               from unnest($2::text[], $3::text[], $4::text[], $5::text[]) as v(kind, user_id, occasion, welcome)
                join users u on u.user_id = v.user_id
                join channel c on c.channel_id = $1
                left join channel_subscription s on s.channel_id = c.channel_id and s.user_id = u.user_id
@@ -41,13 +56,14 @@ pub async fn subscription_emails(
             &kinds as &[&str],
             &users as &[&str],
             &occasions as &[&str],
+            &welcomes as &[Option<&str>],
         )
         .execute(&mut *conn)
         .await?
         .rows_affected();
     }
-    for (kind, reader, occasion) in to_admins {
-        written += about_reader_to_admins(conn, Kind::from(*kind), channel_id, reader, occasion).await?;
+    for email in to_admins {
+        written += about_reader_to_admins(conn, Kind::from(email.kind), channel_id, email.user_id, &email.occasion).await?;
     }
     if written > 0 {
         jobs.enqueue(conn, crate::jobs::JobRequest::DeliverEmails).await?;

@@ -224,6 +224,22 @@ mod tests {
     }
 
     #[test]
+    fn each_welcome_has_its_own_words_and_one_bought_is_not_given() {
+        let mut subjects = std::collections::HashSet::new();
+        for welcome in ["paid", "granted", "bulk", "trial"] {
+            let mut data = sample(Kind::Welcome);
+            data["welcome"] = json!(welcome);
+            let email = render(Kind::Welcome, &data, &FRAME).unwrap();
+            assert!(subjects.insert(email.subject.clone()), "{welcome}: {}", email.subject);
+            assert!(email.text.contains("Energy & Power"), "{welcome}");
+            assert_eq!(email.text.contains("given"), matches!(welcome, "granted" | "trial"), "{welcome}: {}", email.text);
+        }
+        // Emails written before the wordings were told apart read as a subscription staff gave.
+        let old = render(Kind::Welcome, &sample(Kind::Welcome), &FRAME).unwrap();
+        assert_eq!(old.subject, "You now have access to Energy & Power");
+    }
+
+    #[test]
     fn service_emails_have_no_unsubscribe_link() {
         let frame = Frame { unsubscribe_url: None, recipient_name: None, ..FRAME };
         let email = render(Kind::TrialRejected, &sample(Kind::TrialRejected), &frame).unwrap();

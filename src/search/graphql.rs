@@ -46,8 +46,9 @@ pub struct SearchArticlesParams {
 #[derive(SimpleObject)]
 pub struct SearchDocument {
     article: ArticleCard,
-    /// The matching text with the matched words in <mark>…</mark> (HTML-escaped otherwise); taken
-    /// from the body only when the caller may read the article in full. Null without a search query.
+    /// The matching text with the matched words in <mark>…</mark> (HTML-escaped otherwise): from
+    /// the summary, and the body only when the caller may read the article in full. Null without a
+    /// search query, or when no word matched there (the title alone: the card shows its summary).
     highlight: Option<String>,
 }
 
@@ -229,7 +230,9 @@ impl SearchQuery {
         let documents = found
             .into_iter()
             .map(|article| {
-                let highlight = snippets.remove(&article.id).map(|s| highlight_html(&s));
+                // Words matched in the title alone leave the snippet without a mark: the card then
+                // shows its summary, as it does without a search.
+                let highlight = snippets.remove(&article.id).filter(|s| s.contains(MARK_START)).map(|s| highlight_html(&s));
                 SearchDocument { article, highlight }
             })
             .collect();

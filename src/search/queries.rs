@@ -409,8 +409,9 @@ pub const MARK_END: char = '\u{E001}';
 const SNIPPET_BODY_CHARS: i32 = 6000;
 
 /// A snippet of each article matching `words`: from the summary and the start of the body where
-/// `with_body` says the caller may read it, else from the title and summary alone; with the card
-/// revision of the text it was taken from.
+/// `with_body` says the caller may read it, else from the summary alone (what the card shows under
+/// the title: a snippet of the title would only say the title again); with the card revision of the
+/// text it was taken from. A snippet without a marked match is no snippet (`graphql`).
 pub async fn snippets(
     db: impl PgExecutor<'_>,
     ids: &[String],
@@ -421,7 +422,7 @@ pub async fn snippets(
         r#"select a.article_id, a.card_revision, p.with_body as "with_body!",
                   ts_headline('english',
                               case when p.with_body then coalesce(a.summary, '') || E'\n' || left(a.body_text, $4)
-                                   else a.title || E'\n' || coalesce(a.summary, '') end,
+                                   else coalesce(a.summary, '') end,
                               websearch_to_tsquery('english', $3),
                               'StartSel=' || $5 || ', StopSel=' || $6 || ', MaxWords=35, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "')
                     as "snippet!"

@@ -9,6 +9,7 @@ use sqlx::PgConnection;
 
 use super::{
     machine::{self, Event, Grant},
+    model::SubscriptionType,
     service::SubscriptionChannel,
     store::{self, Actor, Change},
     subscribers::{self, CandidateRow},
@@ -79,6 +80,8 @@ pub struct Outcome {
 /// Gives `grant` to the users in `add` who are not subscribed, and to the subscribers in
 /// `overwrite`, in the caller's transaction (all or nothing). Every user id is checked again
 /// here: the lists come from a client or a file and the data may have changed since the check.
+/// `account_trial_days` is `INSIGHTS_TRIAL_DAYS` (a trial reader's channel trial ends with their
+/// account trial).
 #[allow(clippy::too_many_arguments)]
 pub async fn create(
     conn: &mut PgConnection,
@@ -89,6 +92,7 @@ pub async fn create(
     grant: &Grant,
     actor: &Actor,
     now: DateTime<Utc>,
+    account_trial_days: u32,
 ) -> Result<Outcome> {
     let mut seen = HashSet::new();
     let ids: Vec<String> = add.iter().chain(overwrite).filter(|id| seen.insert(id.as_str())).cloned().collect();
@@ -107,7 +111,7 @@ pub async fn create(
     }
     let add: Vec<String> = add.iter().filter(|id| known.contains(*id)).cloned().collect();
     let overwrite: Vec<String> = overwrite.iter().filter(|id| known.contains(*id)).cloned().collect();
-    create_checked(conn, jobs, channel, &add, &overwrite, grant, actor, now, outcome).await
+    create_checked(conn, jobs, channel, &add, &overwrite, grant, actor, now, account_trial_days, outcome).await
 }
 
 /// `create` for users `check` found signed in, in the same transaction (the CLI import, which checks
@@ -123,12 +127,20 @@ pub async fn create_checked(
     grant: &Grant,
     actor: &Actor,
     now: DateTime<Utc>,
+    account_trial_days: u32,
     mut outcome: Outcome,
 ) -> Result<Outcome> {
     let mut seen = HashSet::new();
     let ids: Vec<String> = add.iter().chain(overwrite).filter(|id| seen.insert(id.as_str())).cloned().collect();
     let overwrite: HashSet<&str> = overwrite.iter().map(String::as_str).collect();
     let mut current = store::lock(conn, &channel.id, &ids).await?;
+    // What the rules need of the readers is their account trial, which only bounds a channel trial:
+    // other grants (a 100,000-row non-charge import) need not read it.
+    let readers = if grant.subscription_type == SubscriptionType::Trial {
+        store::readers(conn, &ids, account_trial_days).await?
+    } else {
+        HashMap::new()
+    };
     let mut changes = Vec::with_capacity(ids.len());
     let event = Event::Grant(grant.clone());
     for id in ids {
@@ -138,7 +150,8 @@ pub async fn create_checked(
             outcome.already_subscribed.push(id);
             continue;
         }
-        match machine::transition(channel.facts(), before.as_ref(), &event, now) {
+        let reader = readers.get(&id).copied().unwrap_or_default();
+        match machine::transition_for(channel.facts(), reader, before.as_ref(), &event, now) {
             Ok(transition) => {
                 if transition.action == "change" {
                     outcome.updated.push(id.clone())

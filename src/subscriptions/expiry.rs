@@ -14,10 +14,7 @@ use super::{
     service::lock_channel,
     store::{self, Actor, Change, Route},
 };
-use crate::{
-    error::Result,
-    jobs::JobQueue,
-};
+use crate::{email::compose::SubscriptionEmail, error::Result, jobs::JobQueue};
 
 /// Subscriptions claimed per transaction.
 pub const BATCH: i64 = 1000;
@@ -105,7 +102,10 @@ async fn remind(pool: &PgPool, jobs: &dyn JobQueue, now: DateTime<Utc>) -> Resul
     }
     let mut requested = 0;
     for (channel_id, emails) in by_channel {
-        let emails: Vec<(EmailKind, &str, String)> = emails.iter().map(|(k, u, o)| (*k, u.as_str(), o.clone())).collect();
+        let emails: Vec<SubscriptionEmail> = emails
+            .iter()
+            .map(|(kind, user_id, occasion)| SubscriptionEmail { kind: *kind, user_id, occasion: occasion.clone(), welcome: None })
+            .collect();
         requested += crate::email::compose::subscription_emails(&mut tx, jobs, &channel_id, &emails).await?;
     }
     tx.commit().await?;

@@ -331,8 +331,7 @@ async fn reader_change(ctx: &Context<'_>, channel_id: &ID, event: Event) -> Resu
     viewer.require(ALL_ROLES)?;
     let state = app_state(ctx);
     let user_id = &viewer.user.user_id;
-    let channel =
-        service::apply(&state.pool, state.jobs.as_ref(), channel_id, user_id, Caller::Reader(user_id), &|_, _| Ok(event.clone())).await?;
+    let channel = service::apply(state, channel_id, user_id, Caller::Reader(user_id), &|_, _| Ok(event.clone())).await?;
     subscription_of(ctx, &channel.id, user_id).await
 }
 
@@ -348,7 +347,7 @@ async fn staff_change(
     let state = app_state(ctx);
     let user_id = crate::validation::optional_id(Some(user_id), "User")?.ok_or(Error::NotFound("User"))?;
     let caller = Caller::Staff { user_id: &viewer.user.user_id, role };
-    let channel = service::apply(&state.pool, state.jobs.as_ref(), channel_id, &user_id, caller, event).await?;
+    let channel = service::apply(state, channel_id, &user_id, caller, event).await?;
     let row = queries::of_channel_user(&state.pool, &channel.id, &user_id).await?;
     Ok((channel, row.map(ChannelSubscriptionObject::new)))
 }
@@ -632,7 +631,9 @@ impl SubscriptionsMutation {
         let now = Utc::now();
         let grant = service::validate_grant(&channel, &input, true, state.config.constants.trial_channel_days, now)?;
         let actor = Actor { user_id: Some(viewer.user.user_id.clone()), route: Route::Csv };
-        let outcome = bulk::create(&mut tx, state.jobs.as_ref(), &channel, &add, &overwrite, &grant, &actor, now).await?;
+        let outcome =
+            bulk::create(&mut tx, state.jobs.as_ref(), &channel, &add, &overwrite, &grant, &actor, now, state.config.constants.trial_days)
+                .await?;
         tx.commit().await?;
         Ok(BulkSubscriptionResult {
             added: outcome.added.len() as i32,

@@ -56,6 +56,9 @@ pub struct ImportRequest {
     pub dry_run: bool,
     /// The configured length of a channel trial (`INSIGHTS_TRIAL_CHANNEL_DAYS`).
     pub configured_trial_days: u32,
+    /// The configured length of a reader's account trial (`INSIGHTS_TRIAL_DAYS`), which a trial
+    /// reader's channel trial does not outlast.
+    pub account_trial_days: u32,
     /// Lines per step (see `CHUNK`).
     pub chunk_size: usize,
 }
@@ -74,6 +77,7 @@ impl ImportRequest {
             overwrite: false,
             dry_run: false,
             configured_trial_days: 14,
+            account_trial_days: 14,
             chunk_size: CHUNK,
         }
     }
@@ -208,7 +212,7 @@ pub async fn import_subscribers(
     let chunk_size = request.chunk_size.max(1);
     let chunks = add.chunks(chunk_size).map(|ids| (ids, &[][..])).chain(overwrite.chunks(chunk_size).map(|ids| (&[][..], ids)));
     for (add, overwrite) in chunks {
-        run.create(&mut tx, jobs, &channel, add, overwrite, &grant, &actor, now).await?;
+        run.create(&mut tx, jobs, &channel, add, overwrite, &grant, &actor, now, request.account_trial_days).await?;
         done += (add.len() + overwrite.len()) as u64;
         progress(done, total);
     }
@@ -392,9 +396,12 @@ impl<'a> Run<'a> {
         grant: &Grant,
         actor: &Actor,
         now: chrono::DateTime<Utc>,
+        account_trial_days: u32,
     ) -> Result<(), ImportError> {
         // The users were checked (found, signed in) moments ago in this transaction.
-        let outcome = bulk::create_checked(conn, jobs, channel, add, overwrite, grant, actor, now, bulk::Outcome::default()).await?;
+        let outcome =
+            bulk::create_checked(conn, jobs, channel, add, overwrite, grant, actor, now, account_trial_days, bulk::Outcome::default())
+                .await?;
         self.summary.added += outcome.added.len();
         self.summary.updated += outcome.updated.len();
         let email = |run: &Run, id: &str| run.email_of.get(id).cloned().unwrap_or_else(|| id.to_owned());

@@ -161,11 +161,58 @@ impl EmailKind {
     }
 }
 
+/// How a welcome email words what it welcomes the reader to: each kind of subscription in its own
+/// words (a reader who bought one by card is not told they were given it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Welcome {
+    /// The reader bought it: by card, on a clearing account, or by an invoice staff confirmed.
+    Paid,
+    /// Staff gave it (the subscriber form).
+    Granted,
+    /// Added with a list of addresses (a CSV upload or the CLI import).
+    Bulk,
+    /// A free trial staff (or a list) gave.
+    Trial,
+}
+
+impl Welcome {
+    /// The email data's `welcome`, which its template words.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Welcome::Paid => "paid",
+            Welcome::Granted => "granted",
+            Welcome::Bulk => "bulk",
+            Welcome::Trial => "trial",
+        }
+    }
+}
+
+/// The wording of the welcome email a transition asks for; `from_list` when staff added a list of
+/// addresses (CSV upload, CLI import) rather than one reader.
+pub fn welcome(transition: &Transition, from_list: bool) -> Welcome {
+    let trial = transition.next.as_ref().is_some_and(|next| next.subscription_type == SubscriptionType::Trial);
+    match transition.action {
+        "cardPaid" | "payByAccount" | "approveInvoice" => Welcome::Paid,
+        _ if trial => Welcome::Trial,
+        _ if from_list => Welcome::Bulk,
+        _ => Welcome::Granted,
+    }
+}
+
 /// The channel as the rules see it.
 #[derive(Debug, Clone, Copy)]
 pub struct ChannelFacts {
     pub channel_type: ChannelType,
     pub archived: bool,
+}
+
+/// The reader as the rules see it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReaderFacts {
+    /// When a trial reader's account trial ends (`auth::account_trial_ends`: the trial scope
+    /// alone, `INSIGHTS_TRIAL_DAYS` from the first sign-in); after it every call they make answers
+    /// TRIAL_EXPIRED. None for every other reader.
+    pub account_trial_ends: Option<DateTime<Utc>>,
 }
 
 /// An allowed change.
@@ -203,6 +250,7 @@ pub const TRIAL_ONLY_PREMIUM: &str = "Free trials are offered on premium channel
 pub const FREE_OPEN_ONLY: &str = "Only free open channels can be joined at once.";
 pub const FREE_CLOSED_ONLY: &str = "Access is requested on free closed channels only.";
 pub const TYPE_NOT_OFFERED: &str = "This subscription type is not offered on this channel.";
+pub const ACCOUNT_TRIAL_OVER: &str = "This reader's Insights trial has ended, so a channel trial cannot start.";
 
 fn conflict(message: impl Into<String>) -> Refusal {
     Refusal::Conflict(message.into())
@@ -288,8 +336,49 @@ pub fn end_of_day(at: DateTime<Utc>) -> DateTime<Utc> {
     Utc.from_utc_datetime(&at.date_naive().and_time(last_second))
 }
 
-/// Applies `event` to the subscription `current` (none: the reader has none) of a channel.
+/// One rule decides what a trial reader may do until when: their account trial. A channel trial
+/// that starts (or changes) while they are a trial reader ends no later than the account trial,
+/// after which every call they make answers TRIAL_EXPIRED anyway; the end stored is then the
+/// account trial's, so the approval email, the subscriber stats' Ends column and the reader's
+/// Subscriptions page all say the day access really ends. The trial's length (`trial_duration`)
+/// becomes the days it really runs. Once the account trial is over a channel trial cannot start.
+///
+/// The account trial is not extended instead: it is the firm's offer to try the whole portal, set
+/// by the identity provider's scope and the configuration, and approving one channel's trial should
+/// not quietly open every page of the portal for longer. A reader who becomes a customer (the
+/// reader scope) gets their channel trials as given from then on.
+fn within_account_trial(
+    reader: ReaderFacts,
+    end: DateTime<Utc>,
+    days: Option<i32>,
+    now: DateTime<Utc>,
+) -> Result<(DateTime<Utc>, Option<i32>), Refusal> {
+    match reader.account_trial_ends {
+        Some(account_end) if account_end <= now => Err(conflict(ACCOUNT_TRIAL_OVER)),
+        Some(account_end) if account_end < end => {
+            let days_cut = (end.date_naive() - account_end.date_naive()).num_days();
+            let days = days.map(|days| (i64::from(days) - days_cut).max(1) as i32);
+            Ok((account_end, days))
+        }
+        _ => Ok((end, days)),
+    }
+}
+
+/// Applies `event` to the subscription `current` (none: the reader has none) of a channel, for a
+/// reader with no account trial. Changes that start or change a trial go through
+/// `transition_for` with the reader's facts (`service::apply`, `bulk`).
 pub fn transition(channel: ChannelFacts, current: Option<&Subscription>, event: &Event, now: DateTime<Utc>) -> Result<Transition, Refusal> {
+    transition_for(channel, ReaderFacts::default(), current, event, now)
+}
+
+/// Applies `event` to the subscription `current` (none: the reader has none) of a channel.
+pub fn transition_for(
+    channel: ChannelFacts,
+    reader: ReaderFacts,
+    current: Option<&Subscription>,
+    event: &Event,
+    now: DateTime<Utc>,
+) -> Result<Transition, Refusal> {
     // An archived channel has no live subscribers (archiving needs that); what remains may still
     // end, nothing else changes.
     if channel.archived && !matches!(event, Event::Expire) {
@@ -372,10 +461,11 @@ pub fn transition(channel: ChannelFacts, current: Option<&Subscription>, event: 
         Event::Approve { trial_days } => match current {
             Some(sub) if effective == Some(SubscriptionState::Pending) => match sub.subscription_type {
                 SubscriptionType::Trial => {
+                    let (end, days) = within_account_trial(reader, trial_end(now, *trial_days), Some(*trial_days), now)?;
                     let next = Subscription {
                         state: SubscriptionState::Active,
-                        cancel_at: Some(trial_end(now, *trial_days)),
-                        terms: Terms { trial_duration: Some(*trial_days), ..sub.terms.clone() },
+                        cancel_at: Some(end),
+                        terms: Terms { trial_duration: days, ..sub.terms.clone() },
                         ..sub.clone()
                     };
                     done(next, "approveTrial", Some(EmailKind::TrialApproved))
@@ -423,6 +513,15 @@ pub fn transition(channel: ChannelFacts, current: Option<&Subscription>, event: 
                 (SubscriptionType::Trial, None) => grant.terms.trial_duration.map(|days| trial_end(now, days)).or(grant.cancel_at),
                 _ => grant.cancel_at,
             };
+            let mut terms = grant.terms.clone();
+            let cancel_at = match (grant.subscription_type, cancel_at) {
+                (SubscriptionType::Trial, Some(end)) => {
+                    let (end, days) = within_account_trial(reader, end, terms.trial_duration, now)?;
+                    terms.trial_duration = days;
+                    Some(end)
+                }
+                _ => cancel_at,
+            };
             let renewed = current.is_some_and(|s| s.is_live(now));
             let next = Subscription {
                 subscription_type: grant.subscription_type,
@@ -434,7 +533,7 @@ pub fn transition(channel: ChannelFacts, current: Option<&Subscription>, event: 
                 acknowledged_non_charge_sub_expired: false,
                 next_payment: current.and_then(|s| s.next_payment),
                 card: None,
-                terms: grant.terms.clone(),
+                terms,
             };
             if renewed { done(next, "change", None) } else { done(next, "grant", Some(EmailKind::Welcome)) }
         }

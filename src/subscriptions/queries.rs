@@ -172,6 +172,18 @@ pub async fn share_lock_channel(conn: &mut PgConnection, channel_id: &str) -> sq
     .await
 }
 
+/// What the subscription rules read of a user: their scopes and first sign-in (a trial reader's
+/// account trial).
+pub struct ReaderRow {
+    pub user_id: String,
+    pub scopes: Vec<String>,
+    pub first_login: DateTime<Utc>,
+}
+
+pub async fn readers(conn: &mut PgConnection, user_ids: &[String]) -> sqlx::Result<Vec<ReaderRow>> {
+    sqlx::query_as!(ReaderRow, "select user_id, scopes, first_login from users where user_id = any($1)", user_ids).fetch_all(conn).await
+}
+
 /// Whether a user has signed in at least once; none for an unknown user.
 pub async fn user_signed_in(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Result<Option<bool>> {
     Ok(sqlx::query_scalar!("select last_login is not null from users where user_id = $1", user_id).fetch_optional(db).await?.flatten())

@@ -17,6 +17,7 @@ use crate::{
     config::{TRIAL_MAX_DAYS, TRIAL_MIN_DAYS},
     error::{Error, FieldErrors, REQUIRED_MESSAGE, Result},
     jobs::JobQueue,
+    state::AppState,
     validation::{max_length_message, optional_id, optional_text},
 };
 
@@ -108,14 +109,13 @@ pub type EventFor<'a> = dyn Fn(&SubscriptionChannel, Option<&machine::Subscripti
 /// Applies one event to `user_id`'s subscription to a channel in one transaction. Returns the
 /// channel (for messages that name it).
 pub async fn apply(
-    pool: &PgPool,
-    jobs: &dyn JobQueue,
+    state: &AppState,
     channel_id: &str,
     user_id: &str,
     caller: Caller<'_>,
     event: &EventFor<'_>,
 ) -> Result<SubscriptionChannel> {
-    let mut tx = pool.begin().await?;
+    let mut tx = state.pool.begin().await?;
     let channel = lock_channel(&mut tx, channel_id).await?;
     if let Caller::Staff { user_id: staff_id, role } = caller {
         check_staff(&mut tx, &channel.id, staff_id, role).await?;
@@ -123,9 +123,10 @@ pub async fn apply(
     let now = Utc::now();
     let before = store::lock_one(&mut tx, &channel.id, user_id).await?;
     let event = event(&channel, before.as_ref())?;
-    let transition = machine::transition(channel.facts(), before.as_ref(), &event, now).map_err(refused)?;
+    let reader = store::reader(&mut tx, user_id, state.config.constants.trial_days).await?;
+    let transition = machine::transition_for(channel.facts(), reader, before.as_ref(), &event, now).map_err(refused)?;
     let change = Change { user_id: user_id.to_owned(), before, transition };
-    store::write(&mut tx, jobs, &channel.id, &caller.actor(), &[change], now).await?;
+    store::write(&mut tx, state.jobs.as_ref(), &channel.id, &caller.actor(), &[change], now).await?;
     tx.commit().await?;
     Ok(channel)
 }

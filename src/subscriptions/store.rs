@@ -8,10 +8,11 @@ use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 
 use super::{
-    machine::{EmailKind, Subscription, Transition},
+    machine::{self, EmailKind, ReaderFacts, Subscription, Transition},
     queries,
 };
 use crate::{
+    email::compose::SubscriptionEmail,
     error::{Error, Result, ResultExt},
     jobs::JobQueue,
 };
@@ -113,10 +114,37 @@ pub async fn write(
     }
     audit(conn, channel_id, actor, changes).await?;
     let at_now = occasion_at(now);
-    let emails: Vec<(EmailKind, &str, String)> =
-        changes.iter().filter_map(|c| c.transition.email.map(|kind| (kind, c.user_id.as_str(), occasion(kind, c, &at_now)))).collect();
+    let from_list = matches!(actor.route, Route::Csv | Route::Cli);
+    let emails: Vec<SubscriptionEmail> = changes
+        .iter()
+        .filter_map(|c| {
+            let kind = c.transition.email?;
+            let welcome = (kind == EmailKind::Welcome).then(|| machine::welcome(&c.transition, from_list));
+            Some(SubscriptionEmail { kind, user_id: c.user_id.as_str(), occasion: occasion(kind, c, &at_now), welcome })
+        })
+        .collect();
     crate::email::compose::subscription_emails(conn, jobs, channel_id, &emails).await?;
     Ok(())
+}
+
+/// What the state machine knows of each of `user_ids` (`machine::ReaderFacts`): a trial reader's
+/// account trial end, `account_trial_days` (`INSIGHTS_TRIAL_DAYS`) from their first sign-in, by
+/// the rule sign-in applies (`auth::account_trial_ends`). Unknown users are absent.
+pub async fn readers(conn: &mut PgConnection, user_ids: &[String], account_trial_days: u32) -> Result<HashMap<String, ReaderFacts>> {
+    let rows = queries::readers(conn, user_ids).await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| {
+            let is_trial = crate::auth::is_trial_reader(&row.scopes);
+            let account_trial_ends = crate::auth::account_trial_ends(is_trial, row.first_login, account_trial_days);
+            (row.user_id, ReaderFacts { account_trial_ends })
+        })
+        .collect())
+}
+
+/// One reader's facts (none known: no account trial).
+pub async fn reader(conn: &mut PgConnection, user_id: &str, account_trial_days: u32) -> Result<ReaderFacts> {
+    Ok(readers(conn, &[user_id.to_owned()], account_trial_days).await?.remove(user_id).unwrap_or_default())
 }
 
 /// What makes an email unique besides its kind, channel and reader: the end it is about for

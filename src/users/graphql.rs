@@ -245,7 +245,10 @@ impl UsersQuery {
 
     /// Staff: a page of users. Default sort: name, then last sign-in (newest first). With
     /// `subscribableToChannel`, only users who can be added to that channel (spec 3 §5 user
-    /// search): signed in at least once and not subscribed (an expired trial may be renewed).
+    /// search): signed in at least once, and not subscribed to it, except those whose trial ended.
+    /// "Subscribed" is having a subscription to the channel at all (the exception says so: an
+    /// ended trial is all it leaves out): a reader whose subscription is live, waits for staff, was
+    /// rejected or ended otherwise is on the channel's subscriber stats, where staff edit it.
     #[allow(clippy::too_many_arguments)]
     async fn get_paginated_users(
         &self,

@@ -169,7 +169,8 @@ pub struct UserListQuery<'a> {
     /// Only users with this role.
     pub role: Option<&'a str>,
     pub trial_only: bool,
-    /// Only users who can be added to this channel: signed in, and not subscribed to it.
+    /// Only users who can be added to this channel (spec 3 §5): signed in, and with no subscription
+    /// to it but one whose trial ended.
     pub subscribable_to: Option<&'a str>,
     /// A LIKE pattern over lower-cased "name email company".
     pub pattern: Option<&'a str>,
@@ -195,7 +196,7 @@ pub async fn list_users(db: impl PgExecutor<'_>, q: &UserListQuery<'_>) -> sqlx:
              and ($3::text is null or u.search_text like $3)
              and ($8::text is null or (u.last_login is not null and not exists (
                     select 1 from channel_subscription s
-                    where s.channel_id = $8 and s.user_id = u.user_id and subscription_live_or_pending(s))))
+                    where s.channel_id = $8 and s.user_id = u.user_id and not subscription_trial_ended(s))))
            order by
              case when $4 = 'name' and not $5 then lower(u.name) end asc,
              case when $4 = 'name' and $5 then lower(u.name) end desc,
@@ -243,7 +244,7 @@ pub async fn count_users(db: impl PgExecutor<'_>, q: &UserListQuery<'_>) -> sqlx
            where ($1::text is null or u.role = $1) and (not $2 or u.is_trial) and ($3::text is null or u.search_text like $3)
              and ($4::text is null or (u.last_login is not null and not exists (
                     select 1 from channel_subscription s
-                    where s.channel_id = $4 and s.user_id = u.user_id and subscription_live_or_pending(s))))"#,
+                    where s.channel_id = $4 and s.user_id = u.user_id and not subscription_trial_ended(s))))"#,
         q.role,
         q.trial_only,
         q.pattern,

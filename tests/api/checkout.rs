@@ -211,6 +211,25 @@ async fn a_reader_pays_by_card_and_is_subscribed_when_stripe_says_so(pool: PgPoo
     assert!(invoices[0]["hostedInvoiceUrl"].as_str().is_some_and(|u| u.starts_with("http")));
 }
 
+/// The welcome email of a card purchase thanks the reader for subscribing: it does not tell them
+/// they were given the subscription (rendered from the outbox as the worker sends it).
+#[sqlx::test(migrations = "./migrations")]
+async fn a_card_purchase_is_welcomed_as_a_purchase(pool: PgPool) {
+    let shop = shop(pool).await;
+    shop.subscribe_by_card().await;
+    let data: Value = sqlx::query_scalar("select data from email_outbox where kind = 'welcome' and user_id = $1")
+        .bind(&shop.reader_id)
+        .fetch_one(&shop.app.pool)
+        .await
+        .expect("one welcome email");
+    assert_eq!(data["welcome"], "paid", "{data}");
+    let email = insights::email::delivery::render(&shop.app.state, "welcome", &data, None).unwrap();
+    assert_eq!(email.subject, "Your subscription to Metals Premium has started");
+    assert!(email.text.contains("You receive this email because you subscribed to Metals Premium."), "{}", email.text);
+    assert!(email.text.contains("Thank you for subscribing to Metals Premium."), "{}", email.text);
+    assert!(!email.text.contains("given") && !email.html.contains("given"), "{}", email.text);
+}
+
 #[sqlx::test(migrations = "./migrations")]
 async fn a_second_checkout_reuses_the_unpaid_subscription(pool: PgPool) {
     let shop = shop(pool).await;

@@ -276,3 +276,93 @@ fn the_route_check_knows_the_pages() {
     assert!(!is_web_route("http://127.0.0.1:1/insights/article/abc", public));
     assert!(!is_web_route("http://127.0.0.1:1/insights/browse/article/", public));
 }
+
+/// A welcome says how the subscription came: bought by the reader (clearing account, or an invoice
+/// staff confirmed), given by staff, added with a list of addresses, or a free trial. A reader who
+/// paid is never told they were given it.
+#[sqlx::test(migrations = "./migrations")]
+async fn each_way_a_subscription_starts_has_its_own_welcome(pool: PgPool) {
+    let mail = Mail::spawn(pool).await;
+    let app = &mail.app;
+    let n = Newsroom::new(app).await;
+    let (_, granted_id) = app.signed_in_reader("granted@client.example").await;
+    let (_, listed_id) = app.signed_in_reader("listed@client.example").await;
+    let (_, trial_id) = app.signed_in_reader("trial@client.example").await;
+    let (account, account_id) = app.signed_in_reader("account@client.example").await;
+    let (invoiced, invoiced_id) = app.signed_in_reader("invoiced@client.example").await;
+
+    // Given by staff, one reader at a time.
+    let form = |mutation: &str| format!("mutation($item: ChannelSubscriptionInput!) {{ {mutation}(item: $item) {{ subscriptionState }} }}");
+    let item = |user: &str| json!({ "item": { "channelId": n.premium, "userId": user, "notes": "Press pass" } });
+    ok(app, &n.admin, &form("createNonChargeChannelSubscription"), item(&granted_id)).await;
+    ok(app, &n.admin, &form("createTrialChannelSubscription"), item(&trial_id)).await;
+    let trial_end = cancel_at(app, &n.premium, &trial_id).await;
+    // Added with a list of addresses.
+    let bulk = "mutation($item: BulkSubscriptionInput!, $users: [ID!]!) {
+        createBulkSubscriptions(item: $item, users: $users, existing: []) { added } }";
+    let added =
+        ok(app, &n.admin, bulk, json!({ "item": { "channelId": n.premium, "fileName": "clients.csv" }, "users": [listed_id] })).await;
+    assert_eq!(added["added"], 1);
+    // Bought: on a clearing account, and by an invoice the channel's admin confirms.
+    let account_added = "mutation($u: ID!) { addBillingAccount(userId: $u, accountNumber: \"ACC-1001\", name: \"Acme\") { id } }";
+    ok(app, &n.admin, account_added, json!({ "u": account_id })).await;
+    let by_account =
+        "mutation($c: ID!) { createAccountSubscription(channelId: $c, subscriptionType: \"account\", accountNumber: \"ACC-1001\") {
+        subscriptionState } }";
+    ok(app, &account, by_account, json!({ "c": n.premium })).await;
+    let invoice = "mutation($c: ID!) { createInvoicePaymentRequest(channelId: $c, legalEntityName: \"Acme Ltd\",
+        billingEmailAddress: \"ap@acme.example\") { subscriptionState } }";
+    ok(app, &invoiced, invoice, json!({ "c": n.premium })).await;
+    let confirm = "mutation($item: RequestDecisionInput!) { processInvoiceRequest(item: $item) { name } }";
+    ok(app, &n.admin, confirm, json!({ "item": { "userId": invoiced_id, "channelId": n.premium, "approved": true } })).await;
+
+    mail.deliver().await;
+    // The five welcomes and the invoice request to the channel's admin.
+    let emails = mail.received(6).await;
+    let to = |address: &str| emails.iter().find(|e| e.to == address).unwrap_or_else(|| panic!("no email to {address}"));
+    let trial_runs = format!("runs until {}", day(trial_end));
+    let expected = [
+        (
+            "granted@client.example",
+            "You now have access to Metals Premium",
+            "you were given a subscription to Metals Premium",
+            "Our team set up this subscription for you.",
+        ),
+        (
+            "listed@client.example",
+            "You have been added to Metals Premium",
+            "your address was on a list of readers added to Metals Premium",
+            "Our team added your address to Metals Premium with a list of readers",
+        ),
+        (
+            "trial@client.example",
+            "Your free trial of Metals Premium has started",
+            "you were given a free trial of Metals Premium",
+            trial_runs.as_str(),
+        ),
+        (
+            "account@client.example",
+            "Your subscription to Metals Premium has started",
+            "you subscribed to Metals Premium",
+            "Thank you for subscribing to Metals Premium.",
+        ),
+        (
+            "invoiced@client.example",
+            "Your subscription to Metals Premium has started",
+            "you subscribed to Metals Premium",
+            "Thank you for subscribing to Metals Premium.",
+        ),
+    ];
+    for (address, subject, reason, says) in expected {
+        let email = to(address);
+        assert_eq!(email.subject, subject, "{address}");
+        assert!(email.text.contains(&format!("You receive this email because {reason}.")), "{address}:\n{}", email.text);
+        assert!(email.html.contains(&format!("You receive this email because {reason}.")), "{address}");
+        assert!(email.text.contains(says), "{address} does not say {says:?}:\n{}", email.text);
+    }
+    for paid in ["account@client.example", "invoiced@client.example"] {
+        let email = to(paid);
+        assert!(!email.text.contains("given") && !email.html.contains("given"), "{paid}:\n{}", email.text);
+        assert!(email.text.contains("/insights/subscriptions"), "{paid}: a link to their subscriptions");
+    }
+}

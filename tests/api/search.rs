@@ -451,6 +451,52 @@ async fn a_premium_body_is_matched_only_for_callers_who_may_read_it(pool: PgPool
     }
 }
 
+/// A locked premium article's search snippet is taken from its summary, which its card shows under
+/// the title: words of its title alone leave no snippet (the card shows the summary), never the
+/// title said again under itself.
+#[sqlx::test(migrations = "./migrations")]
+async fn a_locked_articles_snippet_is_of_its_summary_never_its_title_again(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let admin = app.token(TestRole::Administrator).await;
+    let editor = app.token(TestRole::Editor).await;
+    let editor_id = app.user_id(&editor).await;
+    let desk = app.add_desk(&admin, "Metals desk", &[&editor_id]).await;
+    let channel = app.channel_of_type(&admin, &desk, "Metals Premium", "premium").await;
+    let (outsider, _) = app.signed_in_reader("outsider@client.example").await;
+    let (entitled, entitled_id) = app.signed_in_reader("entitled@client.example").await;
+    app.subscribe(&channel, &entitled_id, "account", "active", None, true).await;
+    app.insert_reader_article(ReaderArticle {
+        title: "Zinc smelters cut output",
+        summary: "Treatment charges fell to a record low in Asia",
+        body: "Concentrate stocks at the ports were thin, traders said.",
+        channel: Some(&channel),
+        is_premium: true,
+        days_ago: 1,
+        ..Default::default()
+    })
+    .await;
+
+    // Its title's words: found, with no snippet, for a reader who may not read it and one who may.
+    for token in [&outsider, &entitled] {
+        let by_title = search(&app, token, json!({ "searchQuery": "zinc smelters" }), 10, None).await;
+        assert_eq!(by_title.titles, ["Zinc smelters cut output"]);
+        assert_eq!(by_title.highlights, [None], "no snippet repeating the title");
+    }
+    // Its summary's words: the summary, marked, without the title.
+    let by_summary = search(&app, &outsider, json!({ "searchQuery": "treatment charges" }), 10, None).await;
+    let highlight = by_summary.highlights[0].clone().expect("a snippet of the summary");
+    assert!(highlight.contains("<mark>Treatment</mark> <mark>charges</mark> fell to a record low"), "{highlight}");
+    assert!(!highlight.contains("Zinc") && !highlight.contains("smelters"), "{highlight}");
+    // Both: the summary's match, still without the title.
+    let both = search(&app, &outsider, json!({ "searchQuery": "zinc or asia" }), 10, None).await;
+    let highlight = both.highlights[0].clone().expect("a snippet of the summary");
+    assert!(highlight.contains("<mark>Asia</mark>") && !highlight.contains("Zinc"), "{highlight}");
+    // The body is for the entitled reader alone.
+    let by_body = search(&app, &entitled, json!({ "searchQuery": "concentrate" }), 10, None).await;
+    assert!(by_body.highlights[0].as_deref().unwrap_or_default().contains("<mark>Concentrate</mark>"), "{:?}", by_body.highlights);
+    assert_eq!(search(&app, &outsider, json!({ "searchQuery": "concentrate" }), 10, None).await.total, 0);
+}
+
 #[sqlx::test(migrations = "./migrations")]
 async fn search_text_past_its_bounds_is_refused_with_a_message(pool: PgPool) {
     let app = TestApp::spawn(pool).await;

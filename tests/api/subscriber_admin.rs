@@ -186,6 +186,101 @@ async fn a_channel_admin_approves_a_trial_for_the_channels_trial_days(pool: PgPo
     assert_eq!(audit_rows(app, &w.plain, &other_id).await.last().unwrap().4.as_deref(), Some(w.admin_id.as_str()));
 }
 
+/// One rule decides what a trial reader (the trial scope alone) may do until when: their account
+/// trial, after which every call answers TRIAL_EXPIRED. A channel trial approved for them ends
+/// with it, and the approval email, the subscriber stats' Ends column (`channelSubscription.cancelAt`),
+/// the reader's Subscriptions page (`me.channelSubscriptions.cancelAt`) and channel card all say that
+/// day; once it is over, no channel trial starts.
+#[sqlx::test(migrations = "./migrations")]
+async fn a_trial_readers_channel_trial_ends_with_their_account_trial(pool: PgPool) {
+    let mail = crate::email_support::Mail::spawn(pool).await;
+    let app = &mail.app;
+    let n = crate::email_support::Newsroom::new(app).await;
+    let trial_reader = |email: &'static str| async move {
+        let token = tokens::for_user(&app.state, email, TestRole::Trial.scopes()).await;
+        let id = app.user_id(&token).await;
+        (token, id)
+    };
+    // First signed in 10 days ago: the account trial (14 days) ends in 4 days, before the
+    // channel's 14-day trial would.
+    let (reader, reader_id) = trial_reader("trial.reader@client.example").await;
+    let first_login: DateTime<Utc> = sqlx::query_scalar(
+        "update users set first_login = now() - interval '10 days', last_login = now() where user_id = $1 returning first_login",
+    )
+    .bind(&reader_id)
+    .fetch_one(&app.pool)
+    .await
+    .unwrap();
+    let account_end = first_login + Duration::days(14);
+    request(app, &reader, "requestTrialChannelSubscription", &n.premium).await;
+
+    let before = Utc::now();
+    let approved = done(&decide(app, &n.admin, "processTrialRequest", &n.premium, &reader_id, true).await, "processTrialRequest");
+    let trial = &approved["channelSubscription"];
+    assert_eq!((&trial["subscriptionState"], &trial["status"]["trial"]), (&json!("active"), &json!("Active")), "{approved}");
+    assert_eq!(at(&trial["cancelAt"]), account_end, "the trial ends with the account trial");
+    let days = |on: DateTime<Utc>| json!((account_end.date_naive() - on.date_naive()).num_days());
+    assert!([days(before), days(Utc::now())].contains(&trial["trialDuration"]), "the days it runs: {trial}");
+    let stored: DateTime<Utc> = sqlx::query_scalar("select cancel_at from channel_subscription where channel_id = $1 and user_id = $2")
+        .bind(&n.premium)
+        .bind(&reader_id)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(stored, account_end);
+
+    // The subscriber stats' Ends column.
+    let stats = done(&app.gql(Some(&n.admin), PAGE_ENDS, json!({ "c": n.premium })).await, "channelSubscribedUsers");
+    assert_eq!(stats["users"][0]["_id"], json!(reader_id), "{stats}");
+    assert_eq!(at(&stats["users"][0]["channelSubscription"]["cancelAt"]), account_end);
+    // The reader's Subscriptions page and the channel's card.
+    let mine = done(&app.gql(Some(&reader), "{ me { trialMinLeft channelSubscriptions { channelId cancelAt } } }", json!({})).await, "me");
+    assert_eq!(mine["channelSubscriptions"][0]["channelId"], json!(n.premium), "{mine}");
+    assert_eq!(at(&mine["channelSubscriptions"][0]["cancelAt"]), account_end);
+    let minutes_left = mine["trialMinLeft"].as_i64().unwrap();
+    assert!((minutes_left - (account_end - Utc::now()).num_minutes()).abs() <= 1, "the account trial the banner counts: {mine}");
+    let card =
+        app.gql(Some(&reader), "query($c: ID!) { channel(id: $c) { readerCard { action endsAt } } }", json!({ "c": n.premium })).await;
+    assert_eq!(card["data"]["channel"]["readerCard"]["action"], "TrialActive", "{card}");
+    assert_eq!(at(&card["data"]["channel"]["readerCard"]["endsAt"]), account_end);
+
+    // The approval email says the same day.
+    mail.deliver().await;
+    let emails = mail.received(1).await;
+    let runs_until = format!("runs until {}", account_end.format("%-d %B %Y"));
+    assert!(emails[0].text.contains(&runs_until), "{runs_until}:\n{}", emails[0].text);
+
+    // A request whose reader's account trial ended before staff came to it: no trial starts.
+    let (late, late_id) = trial_reader("late.reader@client.example").await;
+    request(app, &late, "requestTrialChannelSubscription", &n.premium).await;
+    sqlx::query("update users set first_login = now() - interval '15 days', last_login = now() where user_id = $1")
+        .bind(&late_id)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    let refused = decide(app, &n.admin, "processTrialRequest", &n.premium, &late_id, true).await;
+    assert_refused(&refused, "CONFLICT", "This reader's Insights trial has ended, so a channel trial cannot start.");
+    let given = form(
+        app,
+        &n.admin,
+        "createTrialChannelSubscription",
+        json!({ "channelId": n.premium, "userId": late_id, "notes": "Try it", "trialDuration": 7 }),
+    )
+    .await;
+    assert_refused(&given, "CONFLICT", "This reader's Insights trial has ended, so a channel trial cannot start.");
+    assert_eq!(email_requests(app, "trialApproved").await, [(n.premium.clone(), reader_id.clone())]);
+
+    // A reader with the full reader scope gets the channel's trial days.
+    let (full, full_id) = app.signed_in_reader("full.reader@client.example").await;
+    request(app, &full, "requestTrialChannelSubscription", &n.premium).await;
+    let before = Utc::now();
+    let approved = done(&decide(app, &n.admin, "processTrialRequest", &n.premium, &full_id, true).await, "processTrialRequest");
+    assert_trial_end(at(&approved["channelSubscription"]["cancelAt"]), before, 14);
+}
+
+const PAGE_ENDS: &str = "query($c: ID!) { channelSubscribedUsers(channelId: $c, view: Trial, limit: 15, offset: 0) {
+    users { _id channelSubscription { cancelAt } } } }";
+
 #[sqlx::test(migrations = "./migrations")]
 async fn rejections_and_access_requests_ask_for_their_email_once(pool: PgPool) {
     let w = world(pool).await;
@@ -593,6 +688,10 @@ async fn editing_cancelling_and_deleting_a_subscriber(pool: PgPool) {
     assert_eq!(done(&app.gql(Some(&w.editor), delete, json!({ "c": w.premium, "u": payer })).await, "deleteChannelSubscriber"), true);
 }
 
+/// Spec 3 §5: the search 'excludes users already subscribed, except those whose trial has
+/// expired'. The exception says what 'subscribed' covers: having a subscription to the channel at
+/// all, whatever its state (an ended trial is all it leaves out). Readers with any other
+/// subscription are on the channel's subscriber stats, where staff edit it.
 #[sqlx::test(migrations = "./migrations")]
 async fn the_user_search_offers_signed_in_users_who_are_not_subscribed(pool: PgPool) {
     let w = world(pool).await;
@@ -607,6 +706,12 @@ async fn the_user_search_offers_signed_in_users_who_are_not_subscribed(pool: PgP
         ("F never signed in", false),
         ("G canceled", true),
         ("H elsewhere", true),
+        ("I expired non-charge", true),
+        ("J rejected trial", true),
+        ("K trial cancelled after it started", true),
+        ("L withdrawn trial request", true),
+        ("M payment failed", true),
+        ("N cancelled at period end", true),
     ] {
         let email = format!("candidate.{}@client.example", &name[..1].to_lowercase());
         let id = if signed_in {
@@ -628,17 +733,40 @@ async fn the_user_search_offers_signed_in_users_who_are_not_subscribed(pool: PgP
     app.subscribe(&w.premium, &ids["E"], "trial", "pending", None, true).await;
     app.subscribe(&w.premium, &ids["G"], "account", "canceled", None, true).await;
     app.subscribe(&w.open, &ids["H"], "free", "active", None, true).await;
+    app.subscribe(&w.premium, &ids["I"], "nonCharge", "expired", Some(-3), true).await;
+    app.subscribe(&w.premium, &ids["J"], "trial", "rejected", None, true).await;
+    app.subscribe(&w.premium, &ids["K"], "trial", "canceled", Some(-1), true).await;
+    app.subscribe(&w.premium, &ids["L"], "trial", "canceled", None, true).await;
+    app.subscribe(&w.premium, &ids["M"], "account", "paymentFailed", None, true).await;
+    app.subscribe(&w.premium, &ids["N"], "account", "active", Some(-1), true).await;
+    sqlx::query("update channel_subscription set trial_duration = 14 where user_id = $1").bind(&ids["K"]).execute(&app.pool).await.unwrap();
+    sqlx::query("update channel_subscription set cancel_at_period_end = true where user_id = $1")
+        .bind(&ids["N"])
+        .execute(&app.pool)
+        .await
+        .unwrap();
     let search = "query($c: ID, $q: String) { getPaginatedUsers(searchQuery: $q, subscribableToChannel: $c) { total users { name } } }";
     let response = app.gql(Some(&w.editor), search, json!({ "c": w.premium, "q": "candidate" })).await;
     let page = done(&response, "getPaginatedUsers");
     let names: Vec<&str> = page["users"].as_array().unwrap().iter().map(|u| u["name"].as_str().unwrap()).collect();
+    // G (a paid subscription cancelled) was offered before: any ended subscription was. Only ended trials are.
     assert_eq!(
         names,
-        ["Candidate A new", "Candidate B expired trial", "Candidate C lapsed trial", "Candidate G canceled", "Candidate H elsewhere"]
+        [
+            "Candidate A new",
+            "Candidate B expired trial",
+            "Candidate C lapsed trial",
+            "Candidate H elsewhere",
+            "Candidate K trial cancelled after it started",
+        ]
     );
     assert_eq!(page["total"], 5);
     let all = app.gql(Some(&w.editor), search, json!({ "q": "candidate" })).await;
-    assert_eq!(all["data"]["getPaginatedUsers"]["total"], 8, "without the channel, everyone");
+    assert_eq!(all["data"]["getPaginatedUsers"]["total"], 14, "without the channel, everyone");
+    // The count agrees when the page does not tell it (a page of one).
+    let paged = "query($c: ID, $q: String) { getPaginatedUsers(searchQuery: $q, subscribableToChannel: $c, limit: 1) { total } }";
+    let response = app.gql(Some(&w.editor), paged, json!({ "c": w.premium, "q": "candidate" })).await;
+    assert_eq!(done(&response, "getPaginatedUsers")["total"], 5);
     let (reader, _) = app.signed_in_reader("reader@client.example").await;
     assert_eq!(error_code(&app.gql(Some(&reader), search, json!({ "c": w.premium })).await), Some("FORBIDDEN"));
 }

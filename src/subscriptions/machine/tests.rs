@@ -938,6 +938,76 @@ fn grant_of_a_trial_ends_it_after_its_duration() {
     assert_eq!(next_of(apply(ChannelType::Premium, None, &dated)).cancel_at, Some(at(2026, 12, 20, 23, 59, 59)));
 }
 
+/// A trial reader whose account trial ends on `at`.
+fn trial_reader(at: DateTime<Utc>) -> ReaderFacts {
+    ReaderFacts { account_trial_ends: Some(at) }
+}
+
+#[test]
+fn a_trial_readers_channel_trial_ends_no_later_than_their_account_trial() {
+    let pending = plain(T::Trial, S::Pending);
+    let approve = Event::Approve { trial_days: 14 };
+    let account_end = at(2026, 11, 28, 15, 30, 0);
+    // Approved for 14 days, it ends with the account trial, 3 days (by the calendar) from today.
+    let approved = transition_for(facts(ChannelType::Premium), trial_reader(account_end), Some(&pending), &approve, now()).unwrap();
+    let approved = approved.next.unwrap();
+    assert_eq!((approved.state, approved.cancel_at, approved.terms.trial_duration), (S::Active, Some(account_end), Some(3)));
+    // An account trial that outlasts the channel's trial changes nothing; nor does a reader without one.
+    for reader in [trial_reader(at(2027, 1, 1, 0, 0, 0)), ReaderFacts::default()] {
+        let approved = transition_for(facts(ChannelType::Premium), reader, Some(&pending), &approve, now()).unwrap().next.unwrap();
+        assert_eq!((approved.cancel_at, approved.terms.trial_duration), (Some(at(2026, 12, 9, 23, 59, 59)), Some(14)));
+    }
+    // Ending later today: the trial lasts a day, ending with the account trial.
+    let today = at(2026, 11, 25, 18, 0, 0);
+    let approved = transition_for(facts(ChannelType::Premium), trial_reader(today), Some(&pending), &approve, now()).unwrap().next.unwrap();
+    assert_eq!((approved.cancel_at, approved.terms.trial_duration), (Some(today), Some(1)));
+    // Once the account trial is over, no channel trial starts: approved or given.
+    let over = trial_reader(at(2026, 11, 25, 9, 0, 0));
+    assert_eq!(transition_for(facts(ChannelType::Premium), over, Some(&pending), &approve, now()), conflict(ACCOUNT_TRIAL_OVER));
+    let given = grant_of(T::Trial, None, Terms { trial_duration: Some(10), ..Terms::default() });
+    assert_eq!(transition_for(facts(ChannelType::Premium), over, None, &given, now()), conflict(ACCOUNT_TRIAL_OVER));
+    // Given by staff (or a list), and lengthened later: never past the account trial.
+    let granted = transition_for(facts(ChannelType::Premium), trial_reader(account_end), None, &given, now()).unwrap().next.unwrap();
+    assert_eq!((granted.cancel_at, granted.terms.trial_duration), (Some(account_end), Some(3)));
+    let longer = grant_of(T::Trial, None, Terms { trial_duration: Some(30), ..Terms::default() });
+    let longer = transition_for(facts(ChannelType::Premium), trial_reader(account_end), Some(&granted), &longer, now()).unwrap();
+    assert_eq!(longer.action, "change");
+    let longer = longer.next.unwrap();
+    assert_eq!((longer.cancel_at, longer.terms.trial_duration), (Some(account_end), Some(3)));
+    // Other subscriptions are not the account trial's to bound.
+    let non_charge = grant_of(T::NonCharge, Some(at(2027, 1, 31, 23, 59, 59)), Terms::default());
+    let given = transition_for(facts(ChannelType::Premium), trial_reader(account_end), None, &non_charge, now()).unwrap().next.unwrap();
+    assert_eq!(given.cancel_at, Some(at(2027, 1, 31, 23, 59, 59)));
+}
+
+#[test]
+fn a_welcome_says_how_the_subscription_came() {
+    let welcome_of = |current: Option<&Subscription>, event: &Event, from_list: bool| {
+        let transition = apply(ChannelType::Premium, current, event).unwrap();
+        assert_eq!(transition.email, Some(EmailKind::Welcome), "{event:?}");
+        welcome(&transition, from_list)
+    };
+    let by_account = Event::PayByAccount { account_number: "ACC-1".into(), price_per_month: None };
+    assert_eq!(welcome_of(None, &by_account, false), Welcome::Paid);
+    let invoice = plain(T::External, S::Pending);
+    assert_eq!(welcome_of(Some(&invoice), &Event::Approve { trial_days: 14 }, false), Welcome::Paid);
+    let card = CardState {
+        status: CardStatus::Active,
+        period_end: Some(next_charge()),
+        cancel_at_period_end: false,
+        ended_at: None,
+        card: Card { subscription_id: "sub_1".into(), ..Card::default() },
+        price_per_month: None,
+    };
+    assert_eq!(welcome_of(None, &Event::CardSync(card), false), Welcome::Paid);
+    let non_charge = grant_of(T::NonCharge, None, Terms::default());
+    assert_eq!(welcome_of(None, &non_charge, false), Welcome::Granted);
+    assert_eq!(welcome_of(None, &non_charge, true), Welcome::Bulk);
+    let trial = grant_of(T::Trial, None, Terms { trial_duration: Some(10), ..Terms::default() });
+    assert_eq!(welcome_of(None, &trial, false), Welcome::Trial);
+    assert_eq!(welcome_of(None, &trial, true), Welcome::Trial);
+}
+
 #[test]
 fn offers_follow_the_channel_type() {
     let table = [

@@ -28,7 +28,7 @@ use std::{
 
 use axum::{
     Router,
-    extract::Request,
+    extract::{Request, State},
     http::{HeaderValue, Method, StatusCode},
     middleware::{self, Next},
     response::{IntoResponse, Response},
@@ -40,8 +40,22 @@ use tokio::{net::TcpListener, sync::Notify};
 
 use crate::store::Store;
 
-/// The API version stamped on events: the one Stripe's fixtures in fixtures/stripe.json render.
-pub const API_VERSION: &str = "2026-06-24.dahlia";
+/// The API version the double speaks (events' `api_version`, responses' `Stripe-Version`, the
+/// fake Stripe.js's release train): the one the server's async-stripe is built for, which the
+/// README tells operators to set on their webhook endpoint. A second version here made every
+/// webhook log async-stripe's version warning and Stripe.js warn in checkout.
+pub fn api_version() -> &'static str {
+    // A static, so the version lives for the program (it owns a String in one variant, so a
+    // constant's borrow would not).
+    static VERSION: stripe_shared::ApiVersion = stripe_shared::version::VERSION;
+    VERSION.as_str()
+}
+
+/// The release train of an API version (`2026-09-30.endive` → `endive`): the Stripe.js version
+/// that @stripe/stripe-js expects with it.
+pub fn release_train(api_version: &str) -> &str {
+    api_version.split_once('.').map_or(api_version, |(_, train)| train)
+}
 
 /// How to start the double.
 #[derive(Debug, Clone)]
@@ -59,7 +73,14 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options { port: 0, webhook_url: None, webhook_secret: None, mode: Mode::Auto, max_tax_ids: 5, api_version: API_VERSION.to_owned() }
+        Options {
+            port: 0,
+            webhook_url: None,
+            webhook_secret: None,
+            mode: Mode::Auto,
+            max_tax_ids: 5,
+            api_version: api_version().to_owned(),
+        }
     }
 }
 
@@ -340,14 +361,19 @@ fn router(inner: Arc<Inner>) -> Router {
         .route("/v1/{*rest}", axum::routing::any(api::handle))
         .route("/", get(|| async { "stripe-double" }))
         .route("/health", post(|| async { "ok" }).get(|| async { "ok" }))
-        .layer(middleware::from_fn(cors))
+        .layer(middleware::from_fn_with_state(inner.clone(), cors))
         .with_state(inner)
 }
 
-/// Stripe.js calls the API from the page's origin; the double allows any origin.
-async fn cors(request: Request, next: Next) -> Response {
+/// Stripe.js calls the API from the page's origin; the double allows any origin. Every answer
+/// says the API version it speaks, as Stripe's do.
+async fn cors(State(inner): State<Arc<Inner>>, request: Request, next: Next) -> Response {
     let mut response = if request.method() == Method::OPTIONS { StatusCode::NO_CONTENT.into_response() } else { next.run(request).await };
+    let version = inner.store.lock().map(|s| s.api_version.clone()).unwrap_or_default();
     let headers = response.headers_mut();
+    if let Ok(version) = HeaderValue::from_str(&version) {
+        headers.insert("stripe-version", version);
+    }
     headers.insert("access-control-allow-origin", HeaderValue::from_static("*"));
     headers.insert("access-control-allow-methods", HeaderValue::from_static("GET, POST, DELETE, OPTIONS"));
     headers

@@ -11,10 +11,13 @@ use axum::{
 
 use crate::{Inner, invoices};
 
-/// The fake Stripe.js, pointed at this double whatever origin the page loads it from.
+/// The fake Stripe.js, pointed at this double whatever origin the page loads it from, of the
+/// release train of the double's API version (which @stripe/stripe-js checks).
 pub async fn stripe_js(State(inner): State<Arc<Inner>>) -> Response {
-    let base = inner.store.lock().map(|s| s.base_url.clone()).unwrap_or_default();
-    let script = include_str!("../static/stripe.js").replace("__STRIPE_DOUBLE_BASE__", &base);
+    let (base, version) = inner.store.lock().map(|s| (s.base_url.clone(), s.api_version.clone())).unwrap_or_default();
+    let script = include_str!("../static/stripe.js")
+        .replace("__STRIPE_DOUBLE_BASE__", &base)
+        .replace("__STRIPE_DOUBLE_RELEASE__", crate::release_train(&version));
     ([(header::CONTENT_TYPE, "application/javascript; charset=utf-8"), (header::CACHE_CONTROL, "no-store")], script).into_response()
 }
 

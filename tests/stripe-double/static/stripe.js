@@ -262,7 +262,7 @@
     this._key = key;
     this._options = options || {};
   }
-  Stripe.version = 'dahlia';
+  Stripe.version = '__STRIPE_DOUBLE_RELEASE__';
 
   Stripe.prototype._registerWrapper = function () {};
   Stripe.prototype.registerAppInfo = function () {};

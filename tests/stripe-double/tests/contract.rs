@@ -489,3 +489,36 @@ async fn the_fake_stripe_js_and_the_http_controls_are_served() {
         http.post(format!("{base}/_double/clock")).json(&serde_json::json!({"days": 2})).send().await.unwrap().json().await.unwrap();
     assert!(clock["now"].as_i64().unwrap() >= before + 2 * 86_400);
 }
+
+/// The double speaks the API version the server's async-stripe is built for, the one the README
+/// tells operators to set on their webhook endpoint: events carry it (so `construct_event` has no
+/// version mismatch to warn about), every answer says it in `Stripe-Version`, and the fake
+/// Stripe.js is of its release train (which @stripe/stripe-js checks in the browser).
+#[tokio::test]
+async fn the_double_speaks_the_api_version_async_stripe_is_built_for() {
+    let built_for = stripe_shared::version::VERSION.as_str();
+    assert_eq!(stripe_double::api_version(), built_for);
+    let readme = include_str!("../../../README.md").split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(readme.contains(&format!("API version async-stripe is built for ({built_for})")), "the README names {built_for}");
+
+    // A double started as `make run` and the browser tests start it (the binary's defaults).
+    let double = StripeDouble::start().await.unwrap();
+    let api = Api::new(&double);
+    customer_and_price(&api).await;
+    let events = double.events();
+    assert!(!events.is_empty());
+    for event in &events {
+        assert_eq!(event["api_version"], built_for, "{}", event["type"]);
+        let payload = event.to_string();
+        let header = stripe_double::sign(&payload, support::SECRET, chrono::Utc::now().timestamp());
+        let parsed = stripe_webhook::Webhook::construct_event(&payload, &header, support::SECRET).unwrap();
+        assert_eq!(parsed.api_version, Some(stripe_shared::version::VERSION));
+    }
+
+    let answer = reqwest::Client::new().get(format!("{}/v1/events", double.base_url())).bearer_auth(&api.key).send().await.unwrap();
+    assert_eq!(answer.headers()["stripe-version"], built_for);
+
+    let train = built_for.split_once('.').expect("a version with its release train").1;
+    let js = reqwest::get(double.js_url()).await.unwrap().text().await.unwrap();
+    assert!(js.contains(&format!("Stripe.version = '{train}';")), "Stripe.js of release train {train}");
+}
