@@ -462,9 +462,11 @@ test('The Editor adds a subscriber as a paid clearing account, then edits them t
   // The user search offers only users who have signed in and are not subscribed.
   await form.getByRole('combobox', { name: 'User' }).fill(`clearing-${run}`);
   const matches = page.getByRole('listbox', { name: 'Matching users' });
-  await expect(matches.getByRole('option', { name: label, exact: true })).toBeVisible();
+  // Each match is named by the user's name and, as its description, their email.
+  const option = matches.getByRole('option', { name: `${user.name} ${user.email}`, exact: true });
+  await expect(option).toBeVisible();
   await expect(matches.getByRole('option')).toHaveCount(1);
-  await matches.getByRole('option', { name: label, exact: true }).click();
+  await option.click();
   await expect(form.getByLabel('User', { exact: true })).toHaveValue(label);
 
   // Paid > Clearing account: the card is shown but cannot be chosen; the account number is required.
