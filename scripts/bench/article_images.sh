@@ -9,11 +9,10 @@
 #   on the built-in provider's page: the time from navigation to the first body image loaded
 #   (its resource timing's responseEnd), over 7 fresh browser contexts (cold HTTP cache), median.
 # Prints the figures; asserts nothing. Needs wrk, a release build (make build), Node.js and Chromium.
-# BENCH_BIN and BENCH_WEB_DIR measure another build (e.g. an older commit's binary and web/dist);
+# BENCH_BIN (common.sh) and BENCH_WEB_DIR measure another build (e.g. an older commit's binary and web/dist);
 # BENCH_DURATION changes the 20 s load.
 source "$(dirname "$0")/common.sh"
 
-bin=${BENCH_BIN:-$bin}
 web_dir=${BENCH_WEB_DIR:-$PWD/web/dist}
 duration=${BENCH_DURATION:-20s}
 work=$(mktemp -d)

@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/insights/target}
-bin=$CARGO_TARGET_DIR/release/insights-cli
+# BENCH_BIN measures another binary (e.g. an older commit's release build) with the same script.
+bin=${BENCH_BIN:-$CARGO_TARGET_DIR/release/insights-cli}
 [[ -x $bin ]] || { echo "build it first: make build" >&2; exit 1; }
 command -v wrk >/dev/null || { echo "needs wrk: apt-get install wrk" >&2; exit 1; }
 

@@ -7,10 +7,9 @@
 # - an 8 MB body of GraphQL comments;
 # - `{ __typename × 200000 }` (about 2 MB);
 # - `"copper " × 1000` as search text, signed in (a reader's token).
-# Prints the figures; asserts nothing. BENCH_BIN measures another binary.
+# Prints the figures; asserts nothing. BENCH_BIN (common.sh) measures another binary.
 source "$(dirname "$0")/common.sh"
 
-bin=${BENCH_BIN:-$bin}
 work=$(mktemp -d)
 trap 'stop; drop_db; rm -f "$log"; rm -rf "$work"' EXIT
 
@@ -33,7 +32,7 @@ doc += " fragment F%d on Query { __typename }" % levels
 write("fanout", doc)
 write("comments", "{ __typename }\n" + ("# " + "x" * 98 + "\n") * 80_000)
 write("typename", "{ " + "__typename " * 200_000 + "}")
-write("search", "query($p: SearchParams!) { searchArticles(params: $p, first: 9) { totalCount } }", {"p": {"searchQuery": "copper " * 1000}})
+write("search", "query($p: SearchArticlesParams) { searchArticles(params: $p, first: 9) { totalCount } }", {"p": {"searchQuery": "copper " * 1000}})
 PY
 
 # name file [token] [copies]: time one request (or several at once) while /healthz is polled.
@@ -65,6 +64,9 @@ def send():
         status, text = r.status, r.read()
     except urllib.error.HTTPError as e:
         status, text = e.code, e.read()
+    except (urllib.error.URLError, ConnectionError) as e:
+        # A body refused before it is read: the server answers 413 and closes while we still send.
+        status, text = "closed", str(getattr(e, "reason", e)).encode()
     results.append((time.perf_counter() - t, status, text[:160].decode("utf-8", "replace")))
 poller = threading.Thread(target=poll); poller.start()
 time.sleep(0.2)
