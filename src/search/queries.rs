@@ -103,20 +103,19 @@ fn push_filters(q: &mut QueryBuilder<Postgres>, f: &SearchFilter, with_words: bo
 
 /// The words' match, `premium` saying of a row whether it is premium now (`PREMIUM`). An article
 /// the caller may not read in full (`can_see_full_version`: premium now, and not of one of
-/// `body_channels`) matches on its title and summary alone, the vector's weights A and B
-/// (migration 0006), never on its body: else a reader could confirm a figure of a premium body one
-/// search at a time. The match index still finds the candidates (a weighted match is a subset).
+/// `body_channels`) matches on its title and summary alone (`title_summary_vector`, migration
+/// 0030), never on its body: else a reader could confirm a figure of a premium body one search at
+/// a time. The match index still finds the candidates (a title and summary match is a subset).
 fn push_match(q: &mut QueryBuilder<Postgres>, f: &SearchFilter, words: &str, premium: &str) {
     q.push(" and a.search_vector @@ websearch_to_tsquery('english', ").push_bind(words.to_owned()).push(")");
     if let Some(channels) = &f.body_channels {
-        // Every lexeme of the query labelled `:AB` (tsquery's text quotes each one, doubling quotes in it).
         q.push(" and (not ")
             .push(premium)
             .push(" or a.premium_channel_id = any(")
             .push_bind(channels.clone())
-            .push(") or a.search_vector @@ regexp_replace(websearch_to_tsquery('english', ")
+            .push(") or a.title_summary_vector @@ websearch_to_tsquery('english', ")
             .push_bind(words.to_owned())
-            .push(r#")::text, '''(?:[^'']|'''')*''', '\&:AB', 'g')::tsquery)"#);
+            .push("))");
     }
 }
 
@@ -352,7 +351,7 @@ async fn walk_group(
     let mut q = QueryBuilder::<Postgres>::new("select a.article_id, a.card_revision, a.publish_date, a.is_pinned, ");
     push_relevance(&mut q, ranking, words);
     q.push(
-        " from (select a.article_id, a.card_revision, a.publish_date, a.is_pinned, a.search_vector, a.premium_channel_id, ",
+        " from (select a.article_id, a.card_revision, a.publish_date, a.is_pinned, a.search_vector, a.title_summary_vector, a.premium_channel_id, ",
     )
     .push(PREMIUM)
     .push(" as is_premium_now from article a left join channel c on c.channel_id = a.premium_channel_id");
