@@ -15,7 +15,6 @@ use crate::{
     channels::{ChannelType, OwnerType},
     error::{Error, Result},
     graphql::{DEFAULT_PAGE_SIZE, SortDirection, app_state, checked_limit_offset, id_strings, total_from_page, viewer},
-    state::AppState,
     taxonomy::PromotionalContentSummary,
     users::UserSummary,
     validation::optional_id,
@@ -244,7 +243,7 @@ async fn article_objects(ctx: &Context<'_>, rows: Vec<ArticleRow>, role: Role) -
             || look_ahead.field("articles").field(field).exists()
             || look_ahead.field("article").field(field).exists()
     });
-    let mut relations = if related { kept_relations(app_state(ctx), &rows).await? } else { HashMap::new() };
+    let mut relations = if related { super::read::relations(app_state(ctx), &rows).await? } else { HashMap::new() };
     Ok(rows
         .into_iter()
         .map(|row| {
@@ -253,35 +252,6 @@ async fn article_objects(ctx: &Context<'_>, rows: Vec<ArticleRow>, role: Role) -
             ArticleObject { relations, row, can_edit }
         })
         .collect())
-}
-
-/// The links of `rows`' articles: those kept at the revision each row was read at, the rest read
-/// (one statement) and kept. They are read after the rows, so a link changed in between is kept
-/// under the older revision; only a request that read that older revision can find it there, and
-/// it gets what it would have got a moment later. An article without links keeps empty lists.
-async fn kept_relations(state: &AppState, rows: &[ArticleRow]) -> Result<HashMap<String, Arc<Relations>>> {
-    let kept = &state.article_relations;
-    let mut relations = HashMap::with_capacity(rows.len());
-    let mut missing = Vec::new();
-    for row in rows {
-        match kept.find(&row.article_id, row.card_revision) {
-            Some(found) => {
-                relations.insert(row.article_id.clone(), found);
-            }
-            None => missing.push(row),
-        }
-    }
-    if missing.is_empty() {
-        return Ok(relations);
-    }
-    let ids: Vec<String> = missing.iter().map(|row| row.article_id.clone()).collect();
-    let mut read = queries::relations_of(&state.pool, &ids).await?;
-    for row in missing {
-        let links = Arc::new(read.remove(&row.article_id).unwrap_or_default());
-        kept.keep(&row.article_id, row.card_revision, links.clone());
-        relations.insert(row.article_id.clone(), links);
-    }
-    Ok(relations)
 }
 
 /// How `load_article` treats the caller's access.

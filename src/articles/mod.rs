@@ -4,6 +4,7 @@
 mod graphql;
 pub mod model;
 pub mod queries;
+mod read;
 pub mod sanitize;
 pub mod service;
 pub mod text;

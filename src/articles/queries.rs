@@ -263,9 +263,6 @@ pub struct Named {
     pub article_image: Option<String>,
 }
 
-/// Articles whose links are kept in memory, by card revision: about 1 kB each, some 20 MB at most.
-pub const RELATIONS: usize = 20_000;
-
 /// The linked records of one article (or template).
 #[derive(Default)]
 pub struct Relations {

@@ -97,7 +97,7 @@ impl TokenValidator {
             source,
             keys: RwLock::default(),
             refreshing: Mutex::new(()),
-            verified: SyncMutex::new(crate::state::lru(VERIFIED_CAPACITY)),
+            verified: SyncMutex::new(crate::kept::lru(VERIFIED_CAPACITY)),
         }
     }
 

@@ -1,6 +1,6 @@
 //! Resolves the `Authorization` header of a request into `Auth`: validates the bearer token and
 //! loads (or creates, on first use) the stored user, writing only when the token's claims changed.
-//! The user comes from memory when this server has it (`users::cache`).
+//! The user comes from memory when this server has it (`users::kept`).
 
 use std::sync::Arc;
 

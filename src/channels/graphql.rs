@@ -10,14 +10,15 @@ use async_graphql::{
 use chrono::{DateTime, Utc};
 
 use super::{
-    cache::{AllChannels, all_channels},
+    read::{AllChannels, all_channels},
     model::{ChannelState, ChannelType, OwnerType},
     queries::{self, ChannelCounts, ChannelFilter, ChannelRow},
     random_pick::RandomPick,
     service::{self, ArchivedBy, ChannelChange},
 };
-use crate::subscriptions::{ChannelSubscriptionObject, ReaderChannelCard, reader_card, viewer_subscriptions};
+use crate::subscriptions::{ChannelSubscriptionObject, ReaderChannelCard, reader_card};
 use crate::{
+    kept::RequestScope,
     auth::{ALL_ROLES, Role, STAFF},
     desks::queries as desks,
     error::{Error, Result},
@@ -144,13 +145,13 @@ impl ChannelObject {
 
     /// The caller holds an active subscription to it (state active, not past cancelAt).
     async fn is_current_user_subscribed(&self, ctx: &Context<'_>) -> Result<bool> {
-        let subscriptions = viewer_subscriptions(ctx).await?;
+        let subscriptions = RequestScope::of(ctx).viewer_subscriptions().await?;
         Ok(subscriptions.find(&self.row.channel_id).is_some_and(|s| s.access().is_active(chrono::Utc::now())))
     }
 
     /// The caller's subscription to it, in whatever state; null when they never had one.
     async fn user_channel_subscription(&self, ctx: &Context<'_>) -> Result<Option<ChannelSubscriptionObject>> {
-        let subscriptions = viewer_subscriptions(ctx).await?;
+        let subscriptions = RequestScope::of(ctx).viewer_subscriptions().await?;
         Ok(subscriptions.find(&self.row.channel_id).cloned().map(ChannelSubscriptionObject::new))
     }
 
@@ -232,9 +233,9 @@ async fn from_rows(ctx: &Context<'_>, rows: Vec<ChannelRow>, admins_selected: bo
     channel_objects(ctx, rows.into_iter().map(Arc::new).collect(), |row| row.viewer_is_admin, admins_selected).await
 }
 
-/// The kept channels (`cache`) that `keep` chooses, in name order.
+/// The kept channels (`read`) that `keep` chooses, in name order.
 async fn kept_channels(ctx: &Context<'_>, keep: impl Fn(&ChannelRow) -> bool) -> Result<Vec<ChannelObject>> {
-    let all = all_channels(ctx).await?;
+    let all = all_channels(RequestScope::of(ctx)).await?;
     let rows = all.channels.iter().filter(|row| keep(row)).cloned().collect();
     kept_objects(ctx, &all, rows).await
 }
@@ -445,8 +446,8 @@ async fn active_of_types(ctx: &Context<'_>, types: &[&str], pick: Option<RandomP
         return kept_channels(ctx, of_types).await;
     };
     // Picked before they become objects: only the few picked are built and resolved.
-    let all = all_channels(ctx).await?;
-    let subscriptions = viewer_subscriptions(ctx).await?;
+    let all = all_channels(RequestScope::of(ctx)).await?;
+    let subscriptions = RequestScope::of(ctx).viewer_subscriptions().await?;
     let now = Utc::now();
     let rows = all.channels.iter().filter(|row| of_types(row)).cloned().collect();
     let picked = pick.pick(rows, |row| row.channel_id.as_str(), |row| subscriptions.holds(&row.channel_id, now))?;

@@ -92,7 +92,7 @@ fn facts(row: &CandidateRow) -> ArticleFacts<'_> {
 
 /// The best articles for `words`, best first, each once.
 async fn best_hits(state: &AppState, reader: &Reader, words: &str) -> Result<Vec<String>> {
-    let ranking = *state.search_ranking.get_or_try_init(|| search::ranking_in_use(&state.pool)).await?;
+    let ranking = crate::search::read::ranking(state).await?;
     let mut hits: Vec<Hit> = Vec::new();
     for filter in filters(reader, words) {
         let page = cancel_if_dropped(&state.pool, async |conn| search::page(conn, &filter, ranking, None, CANDIDATE_ARTICLES).await).await?;

@@ -18,7 +18,7 @@ pub struct ParsedDocuments {
 
 impl Default for ParsedDocuments {
     fn default() -> Self {
-        ParsedDocuments { kept: Mutex::new(crate::state::lru(KEPT)) }
+        ParsedDocuments { kept: Mutex::new(crate::kept::lru(KEPT)) }
     }
 }
 

@@ -28,7 +28,7 @@ use crate::{
         build_schema,
     },
     state::AppState,
-    taxonomy::shared_reads::{SharedReadCache, is_shared_read},
+    taxonomy::shared_reads::is_shared_read,
     uploads,
 };
 
@@ -136,7 +136,7 @@ async fn graphql(
         Checked::Allowed(document) => {
             let is_query = access::selected_operation(&document, request.operation_name.as_deref())
                 .is_some_and(|operation| operation.ty == async_graphql::parser::types::OperationType::Query);
-            schema.execute(request_data(parsed(request, document), auth, is_query)).await
+            schema.execute(request_data(&state, parsed(request, document), auth, is_query)).await
         }
     };
     for error in &mut response.errors {
@@ -208,18 +208,12 @@ fn parsed(mut request: async_graphql::Request, document: Box<async_graphql::pars
     request
 }
 
-/// The request with its per-request data: the caller and, for a query, the values its fields
-/// share (the revisions, the topics and the caller's subscriptions, each read once so that the
-/// fields agree). A mutation goes without them: its later fields must see what earlier ones wrote.
-fn request_data(request: async_graphql::Request, auth: Auth, is_query: bool) -> async_graphql::Request {
-    let request = request.data(auth);
-    if !is_query {
-        return request;
-    }
-    request
-        .data(crate::revisions::RequestRevisions::default())
-        .data(crate::subscriptions::ViewerSubscriptionsCell::default())
-        .data(crate::taxonomy::cache::RequestTopics::default())
+/// The request with its per-request data: the caller, and the request's scope (`kept::RequestScope`:
+/// for a query, the values its fields share, each read once so that the fields agree; a mutation
+/// reads them at each use, for its later fields must see what earlier ones wrote).
+fn request_data(state: &AppState, request: async_graphql::Request, auth: Auth, is_query: bool) -> async_graphql::Request {
+    let user_id = auth.viewer().ok().map(|viewer| viewer.user.user_id.clone());
+    request.data(auth).data(crate::kept::RequestScope::new(state.clone(), user_id, is_query))
 }
 
 /// A shared topic read: answered from the serialised response of the current taxonomy revision,
@@ -227,19 +221,19 @@ fn request_data(request: async_graphql::Request, auth: Auth, is_query: bool) -> 
 /// never newer than the revision it is filed under.
 async fn shared_read(state: &AppState, schema: &AppSchema, request: async_graphql::Request, auth: Auth) -> Result<Response, HttpError> {
     let key = serde_json::to_string(&(&request.query, &request.operation_name, &request.variables)).map_err(anyhow::Error::from)?;
-    let revision = match SharedReadCache::revision(&state.pool).await {
+    let revision = match crate::kept::revisions::topics(&state.pool).await {
         Ok(revision) => revision,
         Err(error) => return Ok(graphql_failure(error)),
     };
-    if let Some(body) = state.shared_reads.get(revision, &key) {
-        return Ok(json_body(body));
+    if let Some(body) = state.kept.shared_topic_reads.find(&key, revision) {
+        return Ok(json_body((*body).clone()));
     }
-    let response = schema.execute(request_data(request, auth, true)).await;
+    let response = schema.execute(request_data(state, request, auth, true)).await;
     if !response.errors.is_empty() {
         return Ok(graphql_response(response));
     }
     let body = bytes::Bytes::from(serde_json::to_vec(&response).map_err(anyhow::Error::from)?);
-    state.shared_reads.put(revision, key, body.clone());
+    state.kept.shared_topic_reads.keep(key, revision, std::sync::Arc::new(body.clone()));
     Ok(json_body(body))
 }
 

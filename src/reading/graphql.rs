@@ -3,17 +3,16 @@
 //! goes through `entitlement::can_see_full_version`; the body never leaves the server for a
 //! reader who may not read it.
 
-use std::{collections::HashMap, sync::Arc};
+use std::sync::Arc;
 
 use async_graphql::{Context, ID, InputObject, Object, SimpleObject};
 use chrono::{DateTime, Duration, Months, NaiveDate, Utc};
 use rand::seq::SliceRandom;
 
 use super::{
-    cache::{Latest, Recent},
     entitlement::{ArticleFacts, can_see_full_version},
     queries::{self, ArticleRow, CardRow, ChannelFact, DeskFact, LatestFilter, Listed, NewView},
-    service,
+    read, service,
 };
 use crate::{
     articles::{ArticleChannel, ArticlePublisher, ArticleTag, ArticleTopic, channel, model::ArticleState, publisher, tags, topics},
@@ -23,9 +22,9 @@ use crate::{
     graphql::{app_state, viewer},
     ids,
     promotions::{self, PromotionalContentCard},
-    revisions::request_revisions,
-    subscriptions::{ViewerSubscriptions, viewer_subscriptions},
-    taxonomy::cache::{Topics, request_topics},
+    kept::RequestScope,
+    subscriptions::ViewerSubscriptions,
+    taxonomy::read::Topics,
     validation::optional_id,
 };
 
@@ -51,7 +50,7 @@ impl Reader {
     pub async fn of(ctx: &Context<'_>) -> Result<Reader> {
         let viewer = viewer(ctx)?;
         let role = viewer.require(ALL_ROLES)?;
-        let subscriptions = if role.is_staff() { None } else { Some(viewer_subscriptions(ctx).await?) };
+        let subscriptions = if role.is_staff() { None } else { Some(RequestScope::of(ctx).viewer_subscriptions().await?) };
         Ok(Reader { role, user_id: viewer.user.user_id.clone(), subscriptions, now: Utc::now() })
     }
 
@@ -67,10 +66,10 @@ impl Reader {
     }
 
     /// The channels the caller is actively subscribed to (staff: none of their own).
-    pub async fn active_channels(&self, ctx: &Context<'_>) -> Result<Vec<String>> {
+    pub async fn active_channels(&self, scope: &RequestScope) -> Result<Vec<String>> {
         let subscriptions = match &self.subscriptions {
             Some(subscriptions) => subscriptions.clone(),
-            None => viewer_subscriptions(ctx).await?,
+            None => scope.viewer_subscriptions().await?,
         };
         Ok(subscriptions.active_channel_ids(self.now))
     }
@@ -147,60 +146,6 @@ impl ArticleCard {
     }
 }
 
-/// The cards of `listed`, in its order: those kept at their revision from memory, the others read
-/// in one statement (and kept).
-pub async fn cards(ctx: &Context<'_>, reader: &Reader, listed: &[Listed]) -> Result<Vec<ArticleCard>> {
-    if listed.is_empty() {
-        return Ok(Vec::new());
-    }
-    let state = app_state(ctx);
-    let mut kept = Vec::with_capacity(listed.len());
-    let mut missing = Vec::new();
-    for item in listed {
-        match state.cards.find(&item.article_id, item.card_revision) {
-            Some(card) => kept.push(card),
-            None => missing.push(item.article_id.clone()),
-        }
-    }
-    let read = async {
-        if missing.is_empty() {
-            return Ok(Vec::new());
-        }
-        let rows: Vec<Arc<CardRow>> = queries::cards(&state.pool, &missing).await?.into_iter().map(Arc::new).collect();
-        for row in &rows {
-            state.cards.keep(&row.article_id, row.card_revision, row.clone());
-        }
-        Ok(rows)
-    };
-    let (read, topics) = tokio::try_join!(read, request_topics(ctx))?;
-    let mut rows: HashMap<&str, &CardRow> = kept.iter().chain(&read).map(|row| (row.article_id.as_str(), row.as_ref())).collect();
-    Ok(listed.iter().filter_map(|item| rows.remove(item.article_id.as_str())).map(|row| ArticleCard::new(row, reader, &topics)).collect())
-}
-
-/// A page of the latest published articles: kept at the request's content revision while it holds
-/// (`cache::Latest`), else read and kept.
-async fn latest_page(ctx: &Context<'_>, filter: &LatestFilter<'_>, now: DateTime<Utc>) -> Result<Arc<Latest>> {
-    let state = app_state(ctx);
-    let revision = request_revisions(ctx).await?.content;
-    let read = async {
-        let until = if filter.free_only { queries::next_premium_end(&state.pool).await? } else { None };
-        Ok::<_, Error>(Latest { ids: queries::latest_ids(&state.pool, filter).await?, read_at: now, until })
-    };
-    state.latest.find_or_read(&filter.key(), revision, |latest| latest.holds_at(now), read).await
-}
-
-/// A channel's newest published articles since `since`, one more than an article page shows (it
-/// leaves itself out): kept at the request's content revision (`cache::Recent`), else read.
-async fn recent_in_channel(ctx: &Context<'_>, channel_id: &str, since: DateTime<Utc>) -> Result<Arc<Recent>> {
-    let state = app_state(ctx);
-    let revision = request_revisions(ctx).await?.content;
-    let read = async {
-        let articles = queries::recent_channel_articles(&state.pool, channel_id, since, RECENT_CHANNEL_ARTICLES + 1).await?;
-        Ok::<_, Error>(Recent { since, articles })
-    };
-    state.recent.find_or_read(channel_id, revision, |recent| recent.covers(since), read).await
-}
-
 /// A contributor as readers see them.
 #[derive(SimpleObject, Clone)]
 pub struct ArticleContributor {
@@ -240,7 +185,7 @@ impl PublishedArticle {
 /// unknown article, or one that is not published.
 async fn published(ctx: &Context<'_>, reader: &Reader, id: &str) -> Result<(Arc<ArticleRow>, bool)> {
     let id = optional_id(Some(id), "Article").map_err(|_| Error::ArticleNotFound)?.ok_or(Error::ArticleNotFound)?;
-    let row = article_page(ctx, &id).await?.ok_or(Error::ArticleNotFound)?;
+    let row = read::article_page(RequestScope::of(ctx), &id).await?.ok_or(Error::ArticleNotFound)?;
     if row.state != ArticleState::Published.as_str() {
         return Err(Error::ArticleNotFound);
     }
@@ -261,25 +206,6 @@ async fn signed_html(ctx: &Context<'_>, html: &str, now: DateTime<Utc>) -> Resul
     let state = app_state(ctx);
     let key = state.upload_access.key(&state.pool).await?;
     Ok(crate::uploads::access::sign_links(html, &viewer(ctx)?.user.user_id, key, now).into_owned())
-}
-
-/// An article with everything its page shows: a published one kept at the request's content and
-/// topics revisions (`cache::page_weight` says why both), else read (and kept when published: the
-/// content revision does not follow other articles).
-async fn article_page(ctx: &Context<'_>, id: &str) -> Result<Option<Arc<ArticleRow>>> {
-    let state = app_state(ctx);
-    let revisions = request_revisions(ctx).await?;
-    let revision = (revisions.content, revisions.topics);
-    if let Some(row) = state.article_pages.find(id, revision) {
-        return Ok(Some(row));
-    }
-    let Some(row) = queries::article(&state.pool, id).await?.map(Arc::new) else {
-        return Ok(None);
-    };
-    if row.state == ArticleState::Published.as_str() {
-        state.article_pages.keep(id, revision, row.clone());
-    }
-    Ok(Some(row))
 }
 
 #[Object]
@@ -332,7 +258,7 @@ impl PublishedArticle {
     /// The root topics of its topics.
     // From the kept topic list: walking up the tree in SQL was a third of the page's statement.
     async fn root_categories(&self, ctx: &Context<'_>) -> Result<Vec<ArticleTopic>> {
-        let topics = request_topics(ctx).await?;
+        let topics = RequestScope::of(ctx).topics().await?;
         let roots = topics.roots_of(self.row.categories.iter().map(|c| c.id.as_str()));
         Ok(roots.into_iter().map(|root| ArticleTopic { id: root.category_id.clone(), name: root.name.clone() }).collect())
     }
@@ -418,7 +344,7 @@ impl PublishedArticle {
 
     /// Under a locked topic (or a sub-topic of one).
     async fn is_locked(&self, ctx: &Context<'_>) -> Result<bool> {
-        let topics = request_topics(ctx).await?;
+        let topics = RequestScope::of(ctx).topics().await?;
         Ok(topics.any_locked(self.row.categories.iter().map(|c| c.id.as_str())))
     }
 
@@ -442,7 +368,7 @@ impl PublishedArticle {
         };
         let reader = Reader::of(ctx).await?;
         let since = reader.now - Months::new(1);
-        let recent = recent_in_channel(ctx, channel_id, since).await?;
+        let recent = read::recent_in_channel(RequestScope::of(ctx), channel_id, since, RECENT_CHANNEL_ARTICLES + 1).await?;
         let others: Vec<Listed> = recent
             .articles
             .iter()
@@ -450,7 +376,7 @@ impl PublishedArticle {
             .take(RECENT_CHANNEL_ARTICLES as usize)
             .map(|article| article.listed.clone())
             .collect();
-        cards(ctx, &reader, &others).await
+        read::cards(RequestScope::of(ctx), &reader, &others).await
     }
 }
 
@@ -662,12 +588,12 @@ impl ReadingQuery {
         }
         let params = params.unwrap_or_default();
         let channels =
-            if params.only_my_subscriptions || params.exclude_my_subscriptions { reader.active_channels(ctx).await? } else { Vec::new() };
+            if params.only_my_subscriptions || params.exclude_my_subscriptions { reader.active_channels(RequestScope::of(ctx)).await? } else { Vec::new() };
         // One more id than the page tells whether another page follows.
         let filter = latest_filter(&channels, &params, limit + 1, limit * i64::from(page - 1));
-        let latest = latest_page(ctx, &filter, reader.now).await?;
+        let latest = read::latest_page(RequestScope::of(ctx), &filter, reader.now).await?;
         let has_more = latest.ids.len() as i64 > limit;
-        let articles = cards(ctx, &reader, &latest.ids[..latest.ids.len().min(limit as usize)]).await?;
+        let articles = read::cards(RequestScope::of(ctx), &reader, &latest.ids[..latest.ids.len().min(limit as usize)]).await?;
         Ok(ReaderArticlePage { articles, has_more, channels, params })
     }
 
@@ -717,7 +643,7 @@ impl ReadingQuery {
             desks: facts.desks.0.into_iter().map(DeskSummary::from).collect(),
             tags: tags(&facts.tags),
             channels: facts.channels.0.into_iter().map(article_channel).collect(),
-            trending_articles: cards(ctx, &reader, &trending).await?,
+            trending_articles: read::cards(RequestScope::of(ctx), &reader, &trending).await?,
         })
     }
 
@@ -745,7 +671,7 @@ impl ReadingQuery {
         let reader = Reader::of(ctx).await?;
         let channel_id = optional_id(Some(&premium_channel_id), "Channel")?.ok_or(Error::NotFound("Channel"))?;
         let ids = queries::chart_ids(&app_state(ctx).pool, &channel_id, MAX_PAGE_SIZE).await?;
-        cards(ctx, &reader, &ids).await
+        read::cards(RequestScope::of(ctx), &reader, &ids).await
     }
 
     async fn get_stats_by_channel(&self, ctx: &Context<'_>, query: ChannelStatsQuery) -> Result<ChannelStats> {
@@ -755,14 +681,14 @@ impl ReadingQuery {
         let pool = &app_state(ctx).pool;
         let views = queries::channel_views(pool, &channel_id, since).await?;
         let trending = queries::trending_ids(pool, since, Some(&channel_id), None, TRENDING_SIZE).await?;
-        Ok(ChannelStats { channel_id, views, trending_articles: cards(ctx, &reader, &trending).await? })
+        Ok(ChannelStats { channel_id, views, trending_articles: read::cards(RequestScope::of(ctx), &reader, &trending).await? })
     }
 
     /// The caller holds an active subscription to the channel.
     async fn is_subscribed_to(&self, ctx: &Context<'_>, channel_id: ID) -> Result<bool> {
         let reader = Reader::of(ctx).await?;
         let channel_id = optional_id(Some(&channel_id), "Channel")?.ok_or(Error::NotFound("Channel"))?;
-        Ok(reader.active_channels(ctx).await?.contains(&channel_id))
+        Ok(reader.active_channels(RequestScope::of(ctx)).await?.contains(&channel_id))
     }
 
     async fn find_contributor_by_id(&self, ctx: &Context<'_>, id: ID) -> Result<Contributor> {
@@ -782,25 +708,9 @@ impl ReadingQuery {
 /// Views of published articles and their readers, for `me.recommendedArticles`.
 pub async fn recommended(ctx: &Context<'_>, take: i32, skip: i32) -> Result<Vec<ArticleCard>> {
     let reader = Reader::of(ctx).await?;
-    let take = page_size(take)?;
-    let skip = i64::from(skip.max(0));
-    let channels = reader.active_channels(ctx).await?;
-    // Kept by reader, page and active channels, at their reading and the content revisions.
-    let state = app_state(ctx);
-    let revisions = request_revisions(ctx).await?;
-    let key = format!("{}/{take}/{skip}/{}", reader.user_id, channels.join(","));
-    let read = queries::recommended_ids(&state.pool, &reader.user_id, &channels, take, skip);
-    let ids = state.recommended.find_or_read(&key, (revisions.reading, revisions.content), |_| true, read).await?;
-    cards(ctx, &reader, &ids).await
-}
-
-/// The caller's followed topics (id and name) by name: kept at their reading and the topics'
-/// revisions (names), else read.
-pub async fn followed_topics(ctx: &Context<'_>, user_id: &str) -> Result<Arc<Vec<(String, String)>>> {
-    let state = app_state(ctx);
-    let revisions = request_revisions(ctx).await?;
-    let read = queries::followed_topics(&state.pool, user_id);
-    Ok(state.followed.find_or_read(user_id, (revisions.reading, revisions.topics), |_| true, read).await?)
+    let scope = RequestScope::of(ctx);
+    let channels = reader.active_channels(scope).await?;
+    read::recommended(scope, &reader, &channels, page_size(take)?, i64::from(skip.max(0))).await
 }
 
 #[derive(InputObject)]

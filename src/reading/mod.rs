@@ -2,10 +2,10 @@
 //! cards and pages, the reader lists and browse facts, views and trending, campaigns and
 //! registered interest. Full-text search is the `search` area, built on the same cards.
 
-pub mod cache;
 pub mod entitlement;
 mod graphql;
 pub mod queries;
+pub mod read;
 pub mod service;
 
-pub use graphql::{ArticleCard, PageInfo, Reader, ReadingMutation, ReadingQuery, cards, followed_topics, page_size, recommended};
+pub use graphql::{ArticleCard, PageInfo, Reader, ReadingMutation, ReadingQuery, page_size, recommended};

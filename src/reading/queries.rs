@@ -35,7 +35,7 @@ pub struct CardRow {
 }
 
 /// The cards of published articles among `ids` (in no particular order: callers keep theirs).
-pub async fn cards(db: impl PgExecutor<'_>, ids: &[String]) -> sqlx::Result<Vec<CardRow>> {
+pub async fn card_rows(db: impl PgExecutor<'_>, ids: &[String]) -> sqlx::Result<Vec<CardRow>> {
     sqlx::query_as!(
         CardRow,
         r#"select a.article_id, a.card_revision, a.title, a.summary, a.publish_date as "publish_date!", a.updated_at, a.is_premium,
@@ -191,7 +191,7 @@ pub struct LatestFilter<'a> {
 }
 
 impl LatestFilter<'_> {
-    /// What tells one kept page from another (`reading::cache::Latest`).
+    /// What tells one kept page from another (`reading::read::Latest`).
     pub fn key(&self) -> String {
         let LatestFilter { channels, only_mine, exclude_mine, free_only, limit, offset } = self;
         format!("{}{}{}/{limit}/{offset}/{}", *only_mine as u8, *exclude_mine as u8, *free_only as u8, channels.join(","))

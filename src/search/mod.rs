@@ -3,11 +3,10 @@
 //! extension is installed (else ranked with `ts_rank` over GIN matches), keyset cursors, totals
 //! counted without ranking, and snippets that never quote a body the caller may not read.
 
-pub mod cache;
 pub mod cursor;
 mod graphql;
 pub mod queries;
-pub mod snippets;
+pub mod read;
 
 use sqlx::PgPool;
 

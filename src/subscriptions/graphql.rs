@@ -1,17 +1,16 @@
 //! GraphQL of the subscriptions area: the ChannelSubscription object with its derived status,
-//! the reader's channel card, the caller's subscriptions (read once per request), the reader's
+//! the reader's channel card, the reader's
 //! requests, and staff's subscriber stats, approvals, subscriber forms and bulk additions.
 
-use std::{collections::HashMap, sync::Arc};
+use std::collections::HashMap;
 
 use async_graphql::{Context, ID, InputObject, Object, SimpleObject};
 use chrono::{DateTime, Utc};
-use tokio::sync::OnceCell;
 
 use super::{
     bulk, csv_emails,
     machine::{self, CardAction, EndedAs, Event, FreeClosedStatus, PaymentCategory, ReaderCard, TrialStatus},
-    model::{SubscriptionAccess, SubscriptionState, SubscriptionType},
+    model::{SubscriptionState, SubscriptionType},
     queries::{self, SubscriptionRow},
     service::{self, Caller, GrantInput, SubscriptionChannel},
     store::{Actor, Route},
@@ -22,61 +21,9 @@ use crate::{
     channels::{ChannelObject, ChannelType, channels_by_ids},
     error::{Error, Result},
     graphql::{SortDirection, app_state, checked_limit_offset, contains_pattern, total_from_page, viewer},
-    revisions::request_revisions,
+    kept::RequestScope,
     users::queries::UserSummary,
 };
-
-/// The caller's subscriptions, every state, by channel name.
-pub struct ViewerSubscriptions {
-    pub rows: Vec<SubscriptionRow>,
-}
-
-impl ViewerSubscriptions {
-    pub fn find(&self, channel_id: &str) -> Option<&SubscriptionRow> {
-        self.rows.iter().find(|row| row.channel_id == channel_id)
-    }
-
-    /// The access the caller's subscription to `channel_id` gives, if they have one.
-    pub fn access(&self, channel_id: &str) -> Option<SubscriptionAccess> {
-        self.find(channel_id).map(SubscriptionRow::access)
-    }
-
-    /// Whether the caller holds `channel_id` now: a live subscription, or one waiting for staff.
-    pub fn holds(&self, channel_id: &str, now: DateTime<Utc>) -> bool {
-        self.find(channel_id).is_some_and(|row| row.machine().is_live_or_pending(now))
-    }
-
-    /// Channels the caller is actively subscribed to now.
-    pub fn active_channel_ids(&self, now: DateTime<Utc>) -> Vec<String> {
-        self.rows.iter().filter(|row| row.access().is_active(now)).map(|row| row.channel_id.clone()).collect()
-    }
-
-    /// Channels whose articles the caller's subscription opens in full now.
-    pub fn full_channel_ids(&self, now: DateTime<Utc>) -> Vec<String> {
-        self.rows.iter().filter(|row| row.access().gives_full_articles(now)).map(|row| row.channel_id.clone()).collect()
-    }
-}
-
-/// Request data of a query: the caller's subscriptions, loaded by the first field that needs them.
-#[derive(Default)]
-pub struct ViewerSubscriptionsCell(OnceCell<Arc<ViewerSubscriptions>>);
-
-/// The caller's subscriptions, once per request whatever asks for them: kept in memory at their
-/// revision (migration 0019: every change to a reader's subscriptions, or to their channels' names
-/// and types, moves it), else one statement.
-pub async fn viewer_subscriptions(ctx: &Context<'_>) -> Result<Arc<ViewerSubscriptions>> {
-    let user_id = viewer(ctx)?.user.user_id.as_str();
-    let state = app_state(ctx);
-    let load = || async move {
-        let revision = request_revisions(ctx).await?.subscriptions;
-        let read = async { Ok::<_, Error>(ViewerSubscriptions { rows: queries::of_user(&state.pool, user_id).await? }) };
-        state.subscriptions.find_or_read(user_id, revision, |_| true, read).await
-    };
-    match ctx.data_opt::<ViewerSubscriptionsCell>() {
-        Some(cell) => cell.0.get_or_try_init(load).await.cloned(),
-        None => load().await,
-    }
-}
 
 pub struct ChannelSubscriptionObject {
     row: SubscriptionRow,
@@ -304,7 +251,7 @@ impl From<ReaderCard> for ReaderChannelCard {
 
 /// The caller's card for a channel, from their subscriptions read once per request.
 pub async fn reader_card(ctx: &Context<'_>, channel_id: &str, channel_type: ChannelType) -> Result<ReaderChannelCard> {
-    let subscriptions = viewer_subscriptions(ctx).await?;
+    let subscriptions = RequestScope::of(ctx).viewer_subscriptions().await?;
     let subscription = subscriptions.find(channel_id).map(SubscriptionRow::machine);
     Ok(machine::reader_card(channel_type, subscription.as_ref(), Utc::now()).into())
 }

@@ -10,15 +10,10 @@ pub mod import;
 pub mod machine;
 pub mod model;
 pub mod queries;
+pub mod read;
 pub mod service;
 pub mod store;
 pub mod subscribers;
 
-pub use graphql::{
-    ChannelSubscriptionObject, ReaderChannelCard, SubscriptionsMutation, SubscriptionsQuery, ViewerSubscriptions, ViewerSubscriptionsCell,
-    reader_card, viewer_subscriptions,
-};
-
-/// Readers whose subscriptions each server keeps (a few hundred bytes each; readers active at once
-/// are far fewer).
-pub const KEPT_READERS: usize = 20_000;
+pub use graphql::{ChannelSubscriptionObject, ReaderChannelCard, SubscriptionsMutation, SubscriptionsQuery, reader_card};
+pub use read::ViewerSubscriptions;

@@ -14,6 +14,7 @@ use super::{
     service::{CategoryChange, TagChange},
 };
 use crate::{
+    kept::RequestScope,
     auth::{ALL_ROLES, STAFF},
     error::{Error, Result},
     graphql::{DEFAULT_PAGE_SIZE, DeleteResult, Page, PageParams, SortDirection, app_state, contains_pattern, total_from_page, viewer},
@@ -123,7 +124,7 @@ impl CategoryObject {
             CountsSource::Read(counts) => Ok(*counts),
             CountsSource::Shared(cell) => {
                 let state = app_state(ctx);
-                let all = cell.get_or_try_init(|| state.topic_list.counts(&state.pool)).await?;
+                let all = cell.get_or_try_init(|| super::read::counts(state)).await?;
                 Ok(all.get(self.id.as_str()).copied().unwrap_or_default())
             }
         }
@@ -135,7 +136,7 @@ async fn topic_list(ctx: &Context<'_>, roots_only: bool) -> Result<Vec<CategoryO
     let viewer = viewer(ctx)?;
     viewer.require(ALL_ROLES)?;
     let state = app_state(ctx);
-    let topics = super::cache::request_topics(ctx).await?;
+    let topics = RequestScope::of(ctx).topics().await?;
     let followed: HashSet<String> = queries::followed_categories(&state.pool, &viewer.user.user_id).await?.into_iter().collect();
     let counts = Arc::new(OnceCell::new());
     Ok(topics

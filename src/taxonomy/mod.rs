@@ -1,12 +1,12 @@
 //! Taxonomy: topics (the spec's categories, a tree at most 5 levels deep), tags, and readers
 //! following topics. Topic counts (articles, followers, contributors, views) are computed for every
-//! topic in one statement and kept while their revision is unchanged (cache.rs); tag counts in the
+//! topic in one statement and kept while their revision is unchanged (read.rs); tag counts in the
 //! statement that lists the tags.
 
-pub mod cache;
 mod graphql;
 pub mod model;
 pub mod queries;
+pub mod read;
 pub mod seed;
 pub mod service;
 pub mod shared_reads;

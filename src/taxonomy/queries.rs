@@ -7,16 +7,6 @@ use sqlx::{PgConnection, PgExecutor};
 
 use super::model::{Category, Tag, TopicCounts};
 
-/// The current revision of the topics themselves (see migrations 0003 and 0017).
-pub async fn taxonomy_revision(db: impl PgExecutor<'_>) -> sqlx::Result<i64> {
-    sqlx::query_scalar!("select revision from taxonomy_revision").fetch_one(db).await
-}
-
-/// The current revision of what topic counts are computed from (migration 0017).
-pub async fn topic_counts_revision(db: impl PgExecutor<'_>) -> sqlx::Result<i64> {
-    sqlx::query_scalar("select revision from topic_counts_revision").fetch_one(db).await
-}
-
 /// The topics `user_id` follows.
 pub async fn followed_categories(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Result<Vec<String>> {
     sqlx::query_scalar!("select category_id from category_follow where user_id = $1", user_id).fetch_all(db).await

@@ -1,24 +1,16 @@
 //! Responses of shared topic reads (`categoriesAsTree`, `categories`, `rootCategories` without
 //! viewer-specific fields or counts) are the same for every signed-in reader until the topics
-//! change. They are kept serialised and reused while the topics' revision (migration 0003) is
-//! unchanged:
-//! executing a 5,000-topic tree costs tens of milliseconds, reusing it a lookup. The access gate
-//! runs before the lookup, so a cached response never reaches a caller who may not read it.
-
-use std::collections::HashMap;
+//! change. They are kept serialised at the topics' revision (migration 0003; `kept`): executing a
+//! 5,000-topic tree costs tens of milliseconds, reusing it a lookup. The access gate runs before
+//! the lookup, so a kept response never reaches a caller who may not read it.
 
 use async_graphql::parser::types::{ExecutableDocument, OperationType, Selection, SelectionSet};
-use sqlx::PgPool;
-
-use super::queries;
 
 /// Root fields whose answer is the same for every caller allowed to ask.
 const SHARED_ROOT_FIELDS: &[&str] = &["categoriesAsTree", "categories", "rootCategories", "__typename"];
 /// Fields that differ per caller, and counts (which move with every article link, follow and view,
 /// not with the topics' revision): an operation selecting one is never shared.
 const UNSHARED_FIELDS: &[&str] = &["isFollowing", "articleCount", "subscribersCount", "contributorsCount", "views"];
-/// Distinct shared queries kept at once (clients send a handful).
-const MAX_ENTRIES: usize = 64;
 
 /// Whether the operation `operation_name` of `document` is a shared topic read.
 pub fn is_shared_read(document: &ExecutableDocument, operation_name: Option<&str>) -> bool {
@@ -60,34 +52,6 @@ fn selects_unshared_field(document: &ExecutableDocument, set: &SelectionSet, dep
             .is_none_or(|f| selects_unshared_field(document, &f.node.selection_set.node, depth + 1)),
         Selection::InlineFragment(inline) => selects_unshared_field(document, &inline.node.selection_set.node, depth + 1),
     })
-}
-
-#[derive(Default)]
-pub struct SharedReadCache {
-    /// The revision the entries belong to, and the serialised responses by request key.
-    entries: std::sync::RwLock<(i64, HashMap<String, bytes::Bytes>)>,
-}
-
-impl SharedReadCache {
-    pub async fn revision(pool: &PgPool) -> sqlx::Result<i64> {
-        queries::taxonomy_revision(pool).await
-    }
-
-    pub fn get(&self, revision: i64, key: &str) -> Option<bytes::Bytes> {
-        let entries = self.entries.read().expect("cache lock");
-        if entries.0 == revision { entries.1.get(key).cloned() } else { None }
-    }
-
-    /// Keeps a response computed at `revision` (read before executing, so never newer than the data).
-    pub fn put(&self, revision: i64, key: String, body: bytes::Bytes) {
-        let mut entries = self.entries.write().expect("cache lock");
-        if entries.0 != revision {
-            *entries = (revision, HashMap::new());
-        }
-        if entries.1.len() < MAX_ENTRIES {
-            entries.1.insert(key, body);
-        }
-    }
 }
 
 #[cfg(test)]

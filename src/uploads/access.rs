@@ -8,7 +8,7 @@
 //! for `WINDOW` and the browser keeps the images; the page itself is kept per article, unsigned,
 //! and signed after it is read (one HMAC per image).
 
-use std::{borrow::Cow, sync::Mutex};
+use std::borrow::Cow;
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use chrono::{DateTime, Utc};
@@ -29,19 +29,10 @@ use crate::{
 const WINDOW: i64 = 300;
 /// Bytes of the HMAC kept in a link (128 bits).
 const SIGNATURE_BYTES: usize = 16;
-/// Public names kept in memory at most (a name once public stays public, so none goes stale).
-const KEPT_PUBLIC: usize = 100_000;
-
-/// The signing key and the names known to be public (the most recently served ones).
+/// The link-signing key, read once.
+#[derive(Default)]
 pub struct UploadAccess {
     key: tokio::sync::OnceCell<Vec<u8>>,
-    public: Mutex<lru::LruCache<String, ()>>,
-}
-
-impl Default for UploadAccess {
-    fn default() -> Self {
-        UploadAccess { key: Default::default(), public: Mutex::new(crate::state::lru(KEPT_PUBLIC)) }
-    }
 }
 
 impl std::fmt::Debug for UploadAccess {
@@ -74,16 +65,18 @@ impl UploadAccess {
         Ok(key.as_slice())
     }
 
-    async fn is_public(&self, pool: &PgPool, name: &str) -> Result<bool> {
-        if self.public.lock().expect("public uploads").get(name).is_some() {
-            return Ok(true);
-        }
-        let public = queries::is_public(pool, name).await?;
-        if public {
-            self.public.lock().expect("public uploads").put(name.to_owned(), ());
-        }
-        Ok(public)
+}
+
+/// Whether the file `name` is public: known so (`kept`: once public, always), else asked.
+async fn is_public(state: &AppState, name: &str) -> Result<bool> {
+    if state.kept.public_uploads.find(name, ()).is_some() {
+        return Ok(true);
     }
+    let public = queries::is_public(&state.pool, name).await?;
+    if public {
+        state.kept.public_uploads.keep(name.to_owned(), (), std::sync::Arc::new(()));
+    }
+    Ok(public)
 }
 
 async fn stored_key(pool: &PgPool) -> Result<Vec<u8>> {
@@ -151,7 +144,7 @@ pub async fn grant(state: &AppState, name: &str, authorization: Option<&str>, li
             return Ok(Some(Grant::Private(left)));
         }
     }
-    if access.is_public(&state.pool, name).await? {
+    if is_public(state, name).await? {
         return Ok(Some(Grant::Public));
     }
     let staff = match session::authenticate(state, authorization).await? {

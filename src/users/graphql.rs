@@ -16,7 +16,7 @@ use crate::{
     error::{Error, Result},
     graphql::{SortDirection, app_state, checked_limit_offset, contains_pattern, total_from_page, viewer},
     reading,
-    subscriptions::{self, ChannelSubscriptionObject, viewer_subscriptions},
+    subscriptions::{self, ChannelSubscriptionObject},
 };
 
 #[Object]
@@ -148,7 +148,7 @@ impl User {
         let viewer = viewer(ctx)?;
         viewer.require(ALL_ROLES)?;
         let rows = if viewer.user.user_id == self.user_id {
-            viewer_subscriptions(ctx).await?.rows.clone()
+            crate::kept::RequestScope::of(ctx).viewer_subscriptions().await?.rows.clone()
         } else if viewer.role()?.is_staff() {
             subscriptions::queries::of_user(&app_state(ctx).pool, &self.user_id).await?
         } else {
@@ -178,7 +178,7 @@ impl User {
     /// Topics the user follows, by name (the user themself only).
     async fn followed_categories(&self, ctx: &Context<'_>) -> Result<Vec<ArticleTopic>> {
         self.require_self(ctx)?;
-        let followed = reading::followed_topics(ctx, &self.user_id).await?;
+        let followed = reading::read::followed_topics(crate::kept::RequestScope::of(ctx), &self.user_id).await?;
         Ok(followed.iter().map(|(id, name)| ArticleTopic { id: id.clone(), name: name.clone() }).collect())
     }
 }

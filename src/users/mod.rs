@@ -2,7 +2,7 @@
 //! the identity operations of the API (`me`, `updateUserFromToken`, `isUserProfileComplete`), and
 //! the users administration (list, edit, the contributor photo).
 
-pub mod cache;
+pub mod kept;
 mod graphql;
 mod picture;
 pub mod queries;

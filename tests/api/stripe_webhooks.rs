@@ -132,7 +132,7 @@ async fn an_event_stays_pending_while_stripe_does_not_answer(pool: PgPool) {
     let mut config = shop.app.state.config.stripe.clone();
     config.api_base = Some(format!("http://{closed}"));
     let unreachable = insights::billing::stripe::StripeApi::from_config(&config).unwrap().map(std::sync::Arc::new);
-    let cut_off = insights::AppState::from(insights::state::Shared { stripe: unreachable, ..(*shop.app.state).clone() });
+    let cut_off = insights::AppState::from(insights::state::Services { stripe: unreachable, ..(*shop.app.state).clone() });
     let error = webhook::apply_pending(&cut_off).await.unwrap_err();
     assert_eq!(error.code(), "UNAVAILABLE");
     assert_eq!(shop.mine().await, Value::Null);

@@ -4,10 +4,8 @@
 
 use std::{collections::HashMap, sync::Arc};
 
-use async_graphql::Context;
-
 use super::queries::{self, ChannelFilter, ChannelRow};
-use crate::{error::Result, graphql::app_state, revisions::KeptByRevision, revisions::request_revisions};
+use crate::{error::Result, kept::RequestScope};
 
 /// Every channel, archived ones included, in the name order every reader list shows.
 pub struct AllChannels {
@@ -23,17 +21,10 @@ impl AllChannels {
     }
 }
 
-/// One value: the whole set.
-pub type KeptChannels = KeptByRevision<AllChannels>;
-
-pub fn kept() -> KeptChannels {
-    KeptByRevision::new(1)
-}
-
 /// Every channel as of this request's channels revision: kept, else read (two statements) and kept.
-pub async fn all_channels(ctx: &Context<'_>) -> Result<Arc<AllChannels>> {
-    let state = app_state(ctx);
-    let revision = request_revisions(ctx).await?.channels;
+pub async fn all_channels(scope: &RequestScope) -> Result<Arc<AllChannels>> {
+    let state = scope.state();
+    let revision = scope.revisions().await?.channels;
     let read = async {
         // No user has the empty id: `viewer_is_admin` is false in every row.
         let rows = queries::select_channels(&state.pool, &ChannelFilter { viewer: "", sort: "name", ..Default::default() }).await?;
@@ -42,7 +33,7 @@ pub async fn all_channels(ctx: &Context<'_>) -> Result<Arc<AllChannels>> {
         for (channel_id, user) in queries::admins_of(&state.pool, &ids).await? {
             admins.entry(channel_id).or_default().push(user.user_id);
         }
-        Ok::<_, sqlx::Error>(AllChannels { channels: rows.into_iter().map(Arc::new).collect(), admins })
+        Ok::<_, sqlx::Error>(Arc::new(AllChannels { channels: rows.into_iter().map(Arc::new).collect(), admins }))
     };
-    Ok(state.channels.find_or_read("", revision, |_| true, read).await?)
+    Ok(state.kept.channels.find_or_read((), revision, |_| true, read).await?)
 }

@@ -24,7 +24,7 @@ use super::User;
 pub const CHANNEL: &str = "insights_user_changed";
 const CAPACITY: usize = 50_000;
 
-pub struct UserCache {
+pub struct KeptUsers {
     ttl: Duration,
     entries: Mutex<lru::LruCache<String, (Arc<User>, Instant)>>,
     /// Bumped by every drop: a read that began under another generation is not kept.
@@ -33,12 +33,12 @@ pub struct UserCache {
     listening: AtomicBool,
 }
 
-impl UserCache {
-    /// A cache keeping users for `ttl`; a zero `ttl` turns it off.
-    pub fn new(ttl: Duration) -> UserCache {
-        UserCache {
+impl KeptUsers {
+    /// Users kept for `ttl`; a zero `ttl` keeps none.
+    pub fn new(ttl: Duration) -> KeptUsers {
+        KeptUsers {
             ttl,
-            entries: Mutex::new(crate::state::lru(CAPACITY)),
+            entries: Mutex::new(crate::kept::lru(CAPACITY)),
             generation: AtomicU64::new(0),
             listening: AtomicBool::new(false),
         }
@@ -53,7 +53,7 @@ impl UserCache {
         if !self.enabled() {
             return None;
         }
-        let mut entries = self.entries.lock().expect("user cache lock");
+        let mut entries = self.entries.lock().expect("kept users lock");
         let fresh = entries.get(subject).map(|(user, at)| (at.elapsed() < self.ttl).then(|| user.clone()));
         if matches!(fresh, Some(None)) {
             entries.pop(subject);
@@ -71,7 +71,7 @@ impl UserCache {
         if !self.enabled() {
             return;
         }
-        let mut entries = self.entries.lock().expect("user cache lock");
+        let mut entries = self.entries.lock().expect("kept users lock");
         // Checked under the lock `forget` and `clear` take: no drop can slip between check and insert.
         if self.generation.load(Ordering::Acquire) == generation {
             entries.put(user.subject.clone(), (user, Instant::now()));
@@ -79,13 +79,13 @@ impl UserCache {
     }
 
     pub fn forget(&self, subject: &str) {
-        let mut entries = self.entries.lock().expect("user cache lock");
+        let mut entries = self.entries.lock().expect("kept users lock");
         self.generation.fetch_add(1, Ordering::AcqRel);
         entries.pop(subject);
     }
 
     pub fn clear(&self) {
-        let mut entries = self.entries.lock().expect("user cache lock");
+        let mut entries = self.entries.lock().expect("kept users lock");
         self.generation.fetch_add(1, Ordering::AcqRel);
         entries.clear();
     }
@@ -163,8 +163,8 @@ mod tests {
         })
     }
 
-    fn listening(ttl: Duration) -> UserCache {
-        let cache = UserCache::new(ttl);
+    fn listening(ttl: Duration) -> KeptUsers {
+        let cache = KeptUsers::new(ttl);
         cache.listening.store(true, Ordering::Release);
         cache
     }
@@ -184,7 +184,7 @@ mod tests {
 
     #[test]
     fn nothing_is_served_without_the_change_feed_or_after_the_ttl() {
-        let cache = UserCache::new(Duration::from_secs(60));
+        let cache = KeptUsers::new(Duration::from_secs(60));
         cache.put(user("bob"), cache.generation());
         assert!(cache.get("bob").is_none(), "not listening: not kept");
         let cache = listening(Duration::from_millis(20));
