@@ -17,6 +17,7 @@ pub mod http;
 pub mod ids;
 pub mod interests;
 pub mod jobs;
+pub mod kept;
 pub mod metrics;
 pub mod promotions;
 pub mod reading;

@@ -1,0 +1,3 @@
+//! What servers keep in memory, and under which database revision each kept value stays right.
+
+pub mod map;
