@@ -35,5 +35,5 @@ pub async fn all_channels(scope: &RequestScope) -> Result<Arc<AllChannels>> {
         }
         Ok::<_, sqlx::Error>(Arc::new(AllChannels { channels: rows.into_iter().map(Arc::new).collect(), admins }))
     };
-    Ok(state.kept.channels.find_or_read((), revision, |_| true, read).await?)
+    Ok(state.kept.all_channels.find_or_read((), revision, |_| true, read).await?)
 }

@@ -61,7 +61,7 @@ pub async fn recent_in_channel(scope: &RequestScope, channel_id: &str, since: Da
         let articles = queries::recent_channel_articles(&state.pool, channel_id, since, limit).await?;
         Ok::<_, sqlx::Error>(Arc::new(Recent { since, articles }))
     };
-    Ok(state.kept.channel_recent.find_or_read(channel_id.to_owned(), revision, |recent| recent.covers(since), read).await?)
+    Ok(state.kept.channel_recent_articles.find_or_read(channel_id.to_owned(), revision, |recent| recent.covers(since), read).await?)
 }
 
 /// An article with everything its page shows: a published one kept at the request's content and

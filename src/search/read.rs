@@ -197,7 +197,7 @@ async fn snippets(state: &AppState, listed: &[Listed], found: &[ArticleCard], wo
     });
     let found = state
         .kept
-        .snippets
+        .search_snippets
         .find_all_or_read(wanted, async |missing: Vec<SnippetKey>| {
             let ids: Vec<String> = missing.iter().map(|key| key.article_id.clone()).collect();
             let with_body: Vec<bool> = missing.iter().map(|key| key.with_body).collect();

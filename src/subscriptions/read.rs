@@ -49,5 +49,5 @@ pub(crate) async fn of_viewer(scope: &RequestScope, user_id: &str) -> Result<Arc
     let state = scope.state();
     let revision = scope.revisions().await?.subscriptions;
     let read = async { Ok::<_, sqlx::Error>(Arc::new(ViewerSubscriptions { rows: queries::of_user(&state.pool, user_id).await? })) };
-    Ok(state.kept.subscriptions.find_or_read(user_id.to_owned(), revision, |_| true, read).await?)
+    Ok(state.kept.reader_subscriptions.find_or_read(user_id.to_owned(), revision, |_| true, read).await?)
 }

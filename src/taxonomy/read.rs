@@ -49,7 +49,7 @@ pub(crate) async fn topics(scope: &RequestScope) -> Result<Arc<Topics>> {
         let (locked, roots) = assign_levels_locks_and_roots(&mut list);
         Ok::<_, sqlx::Error>(Arc::new(Topics { list, locked, roots }))
     };
-    Ok(state.kept.topics.find_or_read((), revision, |_| true, read).await?)
+    Ok(state.kept.topic_list.find_or_read((), revision, |_| true, read).await?)
 }
 
 /// The counts of every topic that has any, as of now: kept at the counts' revision, else read.

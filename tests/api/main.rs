@@ -22,6 +22,7 @@ mod health;
 mod import_subscribers;
 mod interests;
 mod jobs;
+mod kept;
 mod limits;
 mod metrics;
 mod oidc_provider;
