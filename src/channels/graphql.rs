@@ -10,7 +10,7 @@ use async_graphql::{
 use chrono::{DateTime, Utc};
 
 use super::{
-    read::{AllChannels, all_channels},
+    read::{AllChannels, every_channel},
     model::{ChannelState, ChannelType, OwnerType},
     queries::{self, ChannelCounts, ChannelFilter, ChannelRow},
     random_pick::RandomPick,
@@ -235,7 +235,7 @@ async fn from_rows(ctx: &Context<'_>, rows: Vec<ChannelRow>, admins_selected: bo
 
 /// The kept channels (`read`) that `keep` chooses, in name order.
 async fn kept_channels(ctx: &Context<'_>, keep: impl Fn(&ChannelRow) -> bool) -> Result<Vec<ChannelObject>> {
-    let all = all_channels(RequestScope::of(ctx)).await?;
+    let all = every_channel(RequestScope::of(ctx)).await?;
     let rows = all.channels.iter().filter(|row| keep(row)).cloned().collect();
     kept_objects(ctx, &all, rows).await
 }
@@ -446,7 +446,7 @@ async fn active_of_types(ctx: &Context<'_>, types: &[&str], pick: Option<RandomP
         return kept_channels(ctx, of_types).await;
     };
     // Picked before they become objects: only the few picked are built and resolved.
-    let all = all_channels(RequestScope::of(ctx)).await?;
+    let all = every_channel(RequestScope::of(ctx)).await?;
     let subscriptions = RequestScope::of(ctx).viewer_subscriptions().await?;
     let now = Utc::now();
     let rows = all.channels.iter().filter(|row| of_types(row)).cloned().collect();

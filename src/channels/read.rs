@@ -22,7 +22,7 @@ impl AllChannels {
 }
 
 /// Every channel as of this request's channels revision: kept, else read (two statements) and kept.
-pub async fn all_channels(scope: &RequestScope) -> Result<Arc<AllChannels>> {
+pub async fn every_channel(scope: &RequestScope) -> Result<Arc<AllChannels>> {
     let state = scope.state();
     let revision = scope.revisions().await?.channels;
     let read = async {

@@ -107,7 +107,7 @@ async fn best_hits(state: &AppState, reader: &Reader, words: &str) -> Result<Vec
 /// The citations and passages `reader` may be given for `question`.
 pub async fn retrieve(state: &AppState, reader: &Reader, question: &str) -> Result<Retrieved> {
     let words = passages::any_word_query(question);
-    if words.is_empty() || !search::is_meaningful(&state.pool, &words).await? {
+    if words.is_empty() || !crate::search::read::makes_query(state, &words).await? {
         return Ok(Retrieved::default());
     }
     let ids = best_hits(state, reader, &words).await?;

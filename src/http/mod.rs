@@ -221,7 +221,7 @@ fn request_data(state: &AppState, request: async_graphql::Request, auth: Auth, i
 /// never newer than the revision it is filed under.
 async fn shared_read(state: &AppState, schema: &AppSchema, request: async_graphql::Request, auth: Auth) -> Result<Response, HttpError> {
     let key = serde_json::to_string(&(&request.query, &request.operation_name, &request.variables)).map_err(anyhow::Error::from)?;
-    let revision = match crate::kept::revisions::topics(&state.pool).await {
+    let revision = match crate::kept::revisions::of_topics(&state.pool).await {
         Ok(revision) => revision,
         Err(error) => return Ok(graphql_failure(error)),
     };

@@ -192,7 +192,7 @@ pub const KEPT: &[KeptValue] = &[
     kept("article_relations", "article, at its card revision", &[Card], "articles::queries::relations_of"),
     kept("search_snippets", "article at its card revision, words, body access", &[Card], "search::queries::snippets"),
     kept("article_pages", "article", &[Content, Topics], "reading::queries::article"),
-    kept("channel_recent_articles", "channel (a later time cuts the list)", &[Content], "reading::queries::recent_channel_articles"),
+    kept("channel_recent_articles", "channel (a later time cuts the list)", &[Content], "reading::queries::newest_in_channel"),
     kept(
         "latest_pages",
         "filter and page (a free-only page until the next premium period ends)",

@@ -35,11 +35,11 @@ pub async fn read(db: impl PgExecutor<'_>, user_id: Option<&str>) -> sqlx::Resul
 
 /// The topics' revision alone (migration 0003), for the shared topic reads, answered before a
 /// request's fields run.
-pub async fn topics(db: impl PgExecutor<'_>) -> sqlx::Result<i64> {
+pub async fn of_topics(db: impl PgExecutor<'_>) -> sqlx::Result<i64> {
     sqlx::query_scalar!("select revision from taxonomy_revision").fetch_one(db).await
 }
 
 /// The revision of what topic counts are computed from (migration 0017).
-pub async fn topic_counts(db: impl PgExecutor<'_>) -> sqlx::Result<i64> {
+pub async fn of_topic_counts(db: impl PgExecutor<'_>) -> sqlx::Result<i64> {
     sqlx::query_scalar("select revision from topic_counts_revision").fetch_one(db).await
 }

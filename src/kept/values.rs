@@ -106,7 +106,8 @@ impl<K: Hash + Eq + Clone, V: ?Sized, R: PartialOrd + Copy> KeptValues<K, V, R> 
     /// The values of `wanted` (keys, each with the revision it is wanted at): those kept at it
     /// from memory, the others read in one call and kept. `read_missing` gets the missing keys
     /// and answers each value it found with the revision it read it at, which may be newer than
-    /// the one wanted (kept, and not returned: the caller's snapshot is older).
+    /// the one wanted (a change in between): kept at its own, and answered as what the caller
+    /// would have got a moment later.
     pub async fn find_all_or_read<E>(
         &self,
         wanted: impl IntoIterator<Item = (K, R)>,
@@ -125,12 +126,9 @@ impl<K: Hash + Eq + Clone, V: ?Sized, R: PartialOrd + Copy> KeptValues<K, V, R> 
         if missing.is_empty() {
             return Ok(found);
         }
-        let wanted_at: HashMap<K, R> = missing.iter().cloned().collect();
         for (key, revision, value) in read_missing(missing.into_iter().map(|(key, _)| key).collect()).await? {
             self.keep(key.clone(), revision, value.clone());
-            if wanted_at.get(&key).is_some_and(|wanted| *wanted <= revision) {
-                found.insert(key, value);
-            }
+            found.insert(key, value);
         }
         Ok(found)
     }
@@ -195,15 +193,17 @@ mod tests {
         let found = kept
             .find_all_or_read(wanted, async |missing: Vec<String>| {
                 assert_eq!(missing, ["b", "c"], "a is kept at 1");
-                // c was edited again between the list and this read: kept at 4, not answered at 3.
+                // c was edited again between the list and this read: kept at 4, and answered.
                 Ok::<_, ()>(vec![("b".to_owned(), 2, Arc::new("b at 2".to_owned())), ("c".to_owned(), 4, Arc::new("c at 4".to_owned()))])
             })
             .await
             .unwrap();
         let mut found: Vec<(String, String)> = found.into_iter().map(|(key, value)| (key, value.to_string())).collect();
         found.sort();
-        assert_eq!(found, [("a".to_owned(), "a at 1".to_owned()), ("b".to_owned(), "b at 2".to_owned())]);
+        let expected = [("a", "a at 1"), ("b", "b at 2"), ("c", "c at 4")].map(|(key, value)| (key.to_owned(), value.to_owned()));
+        assert_eq!(found, expected);
         assert_eq!(kept.find("c", 4).as_deref().map(String::as_str), Some("c at 4"));
+        assert!(kept.find("c", 3).is_none());
     }
 
     #[tokio::test]

@@ -706,11 +706,11 @@ impl ReadingQuery {
 }
 
 /// Views of published articles and their readers, for `me.recommendedArticles`.
-pub async fn recommended(ctx: &Context<'_>, take: i32, skip: i32) -> Result<Vec<ArticleCard>> {
+pub async fn recommended_articles(ctx: &Context<'_>, take: i32, skip: i32) -> Result<Vec<ArticleCard>> {
     let reader = Reader::of(ctx).await?;
     let scope = RequestScope::of(ctx);
     let channels = reader.active_channels(scope).await?;
-    read::recommended(scope, &reader, &channels, page_size(take)?, i64::from(skip.max(0))).await
+    read::recommended_for(scope, &reader, &channels, page_size(take)?, i64::from(skip.max(0))).await
 }
 
 #[derive(InputObject)]

@@ -8,4 +8,4 @@ pub mod queries;
 pub mod read;
 pub mod service;
 
-pub use graphql::{ArticleCard, PageInfo, Reader, ReadingMutation, ReadingQuery, page_size, recommended};
+pub use graphql::{ArticleCard, PageInfo, Reader, ReadingMutation, ReadingQuery, page_size, recommended_articles};

@@ -286,7 +286,7 @@ pub struct Dated {
 }
 
 /// Up to `limit` of a channel's articles published since `since`, newest first.
-pub async fn recent_channel_articles(
+pub async fn newest_in_channel(
     db: impl PgExecutor<'_>,
     channel_id: &str,
     since: DateTime<Utc>,

@@ -58,7 +58,7 @@ pub async fn recent_in_channel(scope: &RequestScope, channel_id: &str, since: Da
     let state = scope.state();
     let revision = scope.revisions().await?.content;
     let read = async {
-        let articles = queries::recent_channel_articles(&state.pool, channel_id, since, limit).await?;
+        let articles = queries::newest_in_channel(&state.pool, channel_id, since, limit).await?;
         Ok::<_, sqlx::Error>(Arc::new(Recent { since, articles }))
     };
     Ok(state.kept.channel_recent_articles.find_or_read(channel_id.to_owned(), revision, |recent| recent.covers(since), read).await?)
@@ -85,7 +85,7 @@ pub async fn article_page(scope: &RequestScope, id: &str) -> Result<Option<Arc<A
 
 /// The reader's recommended articles (a page of them, among their active `channels`): kept by
 /// reader, page and channels at their reading and the content revisions, else read.
-pub async fn recommended(scope: &RequestScope, reader: &Reader, channels: &[String], take: i64, skip: i64) -> Result<Vec<ArticleCard>> {
+pub async fn recommended_for(scope: &RequestScope, reader: &Reader, channels: &[String], take: i64, skip: i64) -> Result<Vec<ArticleCard>> {
     let state = scope.state();
     let revisions = scope.revisions().await?;
     let key = format!("{}/{take}/{skip}/{}", reader.user_id, channels.join(","));
@@ -96,7 +96,7 @@ pub async fn recommended(scope: &RequestScope, reader: &Reader, channels: &[Stri
 
 /// The reader's followed topics (id and name) by name: kept at their reading and the topics'
 /// revisions (names), else read.
-pub async fn followed_topics(scope: &RequestScope, user_id: &str) -> Result<Arc<Vec<(String, String)>>> {
+pub async fn followed_topics_of(scope: &RequestScope, user_id: &str) -> Result<Arc<Vec<(String, String)>>> {
     let state = scope.state();
     let revisions = scope.revisions().await?;
     let read = async { Ok::<_, sqlx::Error>(Arc::new(queries::followed_topics(&state.pool, user_id).await?)) };

@@ -97,7 +97,7 @@ pub struct Found {
 pub async fn search(scope: &RequestScope, reader: &Reader, asked: Asked, after: Option<&Cursor>, limit: i64) -> Result<Found> {
     let filter = filter(scope, reader, asked).await?;
     // One more row than the page tells whether another page follows.
-    let page = page(scope, &filter, after, limit + 1).await?;
+    let page = kept_page(scope, &filter, after, limit + 1).await?;
     let mut hits = page.hits.clone();
     let has_next_page = hits.len() as i64 > limit;
     hits.truncate(limit as usize);
@@ -105,7 +105,7 @@ pub async fn search(scope: &RequestScope, reader: &Reader, asked: Asked, after: 
     let listed: Vec<Listed> = hits.into_iter().map(|hit| hit.article).collect();
     let found = reading::read::cards(scope, reader, &listed).await?;
     let mut snippets = match &filter.query {
-        Some(words) if !found.is_empty() => snippets(scope.state(), &listed, &found, words).await?,
+        Some(words) if !found.is_empty() => kept_snippets(scope.state(), &listed, &found, words).await?,
         _ => HashMap::new(),
     };
     let documents = found
@@ -126,7 +126,7 @@ pub async fn search(scope: &RequestScope, reader: &Reader, asked: Asked, after: 
 async fn filter(scope: &RequestScope, reader: &Reader, asked: Asked) -> Result<SearchFilter> {
     let state = scope.state();
     let query = match asked.words {
-        Some(words) if is_meaningful(state, &words).await? => Some(words),
+        Some(words) if makes_query(state, &words).await? => Some(words),
         _ => None,
     };
     let topics = match &asked.topic {
@@ -168,7 +168,7 @@ pub async fn count(scope: &RequestScope, filter: &SearchFilter) -> Result<i64> {
 /// A page of the search: kept at the request's content revision, else read (and kept, with its
 /// count when reading it took one). Its statements stop when the request is dropped
 /// (`cancel_if_dropped`).
-async fn page(scope: &RequestScope, filter: &SearchFilter, after: Option<&Cursor>, limit: i64) -> Result<Arc<Page>> {
+async fn kept_page(scope: &RequestScope, filter: &SearchFilter, after: Option<&Cursor>, limit: i64) -> Result<Arc<Page>> {
     let state = scope.state();
     let ranking = ranking(state).await?;
     let read = async || cancel_if_dropped(&state.pool, async |conn| queries::page(conn, filter, ranking, after, limit).await).await;
@@ -189,7 +189,7 @@ async fn page(scope: &RequestScope, filter: &SearchFilter, after: Option<&Cursor
 
 /// The snippets of `found` (listed at the revisions of `listed`) by article id: kept ones from
 /// memory, the others read in one statement and kept.
-async fn snippets(state: &AppState, listed: &[Listed], found: &[ArticleCard], words: &str) -> Result<HashMap<String, Arc<str>>> {
+async fn kept_snippets(state: &AppState, listed: &[Listed], found: &[ArticleCard], words: &str) -> Result<HashMap<String, Arc<str>>> {
     let revisions: HashMap<&str, i64> = listed.iter().map(|item| (item.article_id.as_str(), item.card_revision)).collect();
     let wanted = found.iter().filter_map(|card| {
         let key = SnippetKey { article_id: card.id.clone(), with_body: card.can_see_full_version, words: words.to_owned() };
@@ -220,7 +220,7 @@ fn highlight_html(snippet: &str) -> String {
 }
 
 /// Whether `words` make a query at all: asked of PostgreSQL's parser once per distinct words.
-pub async fn is_meaningful(state: &AppState, words: &str) -> Result<bool> {
+pub async fn makes_query(state: &AppState, words: &str) -> Result<bool> {
     let read = async { Ok::<_, sqlx::Error>(Arc::new(queries::is_meaningful(&state.pool, words).await?)) };
     Ok(*state.kept.search_words.find_or_read(words.to_owned(), (), |_| true, read).await?)
 }

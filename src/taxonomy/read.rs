@@ -54,7 +54,7 @@ pub(crate) async fn topics(scope: &RequestScope) -> Result<Arc<Topics>> {
 
 /// The counts of every topic that has any, as of now: kept at the counts' revision, else read.
 pub async fn counts(state: &AppState) -> Result<Arc<HashMap<String, TopicCounts>>> {
-    let revision = crate::kept::revisions::topic_counts(&state.pool).await?;
+    let revision = crate::kept::revisions::of_topic_counts(&state.pool).await?;
     let read = async { Ok::<_, sqlx::Error>(Arc::new(queries::list_topic_counts(&state.pool).await?)) };
     Ok(state.kept.topic_counts.find_or_read((), revision, |_| true, read).await?)
 }

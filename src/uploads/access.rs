@@ -68,7 +68,7 @@ impl UploadAccess {
 }
 
 /// Whether the file `name` is public: known so (`kept`: once public, always), else asked.
-async fn is_public(state: &AppState, name: &str) -> Result<bool> {
+async fn known_public(state: &AppState, name: &str) -> Result<bool> {
     if state.kept.public_uploads.find(name, ()).is_some() {
         return Ok(true);
     }
@@ -144,7 +144,7 @@ pub async fn grant(state: &AppState, name: &str, authorization: Option<&str>, li
             return Ok(Some(Grant::Private(left)));
         }
     }
-    if is_public(state, name).await? {
+    if known_public(state, name).await? {
         return Ok(Some(Grant::Public));
     }
     let staff = match session::authenticate(state, authorization).await? {

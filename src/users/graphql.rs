@@ -166,7 +166,7 @@ impl User {
         #[graphql(default = 0)] skip: i32,
     ) -> Result<Vec<reading::ArticleCard>> {
         self.require_self(ctx)?;
-        reading::recommended(ctx, take, skip).await
+        reading::recommended_articles(ctx, take, skip).await
     }
 
     /// The global email settings (the user themself only).
@@ -178,7 +178,7 @@ impl User {
     /// Topics the user follows, by name (the user themself only).
     async fn followed_categories(&self, ctx: &Context<'_>) -> Result<Vec<ArticleTopic>> {
         self.require_self(ctx)?;
-        let followed = reading::read::followed_topics(crate::kept::RequestScope::of(ctx), &self.user_id).await?;
+        let followed = reading::read::followed_topics_of(crate::kept::RequestScope::of(ctx), &self.user_id).await?;
         Ok(followed.iter().map(|(id, name)| ArticleTopic { id: id.clone(), name: name.clone() }).collect())
     }
 }

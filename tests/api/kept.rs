@@ -330,7 +330,7 @@ async fn read_kept_value(pool: &PgPool, seed: &Seed, value: &KeptValue) {
             reading::queries::article(pool, seed.id("article")).await.unwrap();
         }
         "channel_recent_articles" => {
-            reading::queries::recent_channel_articles(pool, seed.id("channel"), a_month_ago, 6).await.unwrap();
+            reading::queries::newest_in_channel(pool, seed.id("channel"), a_month_ago, 6).await.unwrap();
         }
         "latest_pages" => {
             let filter = reading::queries::LatestFilter {
@@ -452,7 +452,39 @@ async fn columns_read(conn: &mut PgConnection, tables: &HashMap<String, Vec<Stri
     collect_aliases(&plan, &mut aliases);
     let mut read = BTreeSet::new();
     collect_references(&plan, true, &aliases, tables, &mut read);
+    // A partial index's condition is the statement's, yet the plan leaves it out (the index implies it).
+    let mut indexes = BTreeSet::new();
+    collect_index_names(&plan, &mut indexes);
+    for index in indexes {
+        let predicate: Option<(String, String)> = sqlx::query_as(
+            "select t.relname::text, pg_get_expr(i.indpred, i.indrelid) from pg_index i
+             join pg_class x on x.oid = i.indexrelid join pg_class t on t.oid = i.indrelid
+             where x.relname = $1 and i.indpred is not null",
+        )
+        .bind(&index)
+        .fetch_optional(&mut *conn)
+        .await
+        .unwrap();
+        if let Some((table, predicate)) = predicate {
+            let words: BTreeSet<&str> = predicate.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).collect();
+            read.extend(tables[&table].iter().filter(|column| words.contains(column.as_str())).map(|column| (table.clone(), column.clone())));
+        }
+    }
     read
+}
+
+/// The indexes a plan reads.
+fn collect_index_names(node: &Value, indexes: &mut BTreeSet<String>) {
+    match node {
+        Value::Object(fields) => {
+            if let Some(Value::String(index)) = fields.get("Index Name") {
+                indexes.insert(index.clone());
+            }
+            fields.values().for_each(|value| collect_index_names(value, indexes));
+        }
+        Value::Array(items) => items.iter().for_each(|item| collect_index_names(item, indexes)),
+        _ => {}
+    }
 }
 
 /// Table scans' aliases (unique within a plan) → their tables.
