@@ -2,11 +2,9 @@
 //! with a default that works on a developer machine. `Config` is built once by the CLI and
 //! shared read-only through `AppState`.
 
-use std::{net::SocketAddr, path::PathBuf, time::Duration};
+use std::{net::SocketAddr, num::NonZeroU32, path::PathBuf, str::FromStr, time::Duration};
 
 use clap::Args;
-
-use crate::http::limits::RateLimit;
 
 /// The spec's constants (spec 1 §9, spec 3 §9) that the product lets operators change.
 pub const TRIAL_MIN_DAYS: u32 = 1;
@@ -523,6 +521,40 @@ pub struct RateLimits {
     pub trusted_proxies: Vec<ipnet::IpNet>,
 }
 
+/// A rate setting (the limiters of `http::limits` are built from it): `N/second`, `N/minute` or `N/hour` (a burst of N, then one more each
+/// period/N), or `off` (also `0`, `0/minute`): no limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateLimit {
+    /// None when the limit is off.
+    pub count: Option<NonZeroU32>,
+    pub period: Duration,
+}
+
+impl RateLimit {
+    pub const OFF: RateLimit = RateLimit { count: None, period: Duration::ZERO };
+}
+
+impl FromStr for RateLimit {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        let invalid = || format!("'{value}': expected N/second, N/minute or N/hour, or off");
+        let value = value.trim();
+        if value.eq_ignore_ascii_case("off") || value == "0" {
+            return Ok(RateLimit::OFF);
+        }
+        let (count, unit) = value.split_once('/').ok_or_else(invalid)?;
+        let count: u32 = count.trim().parse().map_err(|_| invalid())?;
+        let seconds = match unit.trim() {
+            "s" | "sec" | "second" => 1,
+            "m" | "min" | "minute" => 60,
+            "h" | "hour" => 3600,
+            _ => return Err(invalid()),
+        };
+        Ok(RateLimit { count: NonZeroU32::new(count), period: Duration::from_secs(seconds) })
+    }
+}
+
 /// A CIDR block, or one address (a /32 or /128).
 fn parse_ip_net(value: &str) -> Result<ipnet::IpNet, String> {
     let value = value.trim();
@@ -612,4 +644,22 @@ pub fn build_version() -> &'static str {
         _ => env!("CARGO_PKG_VERSION").to_owned(),
     });
     &VERSION
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_parse_with_their_unit_or_off() {
+        let rate: RateLimit = "10/minute".parse().unwrap();
+        assert_eq!((rate.count.map(NonZeroU32::get), rate.period), (Some(10), Duration::from_secs(60)));
+        assert_eq!("3/h".parse::<RateLimit>().unwrap().period, Duration::from_secs(3600));
+        for off in ["off", "OFF", "0", "0/minute"] {
+            assert_eq!(off.parse::<RateLimit>().unwrap().count, None, "{off}");
+        }
+        for bad in ["ten/minute", "10", "10/day", "", "-1/s"] {
+            assert!(bad.parse::<RateLimit>().is_err(), "{bad}");
+        }
+    }
 }

@@ -56,6 +56,8 @@ pub async fn cancel_if_dropped<T>(pool: &PgPool, work: impl AsyncFnOnce(&mut PgC
             let (pool, backend) = (self.pool.clone(), self.backend);
             tokio::spawn(async move {
                 // Held until the cancel is sent, so that its backend runs nothing else meanwhile.
+                // (This statement and the backend id below are the pool's plumbing, not an area's
+                // data: they stay with the pool.)
                 if let Err(error) = sqlx::query("select pg_cancel_backend($1)").bind(backend).execute(&pool).await {
                     tracing::warn!(%error, backend, "could not cancel the statement of a dropped request");
                 }
@@ -104,6 +106,7 @@ async fn create_database_if_missing(options: &PgConnectOptions) -> anyhow::Resul
     let mut conn = PgConnection::connect_with(&maintenance)
         .await
         .with_context(|| format!("connect to PostgreSQL at {}:{}", options.get_host(), options.get_port()))?;
+    // Set-up before any area exists (on the maintenance database): these statements stay here.
     let exists: bool = sqlx::query_scalar("select exists(select 1 from pg_database where datname = $1)")
         .bind(&name)
         .fetch_one(&mut conn)

@@ -260,7 +260,8 @@ impl Metrics {
         self.db_max_connections.set(pool.options().get_max_connections() as i64);
 
         // Done jobs and delivered emails are history, not depth: both queries read only the
-        // states that are (partially) indexed, so they stay cheap on a large table.
+        // states that are (partially) indexed, so they stay cheap on a large table. (The job
+        // queue's statement stays here: it reads apalis's own table, which no area owns.)
         let queue = sqlx::query_as::<_, (String, String, i64)>(
             "select coalesce(convert_from(job, 'UTF8')::jsonb ->> 'kind', '?'), status, count(*)
                from apalis.jobs where status in ('Pending', 'Queued', 'Running', 'Failed', 'Killed')
@@ -277,10 +278,7 @@ impl Metrics {
             Ok(Err(error)) => tracing::warn!(%error, "metrics: the job queue could not be counted"),
             Err(_) => tracing::warn!("metrics: counting the job queue timed out"),
         }
-        let outbox = sqlx::query_as::<_, (String, i64)>(
-            "select state, count(*) from email_outbox where state in ('pending', 'sending') group by state",
-        )
-        .fetch_all(pool);
+        let outbox = crate::email::queries::waiting_counts(pool);
         self.outbox.clear();
         match tokio::time::timeout(SAMPLE_TIMEOUT, outbox).await {
             Ok(Ok(rows)) => {

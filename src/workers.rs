@@ -1,6 +1,9 @@
 //! The registry of worker processes (`worker`, or `serve` running the workers): each records its
 //! build version and beats while it runs, so operators see which are alive and on which version,
 //! and work a process claimed (emails being sent) is taken up again when it dies.
+//!
+//! Its SQL stays here rather than in a `queries.rs`: the registry is one table that no domain
+//! area owns, and this module is nothing but its five statements.
 
 use std::time::Duration;
 

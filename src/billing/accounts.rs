@@ -6,6 +6,7 @@ use std::io::Read;
 
 use sqlx::{PgConnection, PgExecutor, PgPool};
 
+use super::queries;
 use crate::{
     error::{Error, FieldErrors, REQUIRED_MESSAGE, Result},
     subscriptions::csv_emails::{BOM, LineCounter},
@@ -26,24 +27,7 @@ pub struct BillingAccount {
 /// A user's accounts whose number or name contains `filter` (case-insensitive), by number.
 pub async fn of_user(db: impl PgExecutor<'_>, user_id: &str, filter: Option<&str>) -> sqlx::Result<Vec<BillingAccount>> {
     let filter = filter.map(str::trim).filter(|f| !f.is_empty()).map(|f| format!("%{}%", f.replace(['%', '_', '\\'], "")));
-    sqlx::query_as!(
-        BillingAccount,
-        "select account_id, user_id, account_number, name from billing_account
-          where user_id = $1 and ($2::text is null or account_number ilike $2 or name ilike $2)
-          order by account_number",
-        user_id,
-        filter,
-    )
-    .fetch_all(db)
-    .await
-}
-
-/// Whether `account_number` is one of the user's accounts.
-pub async fn owns(db: impl PgExecutor<'_>, user_id: &str, account_number: &str) -> sqlx::Result<bool> {
-    Ok(sqlx::query_scalar!("select 1 from billing_account where user_id = $1 and account_number = $2", user_id, account_number)
-        .fetch_optional(db)
-        .await?
-        .is_some())
+    queries::billing_accounts(db, user_id, filter.as_deref()).await
 }
 
 /// Checks an account number and name as typed; returns them trimmed.
@@ -68,26 +52,15 @@ pub fn validate(account_number: &str, name: Option<&str>) -> Result<(String, Opt
 /// Adds an account to a user (the same number again updates its name).
 pub async fn add(pool: &PgPool, user_id: &str, account_number: &str, name: Option<&str>) -> Result<BillingAccount> {
     let (number, name) = validate(account_number, name)?;
-    let exists = sqlx::query_scalar!("select 1 from users where user_id = $1", user_id).fetch_optional(pool).await?;
-    if exists.is_none() {
+    if !queries::user_exists(pool, user_id).await? {
         return Err(Error::NotFound("User"));
     }
-    Ok(sqlx::query_as!(
-        BillingAccount,
-        "insert into billing_account (user_id, account_number, name) values ($1, $2, $3)
-         on conflict on constraint billing_account_number do update set name = excluded.name
-         returning account_id, user_id, account_number, name",
-        user_id,
-        number,
-        name,
-    )
-    .fetch_one(pool)
-    .await?)
+    Ok(queries::upsert_billing_account(pool, user_id, &number, name.as_deref()).await?)
 }
 
 /// Removes an account; subscriptions already charged to it keep their account number.
 pub async fn remove(pool: &PgPool, account_id: i64) -> Result<()> {
-    let removed = sqlx::query!("delete from billing_account where account_id = $1", account_id).execute(pool).await?.rows_affected();
+    let removed = queries::delete_billing_account(pool, account_id).await?;
     if removed == 0 { Err(Error::NotFound("Billing account")) } else { Ok(()) }
 }
 
@@ -125,40 +98,17 @@ pub async fn import_in(conn: &mut PgConnection, rows: &[ImportRow]) -> Result<Im
     let emails: Vec<String> = rows.iter().map(|r| r.email.trim().to_lowercase()).collect();
     let numbers: Vec<&str> = rows.iter().map(|r| r.account_number.trim()).collect();
     let names: Vec<Option<&str>> = rows.iter().map(|r| r.name.as_deref().map(str::trim).filter(|n| !n.is_empty())).collect();
-    // users.email compares ignoring case (its collation), through its index.
-    let unknown_users: Vec<String> = sqlx::query_scalar!(
-        r#"select distinct v.email as "email!" from unnest($1::text[]) as v(email)
-            where not exists (select 1 from users u where u.email = v.email) order by 1"#,
-        &emails,
-    )
-    .fetch_all(&mut *conn)
-    .await?;
-    let written = sqlx::query!(
-        r#"insert into billing_account (user_id, account_number, name)
-           select distinct on (u.user_id, v.number) u.user_id, v.number, v.name
-             from unnest($1::text[], $2::text[], $3::text[]) with ordinality as v(email, number, name, row_number)
-             join users u on u.email = v.email
-            order by u.user_id, v.number, v.row_number desc
-           on conflict on constraint billing_account_number do update set name = coalesce(excluded.name, billing_account.name)
-              where billing_account.name is distinct from coalesce(excluded.name, billing_account.name)
-           returning (xmax = 0) as "inserted!""#,
-        &emails,
-        &numbers as &[&str],
-        &names as &[Option<&str>],
-    )
-    .fetch_all(&mut *conn)
-    .await?;
-    let added = written.iter().filter(|r| r.inserted).count() as u64;
+    let unknown_users = queries::unknown_user_emails(conn, &emails).await?;
+    // Per account written, whether it was added rather than renamed.
+    let written = queries::import_billing_accounts(conn, &emails, &numbers, &names).await?;
+    let added = written.iter().filter(|&&added| added).count() as u64;
     Ok(Imported { added, updated: written.len() as u64 - added, unknown_users })
 }
 
 /// The users with this email (ignoring case), each with their accounts by number; empty: no such user.
 /// Several users may share an address (different sign-in providers): each is listed.
 pub async fn of_email(pool: &PgPool, email: &str) -> sqlx::Result<Vec<(UserRef, Vec<BillingAccount>)>> {
-    let users =
-        sqlx::query_as!(UserRef, "select user_id, email, name from users where email = $1 order by created_at, user_id", email.trim(),)
-            .fetch_all(pool)
-            .await?;
+    let users = queries::users_of_email(pool, email.trim()).await?;
     let mut listed = Vec::with_capacity(users.len());
     for user in users {
         let accounts = of_user(pool, &user.user_id, None).await?;

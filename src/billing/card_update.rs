@@ -9,6 +9,7 @@ use stripe_shared::InvoiceStatus;
 use stripe_types::Expandable;
 
 use super::{
+    queries,
     stripe::StripeApi,
     sync::{self, Synced, unavailable},
 };
@@ -31,16 +32,7 @@ pub struct PaymentSetup {
 
 /// Starts a card update for the reader's own card subscription `subscription_id`.
 pub async fn create_setup_intent(pool: &sqlx::PgPool, stripe: &StripeApi, user_id: &str, subscription_id: &str) -> Result<PaymentSetup> {
-    let owned = sqlx::query!(
-        r#"select s.channel_id, c.stripe_customer_id, c.business_name, c.tax_id, c.address_line1, c.address_line2, c.address_city,
-                  c.address_state, c.address_postcode, c.address_country_code
-             from billing_stripe_subscription s join billing_customer c on c.user_id = s.user_id
-            where s.stripe_subscription_id = $1 and s.user_id = $2"#,
-        subscription_id,
-        user_id
-    )
-    .fetch_optional(pool)
-    .await?;
+    let owned = queries::subscription_customer(pool, user_id, subscription_id).await?;
     // Someone else's subscription is as unknown as a made-up one.
     let customer = owned.ok_or(Error::NotFound("Subscription"))?;
     // Only the card of a subscription that is running now (an unpaid checkout or an ended one has none to replace).
@@ -80,11 +72,7 @@ pub async fn use_new_card(
     subscription_id: &str,
     payment_method: &str,
 ) -> Result<Synced> {
-    let known =
-        sqlx::query_scalar!("select 1 from billing_stripe_subscription where stripe_subscription_id = $1 for update", subscription_id)
-            .fetch_optional(&mut *conn)
-            .await?;
-    if known.is_none() {
+    if !queries::lock_stripe_subscription(conn, subscription_id).await? {
         return Ok(Synced::Unknown);
     }
     let subscription = stripe.set_default_payment_method(subscription_id, payment_method).await.map_err(unavailable)?;

@@ -13,7 +13,7 @@ use sqlx::{PgConnection, PgPool};
 use stripe_types::Expandable;
 
 use super::{
-    accounts, countries,
+    countries, queries,
     stripe::{BillingAddress, StripeApi, StripeFailure},
     sync::{self, unavailable},
 };
@@ -240,18 +240,14 @@ pub async fn create_customer(
         }
     };
     if matches!(result, TaxIdResult::Success | TaxIdResult::TaxIdAlreadyExists) {
-        sqlx::query!("update billing_customer set tax_id = $2, tax_id_type = $3 where user_id = $1", reader.user_id, value, kind)
-            .execute(&state.pool)
-            .await?;
+        queries::set_customer_tax_id(&state.pool, reader.user_id, value, kind).await?;
     }
     Ok(result)
 }
 
 /// The reader's Stripe customer, created on their first checkout and kept up to date after.
 async fn save_customer(pool: &PgPool, stripe: &StripeApi, reader: &Reader<'_>, info: &BillingInfo) -> Result<String> {
-    let existing = sqlx::query_scalar!("select stripe_customer_id from billing_customer where user_id = $1", reader.user_id)
-        .fetch_optional(pool)
-        .await?;
+    let existing = queries::stripe_customer_id(pool, reader.user_id).await?;
     let customer_id = match existing {
         Some(id) => {
             stripe.update_customer(&id, &info.business_name, &info.address).await.map_err(unavailable)?;
@@ -259,28 +255,7 @@ async fn save_customer(pool: &PgPool, stripe: &StripeApi, reader: &Reader<'_>, i
         }
         None => stripe.create_customer(reader.user_id, reader.email, &info.business_name, &info.address).await.map_err(unavailable)?,
     };
-    let a = &info.address;
-    sqlx::query!(
-        "insert into billing_customer (user_id, stripe_customer_id, business_name, address_line1, address_line2, address_city,
-                                       address_state, address_postcode, address_country_code)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-         on conflict (user_id) do update
-            set business_name = excluded.business_name, address_line1 = excluded.address_line1,
-                address_line2 = excluded.address_line2, address_city = excluded.address_city,
-                address_state = excluded.address_state, address_postcode = excluded.address_postcode,
-                address_country_code = excluded.address_country_code",
-        reader.user_id,
-        customer_id,
-        info.business_name,
-        a.line1,
-        a.line2,
-        a.city,
-        a.state,
-        a.postcode,
-        a.country,
-    )
-    .execute(pool)
-    .await?;
+    queries::save_customer(pool, reader.user_id, &customer_id, &info.business_name, &info.address).await?;
     Ok(customer_id)
 }
 
@@ -301,10 +276,8 @@ pub async fn create_card_subscription(
     channel_id: &str,
     info: &BillingInfo,
 ) -> Result<CardCheckout> {
-    let customer_id = sqlx::query_scalar!("select stripe_customer_id from billing_customer where user_id = $1", reader.user_id)
-        .fetch_optional(&state.pool)
-        .await?
-        .ok_or_else(|| Error::Conflict(NO_CUSTOMER.into()))?;
+    let customer_id =
+        queries::stripe_customer_id(&state.pool, reader.user_id).await?.ok_or_else(|| Error::Conflict(NO_CUSTOMER.into()))?;
     // The details of the billing step may have changed since the first step.
     save_customer(&state.pool, stripe, reader, info).await?;
 
@@ -314,22 +287,13 @@ pub async fn create_card_subscription(
     // One checkout at a time per reader and channel. The subscription row is only read, not locked:
     // applying Stripe's state (sync) locks the Stripe subscription first and that row second, and
     // this transaction may sync an older checkout below.
-    sqlx::query!("select pg_advisory_xact_lock(hashtext('checkout:' || $1 || ':' || $2))", reader.user_id, channel.id)
-        .execute(&mut *tx)
-        .await?;
+    queries::lock_checkout(&mut tx, reader.user_id, &channel.id).await?;
     let before = crate::subscriptions::queries::of_channel_user(&mut *tx, &channel.id, reader.user_id).await?.map(|row| row.machine());
     // Refused like any purchase: a live paid subscription, or an invoice request waiting.
     let probe = Event::PayByAccount { account_number: String::new(), price_per_month: None };
     machine::transition(channel.facts(), before.as_ref(), &probe, chrono::Utc::now()).map_err(service::refused)?;
 
-    let open = sqlx::query!(
-        "select stripe_subscription_id, stripe_price_id from billing_stripe_subscription
-          where user_id = $1 and channel_id = $2 and status = 'incomplete'",
-        reader.user_id,
-        channel.id
-    )
-    .fetch_optional(&mut *tx)
-    .await?;
+    let open = queries::open_checkout(&mut tx, reader.user_id, &channel.id).await?;
     let price_id = channel_price(&mut tx, stripe, &channel, cents).await?;
     if let Some(open) = open {
         let subscription = stripe.subscription(&open.stripe_subscription_id).await.map_err(unavailable)?;
@@ -353,29 +317,14 @@ pub async fn create_card_subscription(
         // Ended, expired or paid meanwhile: recorded as it is now, and a new checkout starts.
         sync::subscription(&mut tx, stripe, state.jobs.as_ref(), &open.stripe_subscription_id, &sync::stripe_actor()).await?;
     }
-    let attempts = sqlx::query_scalar!(
-        r#"select count(*) as "count!" from billing_stripe_subscription where user_id = $1 and channel_id = $2"#,
-        reader.user_id,
-        channel.id
-    )
-    .fetch_one(&mut *tx)
-    .await?;
+    let attempts = queries::checkout_attempts(&mut tx, reader.user_id, &channel.id).await?;
     let metadata =
         HashMap::from([("insights_user_id".to_owned(), reader.user_id.to_owned()), ("insights_channel_id".to_owned(), channel.id.clone())]);
     let attempt = format!("checkout-{}-{}-{attempts}", reader.user_id, channel.id);
     let subscription = stripe.create_subscription(&customer_id, &price_id, metadata, &attempt).await.map_err(unavailable)?;
     let subscription_id = subscription.id.as_str().to_owned();
-    sqlx::query!(
-        "insert into billing_stripe_subscription (stripe_subscription_id, user_id, channel_id, stripe_price_id, status)
-         values ($1, $2, $3, $4, $5) on conflict (stripe_subscription_id) do nothing",
-        subscription_id,
-        reader.user_id,
-        channel.id,
-        price_id,
-        subscription.status.as_str(),
-    )
-    .execute(&mut *tx)
-    .await?;
+    let status = subscription.status.as_str();
+    queries::insert_stripe_subscription(&mut tx, &subscription_id, reader.user_id, &channel.id, &price_id, status).await?;
     let client_secret = confirmation_secret(stripe, &subscription)
         .await?
         .ok_or_else(|| Error::Internal(anyhow::anyhow!("Stripe returned a subscription without a confirmation secret")))?;
@@ -399,12 +348,7 @@ async fn confirmation_secret(stripe: &StripeApi, subscription: &stripe_shared::S
 /// The channel's Stripe price for `cents` a month: made (with the channel's product) the first
 /// time; a price change makes a new one and existing subscriptions stay on theirs.
 async fn channel_price(conn: &mut PgConnection, stripe: &StripeApi, channel: &SubscriptionChannel, cents: i64) -> Result<String> {
-    let known = sqlx::query!(
-        "select stripe_price_id, stripe_product_id, unit_amount_cents from billing_channel_price where channel_id = $1 order by created_at desc",
-        channel.id
-    )
-    .fetch_all(&mut *conn)
-    .await?;
+    let known = queries::channel_prices(conn, &channel.id).await?;
     if let Some(price) = known.iter().find(|p| p.unit_amount_cents == cents) {
         return Ok(price.stripe_price_id.clone());
     }
@@ -413,16 +357,7 @@ async fn channel_price(conn: &mut PgConnection, stripe: &StripeApi, channel: &Su
         None => stripe.create_product(&channel.id, &channel.name).await.map_err(unavailable)?,
     };
     let price_id = stripe.create_price(&product_id, &channel.id, cents).await.map_err(unavailable)?;
-    sqlx::query!(
-        "insert into billing_channel_price (stripe_price_id, channel_id, stripe_product_id, unit_amount_cents) values ($1, $2, $3, $4)
-         on conflict do nothing",
-        price_id,
-        channel.id,
-        product_id,
-        cents,
-    )
-    .execute(&mut *conn)
-    .await?;
+    queries::insert_channel_price(conn, &price_id, &channel.id, &product_id, cents).await?;
     Ok(price_id)
 }
 
@@ -441,7 +376,7 @@ pub async fn pay_by_account(
     if account_number.is_empty() {
         return Err(Error::field("accountNumber", REQUIRED_MESSAGE));
     }
-    if !accounts::owns(&state.pool, user_id, &account_number).await? {
+    if !queries::owns_account(&state.pool, user_id, &account_number).await? {
         return Err(Error::field("accountNumber", NOT_YOUR_ACCOUNT));
     }
     service::apply(state, channel_id, user_id, Caller::Reader(user_id), &|channel, _| {

@@ -5,7 +5,10 @@ use chrono::{DateTime, Utc};
 use sqlx::{PgConnection, PgExecutor};
 use stripe_shared::{Invoice, InvoiceStatus};
 
-use super::stripe::time;
+use super::{
+    queries::{self, StoredInvoice},
+    stripe::time,
+};
 use crate::error::Result;
 
 /// Records an invoice of a known subscription (the reader's invoice list), as Stripe has it now.
@@ -17,29 +20,21 @@ pub async fn store(conn: &mut PgConnection, invoice: &Invoice, subscription_id: 
     let lines = &invoice.lines.data;
     let period_start = lines.iter().map(|line| line.period.start).min().unwrap_or(invoice.period_start);
     let period_end = lines.iter().map(|line| line.period.end).max().unwrap_or(invoice.period_end);
-    sqlx::query!(
-        "insert into billing_invoice (stripe_invoice_id, stripe_subscription_id, user_id, number, status, amount_due_cents,
-                                      amount_paid_cents, currency, hosted_invoice_url, period_start, period_end, created)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-         on conflict (stripe_invoice_id) do update
-            set number = excluded.number, status = excluded.status, amount_due_cents = excluded.amount_due_cents,
-                amount_paid_cents = excluded.amount_paid_cents, hosted_invoice_url = excluded.hosted_invoice_url,
-                period_start = excluded.period_start, period_end = excluded.period_end, synced_at = now()",
-        id.as_str(),
-        subscription_id,
+    let stored = StoredInvoice {
+        stripe_invoice_id: id.as_str(),
+        stripe_subscription_id: subscription_id,
         user_id,
-        invoice.number,
+        number: invoice.number.as_deref(),
         status,
-        invoice.amount_due.max(0),
-        invoice.amount_paid.max(0),
-        invoice.currency.to_string(),
-        invoice.hosted_invoice_url,
-        time(period_start),
-        time(period_end),
-        time(invoice.created),
-    )
-    .execute(&mut *conn)
-    .await?;
+        amount_due_cents: invoice.amount_due.max(0),
+        amount_paid_cents: invoice.amount_paid.max(0),
+        currency: invoice.currency.to_string(),
+        hosted_invoice_url: invoice.hosted_invoice_url.as_deref(),
+        period_start: time(period_start),
+        period_end: time(period_end),
+        created: time(invoice.created),
+    };
+    queries::upsert_invoice(conn, &stored).await?;
     Ok(())
 }
 
@@ -62,18 +57,5 @@ pub struct ListedInvoice {
 
 /// A reader's invoices (not drafts), newest first, at most 100.
 pub async fn of_user(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Result<Vec<ListedInvoice>> {
-    sqlx::query_as!(
-        ListedInvoice,
-        r#"select i.stripe_invoice_id, s.channel_id, c.name as "channel_name: String", i.number, i.status, i.amount_due_cents,
-                  i.amount_paid_cents, i.currency, i.hosted_invoice_url, i.period_start, i.period_end, i.created
-             from billing_invoice i
-             join billing_stripe_subscription s on s.stripe_subscription_id = i.stripe_subscription_id
-             join channel c on c.channel_id = s.channel_id
-            where i.user_id = $1 and i.status <> 'draft'
-            order by i.created desc
-            limit 100"#,
-        user_id
-    )
-    .fetch_all(db)
-    .await
+    queries::invoices_of_user(db, user_id).await
 }

@@ -9,6 +9,7 @@
 //! - `invoices`: the reader's card invoices, as Stripe reports them.
 //! - `card_update`: a new card for a subscription whose payment failed (a setup intent).
 //! - `accounts`: the clearing accounts readers may charge; `countries`: the country and tax id lists.
+//! - `queries`: every SQL statement of the area.
 
 pub mod accounts;
 pub mod card_update;
@@ -16,6 +17,7 @@ pub mod checkout;
 pub mod countries;
 pub mod graphql;
 pub mod invoices;
+pub mod queries;
 pub mod stripe;
 pub mod sync;
 pub mod webhook;

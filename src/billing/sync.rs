@@ -9,7 +9,10 @@ use sqlx::PgConnection;
 use stripe_shared::{Subscription as StripeSubscription, SubscriptionStatus};
 use stripe_types::Expandable;
 
-use super::stripe::{StripeApi, StripeFailure, time};
+use super::{
+    queries::{self, ReadSubscription},
+    stripe::{StripeApi, StripeFailure, time},
+};
 use crate::{
     error::{Error, Result},
     jobs::JobQueue,
@@ -96,15 +99,7 @@ async fn read_and_apply(
     actor: &Actor,
     received: Option<DateTime<Utc>>,
 ) -> Result<Synced> {
-    let mirror = sqlx::query!(
-        r#"select s.user_id, s.channel_id, s.read_at, p.unit_amount_cents
-             from billing_stripe_subscription s join billing_channel_price p on p.stripe_price_id = s.stripe_price_id
-            where s.stripe_subscription_id = $1
-            for update of s"#,
-        subscription_id
-    )
-    .fetch_optional(&mut *conn)
-    .await?;
+    let mirror = queries::lock_mirrored_subscription(conn, subscription_id).await?;
     let Some(mirror) = mirror else { return Ok(Synced::Unknown) };
     if let (Some(received), Some(read_at)) = (received, mirror.read_at)
         && read_at > received
@@ -113,22 +108,17 @@ async fn read_and_apply(
     }
     // Taken under the lock, before the read: a sync that comes later reads a state at least as new,
     // and an event received before this moment is covered by this read.
-    let read_at = sqlx::query_scalar!(r#"select clock_timestamp() as "now!""#).fetch_one(&mut *conn).await?;
+    let read_at = queries::clock_now(conn).await?;
     let subscription = stripe.subscription(subscription_id).await.map_err(unavailable)?;
     let card = card_state(&subscription, mirror.unit_amount_cents);
-    sqlx::query!(
-        "update billing_stripe_subscription
-            set status = $2, current_period_end = $3, cancel_at_period_end = $4, latest_invoice_id = $5, synced_at = now(), read_at = $6
-          where stripe_subscription_id = $1",
-        subscription_id,
-        subscription.status.as_str(),
-        card.period_end,
-        subscription.cancel_at_period_end,
-        subscription.latest_invoice.as_ref().and_then(|invoice| invoice.id().as_ref()).map(|id| id.as_str().to_owned()),
+    let read = ReadSubscription {
+        status: subscription.status.as_str(),
+        current_period_end: card.period_end,
+        cancel_at_period_end: subscription.cancel_at_period_end,
+        latest_invoice_id: subscription.latest_invoice.as_ref().and_then(|invoice| invoice.id().as_ref()).map(|id| id.as_str().to_owned()),
         read_at,
-    )
-    .execute(&mut *conn)
-    .await?;
+    };
+    queries::update_mirrored_subscription(conn, subscription_id, &read).await?;
     if let Some(Expandable::Object(invoice)) = &subscription.latest_invoice {
         super::invoices::store(conn, invoice, subscription_id, &mirror.user_id).await?;
     }
@@ -201,16 +191,7 @@ pub fn dollars(cents: i64) -> String {
 /// access. Run by the expiry sweep's schedule; returns how many changed.
 pub async fn reconcile(state: &crate::AppState, now: DateTime<Utc>) -> Result<u64> {
     let Some(stripe) = state.stripe.as_deref() else { return Ok(0) };
-    let due: Vec<String> = sqlx::query_scalar!(
-        "select stripe_subscription_id from billing_stripe_subscription
-          where (status = 'incomplete' and created_at > $1::timestamptz - interval '2 days')
-             or (status in ('active', 'trialing', 'past_due', 'unpaid') and current_period_end < $1)
-          order by synced_at
-          limit 500",
-        now
-    )
-    .fetch_all(&state.pool)
-    .await?;
+    let due = queries::subscriptions_to_reconcile(&state.pool, now).await?;
     let mut changed = 0;
     for subscription_id in due {
         let mut tx = state.pool.begin().await?;

@@ -18,6 +18,7 @@ use sqlx::PgConnection;
 use stripe_webhook::Webhook;
 
 use super::{
+    queries::{self, EventHeader},
     stripe::{StripeApi, time},
     sync::{self, Synced},
 };
@@ -83,37 +84,14 @@ pub struct Received {
 /// `pending`, the ignored outcome, or `duplicate`.
 pub async fn record(state: &AppState, event: &Received) -> Result<String> {
     let object_id = event.object.get("id").and_then(Value::as_str);
+    let header = EventHeader { event_id: &event.id, type_: &event.type_, object_id, created: event.created };
     if handled(&event.type_).is_none() {
         let outcome = not_handled(&event.type_);
-        let first = sqlx::query!(
-            "insert into stripe_event (event_id, type, object_id, created, outcome, applied_at) values ($1, $2, $3, $4, $5, now())
-             on conflict (event_id) do nothing",
-            event.id,
-            event.type_,
-            object_id,
-            event.created,
-            truncate(&outcome, 200),
-        )
-        .execute(&state.pool)
-        .await?
-        .rows_affected()
-            == 1;
+        let first = queries::record_ignored_event(&state.pool, &header, &truncate(&outcome, 200)).await?;
         return Ok(if first { outcome } else { "duplicate".to_owned() });
     }
     let mut tx = state.pool.begin().await?;
-    let first = sqlx::query!(
-        "insert into stripe_event (event_id, type, object_id, created, outcome, object) values ($1, $2, $3, $4, 'pending', $5)
-         on conflict (event_id) do nothing",
-        event.id,
-        event.type_,
-        object_id,
-        event.created,
-        event.object,
-    )
-    .execute(&mut *tx)
-    .await?
-    .rows_affected()
-        == 1;
+    let first = queries::record_pending_event(&mut *tx, &header, &event.object).await?;
     if !first {
         return Ok("duplicate".to_owned());
     }
@@ -134,16 +112,7 @@ pub async fn apply_pending(state: &AppState) -> Result<u64> {
     let mut failed = None;
     loop {
         let mut tx = state.pool.begin().await?;
-        let claimed = sqlx::query!(
-            r#"select event_id, type, created, received_at, object as "object!"
-                 from stripe_event
-                where applied_at is null and object is not null and (retry_at is null or retry_at <= now())
-                order by received_at, event_id
-                limit 1
-                for update skip locked"#
-        )
-        .fetch_optional(&mut *tx)
-        .await?;
+        let claimed = queries::claim_pending_event(&mut tx).await?;
         let Some(row) = claimed else { break };
         let event = Received { id: row.event_id, type_: row.r#type, created: row.created, object: row.object };
         let outcome = match dispatch(&mut tx, stripe, state.jobs.as_ref(), &event, row.received_at).await {
@@ -152,16 +121,8 @@ pub async fn apply_pending(state: &AppState) -> Result<u64> {
                 tx.rollback().await?;
                 tracing::warn!(event = event.id, r#type = event.type_, error = ?error, "Stripe event not applied; retried later");
                 state.metrics.stripe_event_applied(&event.type_, "retrying");
-                sqlx::query!(
-                    "update stripe_event
-                        set attempts = attempts + 1, outcome = $2,
-                            retry_at = now() + least(interval '1 hour', interval '30 seconds' * power(2, least(attempts, 10)))
-                      where event_id = $1",
-                    event.id,
-                    truncate(&format!("retrying: {}", error.message()), 200)
-                )
-                .execute(&state.pool)
-                .await?;
+                let retrying = truncate(&format!("retrying: {}", error.message()), 200);
+                queries::record_event_retry(&state.pool, &event.id, &retrying).await?;
                 if matches!(error, crate::error::Error::Unavailable(_)) {
                     return Err(error);
                 }
@@ -169,13 +130,7 @@ pub async fn apply_pending(state: &AppState) -> Result<u64> {
                 continue;
             }
         };
-        sqlx::query!(
-            "update stripe_event set outcome = $2, applied_at = now(), object = null, retry_at = null where event_id = $1",
-            event.id,
-            truncate(&outcome, 200)
-        )
-        .execute(&mut *tx)
-        .await?;
+        queries::record_event_applied(&mut *tx, &event.id, &truncate(&outcome, 200)).await?;
         tx.commit().await?;
         tracing::info!(event = event.id, r#type = event.type_, outcome, "Stripe event applied");
         state.metrics.stripe_event_applied(&event.type_, &outcome);

@@ -3,7 +3,7 @@
 
 use clap::Args;
 
-use crate::{config::Secret, http::limits::RateLimit};
+use crate::config::{RateLimit, Secret};
 
 #[derive(Debug, Clone, Args)]
 pub struct ChatConfig {

@@ -12,6 +12,7 @@ use sqlx::PgPool;
 use super::{
     Kind,
     outbox::{self, Outgoing, UnsubscribeScope},
+    queries,
 };
 use crate::jobs::JobQueue;
 
@@ -31,12 +32,7 @@ pub fn due_period(frequency: &str, time_zone: &str, digest_hour: u32, now: DateT
 
 /// Writes the digests due at `now`; returns how many were written.
 pub async fn compose_due(pool: &PgPool, jobs: &dyn JobQueue, digest_hour: u32, now: DateTime<Utc>) -> anyhow::Result<u64> {
-    let waiting = sqlx::query!(
-        r#"select distinct i.user_id, i.frequency, u.time_zone from email_digest_item i join users u on u.user_id = i.user_id
-            where i.digested_at is null order by i.user_id, i.frequency"#
-    )
-    .fetch_all(pool)
-    .await?;
+    let waiting = queries::waiting_digests(pool).await?;
     let mut written = 0;
     for reader in waiting {
         let Some(period) = due_period(&reader.frequency, &reader.time_zone, digest_hour, now) else { continue };
@@ -53,21 +49,7 @@ pub async fn compose_due(pool: &PgPool, jobs: &dyn JobQueue, digest_hour: u32, n
 /// One reader's digest for one period, with the items it lists marked digested, in one transaction.
 async fn compose_one(pool: &PgPool, user_id: &str, frequency: &str, period: &str) -> anyhow::Result<u64> {
     let mut tx = pool.begin().await?;
-    let items = sqlx::query!(
-        r#"select i.article_id, i.channel_id, i.full_version, a.title, a.summary, c.name as "channel_name: String",
-                  u.email as "email: String", u.name as reader_name
-             from email_digest_item i
-             join article a on a.article_id = i.article_id
-             join channel c on c.channel_id = i.channel_id
-             join users u on u.user_id = i.user_id
-            where i.user_id = $1 and i.frequency = $2 and i.digested_at is null and a.state = 'Published'
-            order by a.publish_date desc, i.article_id
-            for update of i skip locked"#,
-        user_id,
-        frequency,
-    )
-    .fetch_all(&mut *tx)
-    .await?;
+    let items = queries::lock_digest_items(&mut tx, user_id, frequency).await?;
     let Some(first) = items.first() else { return Ok(0) };
     let listed: Vec<_> = items
         .iter()
@@ -89,9 +71,7 @@ async fn compose_one(pool: &PgPool, user_id: &str, frequency: &str, period: &str
     let written = outbox::insert(&mut tx, &[email]).await?;
     if written > 0 {
         let ids: Vec<String> = items.iter().map(|item| item.article_id.clone()).collect();
-        sqlx::query!("update email_digest_item set digested_at = now() where user_id = $1 and article_id = any($2)", user_id, &ids)
-            .execute(&mut *tx)
-            .await?;
+        queries::mark_digested(&mut tx, user_id, &ids).await?;
     }
     tx.commit().await?;
     Ok(written)

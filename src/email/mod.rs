@@ -6,6 +6,7 @@
 //!   template shows); `templates` renders a kind's one template into subject, HTML and text.
 //! - `notifications` and `digest`: new-article emails, at once or gathered into digests.
 //! - `unsubscribe` and `settings`: the reader's control over channel emails.
+//! - `queries`: every SQL statement of the area.
 //!
 //! Adding a kind of email is one template (`templates/{kind}.j2`) and one compose function.
 
@@ -15,6 +16,7 @@ pub mod digest;
 pub mod graphql;
 pub mod notifications;
 pub mod outbox;
+pub mod queries;
 pub mod settings;
 pub mod templates;
 pub mod unsubscribe;

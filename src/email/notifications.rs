@@ -11,7 +11,10 @@ use chrono::{DateTime, Utc};
 use serde_json::json;
 use sqlx::PgPool;
 
-use super::outbox;
+use super::{
+    outbox,
+    queries::{self, ArticleEmailReaders},
+};
 use crate::{
     articles::model::ArticleState,
     auth::Role,
@@ -35,18 +38,7 @@ pub struct FanOut {
 /// Processes a notification request once: a retried job, or a second worker, finds it processed.
 pub async fn fan_out(pool: &PgPool, jobs: &dyn JobQueue, request_id: i64, now: DateTime<Utc>) -> anyhow::Result<FanOut> {
     let mut tx = pool.begin().await?;
-    let request = sqlx::query!(
-        r#"select r.is_update, a.article_id, a.title, a.summary, a.state, a.publish_date, a.is_premium, a.premium_expires_at,
-                  a.premium_channel_id, c.name as "channel_name?: String", c.type as "channel_type?"
-             from article_notification_request r
-             join article a on a.article_id = r.article_id
-             left join channel c on c.channel_id = a.premium_channel_id
-            where r.request_id = $1 and r.processed_at is null
-            for update of r"#,
-        request_id
-    )
-    .fetch_optional(&mut *tx)
-    .await?;
+    let request = queries::lock_notification_request(&mut tx, request_id).await?;
     let Some(article) = request else {
         return Ok(FanOut { skipped: true, ..FanOut::default() });
     };
@@ -60,19 +52,7 @@ pub async fn fan_out(pool: &PgPool, jobs: &dyn JobQueue, request_id: i64, now: D
             is_premium: article.is_premium,
             premium_expires_at: article.premium_expires_at,
         };
-        let readers = sqlx::query!(
-            r#"select u.user_id, u.email as "email: String", u.name, u.scopes, s.subscription_state, s.cancel_at,
-                      s.is_full_article_content, s.email_frequency
-                 from channel_subscription s
-                 join users u on u.user_id = s.user_id
-                where s.channel_id = $1 and s.subscription_state = 'active' and (s.cancel_at is null or s.cancel_at > $2)
-                  and s.email_notifications and u.channel_notifications
-                order by u.user_id"#,
-            channel_id,
-            now,
-        )
-        .fetch_all(&mut *tx)
-        .await?;
+        let readers = queries::notified_readers(&mut tx, channel_id, now).await?;
 
         let content = |full: bool| {
             json!({
@@ -84,7 +64,7 @@ pub async fn fan_out(pool: &PgPool, jobs: &dyn JobQueue, request_id: i64, now: D
         let full_content = outbox::add_content(&mut tx, &content(true)).await?;
         let teaser_content = outbox::add_content(&mut tx, &content(false)).await?;
 
-        let (mut users, mut recipients, mut names, mut contents) = (vec![], vec![], vec![], vec![]);
+        let mut immediate = ArticleEmailReaders::default();
         let (mut digest_users, mut digest_frequencies, mut digest_full) = (vec![], vec![], vec![]);
         for reader in &readers {
             let access = SubscriptionAccess {
@@ -94,10 +74,10 @@ pub async fn fan_out(pool: &PgPool, jobs: &dyn JobQueue, request_id: i64, now: D
             };
             let full = can_see_full_version(Role::from_scopes(&reader.scopes), Some(access), &facts, now);
             if reader.email_frequency == "immediate" {
-                users.push(reader.user_id.as_str());
-                recipients.push(reader.email.as_str());
-                names.push(reader.name.as_str());
-                contents.push(if full { full_content } else { teaser_content });
+                immediate.user_ids.push(reader.user_id.as_str());
+                immediate.recipients.push(reader.email.as_str());
+                immediate.names.push(reader.name.as_str());
+                immediate.content_ids.push(if full { full_content } else { teaser_content });
             } else {
                 digest_users.push(reader.user_id.as_str());
                 digest_frequencies.push(reader.email_frequency.as_str());
@@ -105,44 +85,22 @@ pub async fn fan_out(pool: &PgPool, jobs: &dyn JobQueue, request_id: i64, now: D
             }
         }
         let kind = if article.is_update { "articleUpdated" } else { "articlePublished" };
-        done.emails = sqlx::query!(
-            "insert into email_outbox (delivery_key, kind, user_id, recipient, channel_id, unsubscribe, content_id, data, bulk)
-             select $1 || ':' || v.user_id || ':' || $2 || ':' || $3, 'articlePublished', v.user_id, v.recipient, $4, 'channel',
-                    v.content_id, jsonb_build_object('recipientName', v.name), true
-               from unnest($5::text[], $6::text[], $7::text[], $8::bigint[]) as v(user_id, recipient, name, content_id)
-             on conflict on constraint email_outbox_delivery_key do nothing",
-            kind,
-            article.article_id,
-            request_id.to_string(),
+        done.emails =
+            queries::insert_article_emails(&mut tx, kind, &article.article_id, request_id, channel_id, &immediate).await?;
+        done.digest_entries = queries::insert_digest_items(
+            &mut tx,
+            &article.article_id,
             channel_id,
-            &users as &[&str],
-            &recipients as &[&str],
-            &names as &[&str],
-            &contents as &[i64],
+            &digest_users,
+            &digest_frequencies,
+            &digest_full,
         )
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        done.digest_entries = sqlx::query!(
-            "insert into email_digest_item (user_id, article_id, channel_id, frequency, full_version)
-             select v.user_id, $1, $2, v.frequency, v.is_full from unnest($3::text[], $4::text[], $5::bool[]) as v(user_id, frequency, is_full)
-             on conflict (user_id, article_id) do nothing",
-            article.article_id,
-            channel_id,
-            &digest_users as &[&str],
-            &digest_frequencies as &[&str],
-            &digest_full as &[bool],
-        )
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
+        .await?;
         if done.emails > 0 {
             jobs.enqueue(&mut tx, JobRequest::DeliverEmails).await?;
         }
     }
-    sqlx::query!("update article_notification_request set processed_at = now() where request_id = $1", request_id)
-        .execute(&mut *tx)
-        .await?;
+    queries::mark_notification_processed(&mut tx, request_id).await?;
     tx.commit().await?;
     tracing::info!(request_id, emails = done.emails, digest_entries = done.digest_entries, "article notification written");
     Ok(done)

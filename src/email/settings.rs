@@ -3,6 +3,7 @@
 
 use sqlx::PgPool;
 
+use super::queries;
 use crate::error::{Error, Result};
 
 /// The global settings.
@@ -20,11 +21,7 @@ pub struct SettingsChange {
 }
 
 pub async fn of_user(pool: &PgPool, user_id: &str) -> Result<Settings> {
-    let row = sqlx::query!("select channel_notifications, time_zone from users where user_id = $1", user_id)
-        .fetch_optional(pool)
-        .await?
-        .ok_or(Error::NotFound("User"))?;
-    Ok(Settings { channel_notifications: row.channel_notifications, time_zone: row.time_zone })
+    queries::settings(pool, user_id).await?.ok_or(Error::NotFound("User"))
 }
 
 pub async fn change(pool: &PgPool, user_id: &str, change: &SettingsChange) -> Result<Settings> {
@@ -33,32 +30,15 @@ pub async fn change(pool: &PgPool, user_id: &str, change: &SettingsChange) -> Re
     {
         return Err(Error::field("timeZone", "Choose a time zone from the list."));
     }
-    let row = sqlx::query!(
-        "update users set channel_notifications = coalesce($2, channel_notifications), time_zone = coalesce($3, time_zone)
-          where user_id = $1 returning channel_notifications, time_zone",
-        user_id,
-        change.channel_notifications,
-        change.time_zone,
-    )
-    .fetch_optional(pool)
-    .await?
-    .ok_or(Error::NotFound("User"))?;
-    Ok(Settings { channel_notifications: row.channel_notifications, time_zone: row.time_zone })
+    queries::change_settings(pool, user_id, change.channel_notifications, change.time_zone.as_deref())
+        .await?
+        .ok_or(Error::NotFound("User"))
 }
 
 /// Turns a subscribed channel's emails on or off (None: the other way round); NOT_FOUND when the
 /// reader has no subscription to it.
 pub async fn set_channel(pool: &PgPool, user_id: &str, channel_id: &str, on: Option<bool>) -> Result<()> {
-    let done = sqlx::query!(
-        "update channel_subscription set email_notifications = coalesce($3, not email_notifications)
-          where user_id = $1 and channel_id = $2",
-        user_id,
-        channel_id,
-        on,
-    )
-    .execute(pool)
-    .await?;
-    if done.rows_affected() == 0 {
+    if queries::set_channel_emails(pool, user_id, channel_id, on).await? == 0 {
         return Err(Error::NotFound("Subscription"));
     }
     Ok(())
@@ -66,15 +46,7 @@ pub async fn set_channel(pool: &PgPool, user_id: &str, channel_id: &str, on: Opt
 
 /// How a subscribed channel's new articles are emailed: immediate, daily or weekly.
 pub async fn set_frequency(pool: &PgPool, user_id: &str, channel_id: &str, frequency: &str) -> Result<()> {
-    let done = sqlx::query!(
-        "update channel_subscription set email_frequency = $3 where user_id = $1 and channel_id = $2",
-        user_id,
-        channel_id,
-        frequency,
-    )
-    .execute(pool)
-    .await?;
-    if done.rows_affected() == 0 {
+    if queries::set_email_frequency(pool, user_id, channel_id, frequency).await? == 0 {
         return Err(Error::NotFound("Subscription"));
     }
     Ok(())
@@ -82,13 +54,5 @@ pub async fn set_frequency(pool: &PgPool, user_id: &str, channel_id: &str, frequ
 
 /// Emails on for exactly the listed channels among the reader's subscriptions, off for the others.
 pub async fn set_channels(pool: &PgPool, user_id: &str, channel_ids: &[String]) -> Result<()> {
-    sqlx::query!(
-        "update channel_subscription set email_notifications = (channel_id = any($2))
-          where user_id = $1 and email_notifications is distinct from (channel_id = any($2))",
-        user_id,
-        channel_ids,
-    )
-    .execute(pool)
-    .await?;
-    Ok(())
+    Ok(queries::set_emails_of_channels(pool, user_id, channel_ids).await?)
 }

@@ -21,6 +21,7 @@ use serde_json::json;
 use sha2::Sha256;
 use sqlx::PgPool;
 
+use super::queries;
 use crate::{AppState, error::Error, http::HttpError};
 
 /// What an unsubscribe link turns off.
@@ -87,10 +88,7 @@ pub async fn key(state: &AppState) -> anyhow::Result<&[u8]> {
 async fn stored_key(pool: &PgPool) -> anyhow::Result<Vec<u8>> {
     let mut fresh = vec![0u8; 32];
     rand::thread_rng().fill_bytes(&mut fresh);
-    sqlx::query!("insert into server_secret (name, secret) values ('unsubscribe', $1) on conflict (name) do nothing", fresh)
-        .execute(pool)
-        .await?;
-    Ok(sqlx::query_scalar!("select secret from server_secret where name = 'unsubscribe'").fetch_one(pool).await?)
+    Ok(queries::unsubscribe_key(pool, &fresh).await?)
 }
 
 /// The link of the public unsubscribe page for a token.
@@ -167,18 +165,9 @@ async fn describe(state: &AppState, data: &str) -> Result<serde_json::Value, Err
         Scope::Channel(id) => Some(id.as_str()),
         Scope::All => None,
     };
-    let row = sqlx::query!(
-        r#"select u.email as "email: String", (select c.name::text from channel c where c.channel_id = $2) as channel_name,
-                  case when $2::text is null then u.channel_notifications
-                       else coalesce((select s.email_notifications from channel_subscription s
-                                       where s.user_id = u.user_id and s.channel_id = $2), false) end as "subscribed!"
-             from users u where u.user_id = $1"#,
-        token.user_id,
-        channel_id,
-    )
-    .fetch_optional(&state.pool)
-    .await?
-    .ok_or_else(|| Error::field("data", INVALID))?;
+    let row = queries::unsubscribe_target(&state.pool, &token.user_id, channel_id)
+        .await?
+        .ok_or_else(|| Error::field("data", INVALID))?;
     Ok(json!({ "email": row.email, "channelName": row.channel_name, "subscribed": row.subscribed }))
 }
 
@@ -190,30 +179,15 @@ async fn unsubscribe(state: &AppState, data: &str, reason: &str) -> Result<serde
     let token = verified(state, data).await?;
     let mut tx = state.pool.begin().await?;
     let changed = match &token.scope {
-        Scope::All => {
-            sqlx::query!("update users set channel_notifications = false where user_id = $1 and channel_notifications", token.user_id)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected()
-        }
-        Scope::Channel(channel_id) => sqlx::query!(
-            "update channel_subscription set email_notifications = false
-              where user_id = $1 and channel_id = $2 and email_notifications",
-            token.user_id,
-            channel_id
-        )
-        .execute(&mut *tx)
-        .await?
-        .rows_affected(),
+        Scope::All => queries::turn_off_all_channel_emails(&mut *tx, &token.user_id).await?,
+        Scope::Channel(channel_id) => queries::turn_off_channel_emails(&mut *tx, &token.user_id, channel_id).await?,
     };
     if changed > 0 {
         let channel_id = match &token.scope {
             Scope::Channel(id) => Some(id.as_str()),
             Scope::All => None,
         };
-        sqlx::query!("insert into email_unsubscribe (user_id, channel_id, reason) values ($1, $2, $3)", token.user_id, channel_id, reason)
-            .execute(&mut *tx)
-            .await?;
+        queries::record_unsubscribe(&mut *tx, &token.user_id, channel_id, reason).await?;
     }
     tx.commit().await?;
     tracing::info!(user = %token.user_id, scope = ?token.scope, reason, changed = changed > 0, "unsubscribe");

@@ -13,8 +13,6 @@
 
 use std::{
     net::{IpAddr, Ipv6Addr, SocketAddr},
-    num::NonZeroU32,
-    str::FromStr,
     sync::{Arc, Weak},
     time::Duration,
 };
@@ -32,51 +30,21 @@ use governor::{
 };
 use ipnet::IpNet;
 
-use crate::{config::Config, state::AppState};
+use crate::{
+    config::{Config, RateLimit},
+    state::AppState,
+};
 
 /// The error code of a refused request (`extensions.code` on GraphQL).
 pub const RATE_LIMITED: &str = "RATE_LIMITED";
 /// How often idle limiter entries are dropped, so memory follows the active users and addresses.
 const PRUNE_EVERY: Duration = Duration::from_secs(60);
 
-/// A rate setting: `N/second`, `N/minute` or `N/hour` (a burst of N, then one more each
-/// period/N), or `off` (also `0`, `0/minute`): no limit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RateLimit {
-    /// None when the limit is off.
-    pub count: Option<NonZeroU32>,
-    pub period: Duration,
-}
-
-impl RateLimit {
-    pub const OFF: RateLimit = RateLimit { count: None, period: Duration::ZERO };
-
-    fn quota(self) -> Option<Quota> {
-        let count = self.count?;
-        // A period shorter than a nanosecond per request cannot be expressed: that is no limit.
-        Some(Quota::with_period(self.period / count.get())?.allow_burst(count))
-    }
-}
-
-impl FromStr for RateLimit {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        let invalid = || format!("'{value}': expected N/second, N/minute or N/hour, or off");
-        let value = value.trim();
-        if value.eq_ignore_ascii_case("off") || value == "0" {
-            return Ok(RateLimit::OFF);
-        }
-        let (count, unit) = value.split_once('/').ok_or_else(invalid)?;
-        let count: u32 = count.trim().parse().map_err(|_| invalid())?;
-        let seconds = match unit.trim() {
-            "s" | "sec" | "second" => 1,
-            "m" | "min" | "minute" => 60,
-            "h" | "hour" => 3600,
-            _ => return Err(invalid()),
-        };
-        Ok(RateLimit { count: NonZeroU32::new(count), period: Duration::from_secs(seconds) })
-    }
+/// A rate's `governor` quota: a burst of `count`, then one more each period/count; None when off.
+fn quota(rate: RateLimit) -> Option<Quota> {
+    let count = rate.count?;
+    // A period shorter than a nanosecond per request cannot be expressed: that is no limit.
+    Some(Quota::with_period(rate.period / count.get())?.allow_burst(count))
 }
 
 /// What a limiter counts by.
@@ -96,7 +64,7 @@ pub struct Limiter {
 
 impl Limiter {
     pub fn new(class: &'static str, rate: RateLimit) -> Limiter {
-        Limiter { class, inner: rate.quota().map(RateLimiter::keyed) }
+        Limiter { class, inner: quota(rate).map(RateLimiter::keyed) }
     }
 
     pub fn is_on(&self) -> bool {
@@ -279,19 +247,6 @@ pub fn with_retry_after(status: StatusCode, seconds: u64, body: impl IntoRespons
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn rates_parse_with_their_unit_or_off() {
-        let rate: RateLimit = "10/minute".parse().unwrap();
-        assert_eq!((rate.count.map(NonZeroU32::get), rate.period), (Some(10), Duration::from_secs(60)));
-        assert_eq!("3/h".parse::<RateLimit>().unwrap().period, Duration::from_secs(3600));
-        for off in ["off", "OFF", "0", "0/minute"] {
-            assert_eq!(off.parse::<RateLimit>().unwrap().count, None, "{off}");
-        }
-        for bad in ["ten/minute", "10", "10/day", "", "-1/s"] {
-            assert!(bad.parse::<RateLimit>().is_err(), "{bad}");
-        }
-    }
 
     #[test]
     fn a_limiter_allows_the_burst_then_says_when_to_come_back() {

@@ -5,6 +5,8 @@ use async_graphql::{ID, SimpleObject};
 use chrono::{DateTime, Utc};
 use sqlx::PgExecutor;
 
+use super::queries;
+
 /// The article page and the marketing article page (no app header), each ending in the
 /// `{campaignId}_{campaignType}` segment that attributes a view to the campaign.
 pub fn links(public_url: &str, article_id: &str, campaign_id: &str, campaign_type: &str) -> (String, String) {
@@ -27,20 +29,9 @@ pub struct CampaignStats {
     pub unique_readers: i64,
 }
 
-/// The campaigns of an article, newest first, with their views and readers: one statement, the
-/// views counted from `article_view_event_campaign_id_idx` alone.
+/// The campaigns of an article, newest first, with their views, readers and links.
 pub async fn of_article(db: impl PgExecutor<'_>, public_url: &str, article_id: &str) -> sqlx::Result<Vec<CampaignStats>> {
-    let rows = sqlx::query!(
-        r#"select c.campaign_id, c.campaign_type, c.created_at, coalesce(v.views, 0) as "views!", coalesce(v.readers, 0) as "readers!"
-             from campaign c
-             left join lateral (select count(*) as views, count(distinct e.user_id) as readers
-                                  from article_view_event e where e.campaign_id = c.campaign_id) v on true
-            where c.article_id = $1
-            order by c.created_at desc, c.campaign_id desc"#,
-        article_id
-    )
-    .fetch_all(db)
-    .await?;
+    let rows = queries::campaign_views(db, article_id).await?;
     Ok(rows
         .into_iter()
         .map(|r| {

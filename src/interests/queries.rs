@@ -3,9 +3,9 @@
 
 use chrono::{DateTime, NaiveDate, Utc};
 use futures_util::stream::BoxStream;
-use sqlx::{PgExecutor, PgPool};
+use sqlx::{PgConnection, PgExecutor, PgPool};
 
-use super::{Delivery, InterestKind};
+use super::{Delivery, InterestKind, teams::Due};
 
 /// Records an interest for today (UTC) unless it exists; its id when new.
 pub async fn insert(
@@ -158,6 +158,88 @@ pub async fn waiting_for_emails(db: impl PgExecutor<'_>, kind: InterestKind, ite
         kind.as_str(),
         item_id,
         user_id,
+    )
+    .fetch_all(db)
+    .await
+}
+
+// ---- Microsoft Teams delivery ----
+
+/// Locks the next due Teams interest, or interest `only` if it is due (skipping those another
+/// attempt holds).
+pub async fn lock_due_teams_interest(conn: &mut PgConnection, now: DateTime<Utc>, only: Option<i64>) -> sqlx::Result<Option<Due>> {
+    sqlx::query_as!(
+        Due,
+        r#"select i.interest_id, i.attempts, i.registered_at, u.name as reader_name, u.email::text as "reader_email!",
+                  u.company as reader_company, p.name as content_name, g.name as "page_name?", g.teams_channel as "teams_channel?"
+             from interest i
+             join users u on u.user_id = i.user_id
+             join promotional_content p on p.promotional_content_id = i.promotional_content_id
+             left join promotion_page g on g.promotion_page_id = p.promotion_page_id
+            where i.delivery_method = 'teams' and i.delivery_state in ('pending', 'retrying')
+              -- The database's clock too: an interest registered a moment ago is due whatever the skew.
+              and i.next_attempt_at <= greatest($1, now())
+              and ($2::bigint is null or i.interest_id = $2)
+            order by i.next_attempt_at, i.interest_id
+            limit 1
+            for update of i skip locked"#,
+        now,
+        only,
+    )
+    .fetch_optional(conn)
+    .await
+}
+
+/// Records a Teams attempt: the state it leaves ('delivered', 'failed' or 'retrying'), the
+/// attempts made, the error and when the next attempt is due.
+pub async fn record_teams_attempt(
+    conn: &mut PgConnection,
+    interest_id: i64,
+    state: &str,
+    attempts: i32,
+    error: Option<&str>,
+    next_attempt_at: DateTime<Utc>,
+) -> sqlx::Result<()> {
+    sqlx::query!(
+        "update interest
+            set delivery_state = $2, attempts = $3, last_error = $4, next_attempt_at = $5,
+                delivered_at = case when $2 = 'delivered' then now() end
+          where interest_id = $1",
+        interest_id,
+        state,
+        attempts,
+        error,
+        next_attempt_at,
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+// ---- Campaigns ----
+
+/// A campaign of an article, with the views and readers it brought.
+#[derive(Debug, Clone)]
+pub struct CampaignViews {
+    pub campaign_id: String,
+    pub campaign_type: String,
+    pub created_at: DateTime<Utc>,
+    pub views: i64,
+    pub readers: i64,
+}
+
+/// The campaigns of an article, newest first, with their views and readers: one statement, the
+/// views counted from `article_view_event_campaign_id_idx` alone.
+pub async fn campaign_views(db: impl PgExecutor<'_>, article_id: &str) -> sqlx::Result<Vec<CampaignViews>> {
+    sqlx::query_as!(
+        CampaignViews,
+        r#"select c.campaign_id, c.campaign_type, c.created_at, coalesce(v.views, 0) as "views!", coalesce(v.readers, 0) as "readers!"
+             from campaign c
+             left join lateral (select count(*) as views, count(distinct e.user_id) as readers
+                                  from article_view_event e where e.campaign_id = c.campaign_id) v on true
+            where c.article_id = $1
+            order by c.created_at desc, c.campaign_id desc"#,
+        article_id
     )
     .fetch_all(db)
     .await

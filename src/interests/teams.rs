@@ -17,7 +17,7 @@ use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 use sqlx::{PgConnection, PgPool};
 
-use super::Delivery;
+use super::{Delivery, queries};
 
 /// Attempts before an interest is marked failed (30 s, 1, 2, 4, 8, 16, 32 min apart: about an hour).
 pub const MAX_ATTEMPTS: i32 = 8;
@@ -162,7 +162,7 @@ pub async fn deliver_due(pool: &PgPool, test_hosts: &[String], now: DateTime<Utc
     let mut done = Attempted::default();
     for _ in 0..MAX_PER_RUN {
         let mut tx = pool.begin().await?;
-        let Some(due) = claim(&mut tx, now, only).await? else { break };
+        let Some(due) = queries::lock_due_teams_interest(&mut tx, now, only).await? else { break };
         let outcome = attempt(&due, test_hosts).await;
         let attempt = due.attempts + 1;
         let state = record(&mut tx, &due, &outcome, now).await?;
@@ -188,30 +188,6 @@ pub async fn deliver_due(pool: &PgPool, test_hosts: &[String], now: DateTime<Utc
     Ok(done)
 }
 
-/// Locks the next due Teams interest (skipping those another attempt holds).
-async fn claim(conn: &mut PgConnection, now: DateTime<Utc>, only: Option<i64>) -> sqlx::Result<Option<Due>> {
-    sqlx::query_as!(
-        Due,
-        r#"select i.interest_id, i.attempts, i.registered_at, u.name as reader_name, u.email::text as "reader_email!",
-                  u.company as reader_company, p.name as content_name, g.name as "page_name?", g.teams_channel as "teams_channel?"
-             from interest i
-             join users u on u.user_id = i.user_id
-             join promotional_content p on p.promotional_content_id = i.promotional_content_id
-             left join promotion_page g on g.promotion_page_id = p.promotion_page_id
-            where i.delivery_method = 'teams' and i.delivery_state in ('pending', 'retrying')
-              -- The database's clock too: an interest registered a moment ago is due whatever the skew.
-              and i.next_attempt_at <= greatest($1, now())
-              and ($2::bigint is null or i.interest_id = $2)
-            order by i.next_attempt_at, i.interest_id
-            limit 1
-            for update of i skip locked"#,
-        now,
-        only,
-    )
-    .fetch_optional(conn)
-    .await
-}
-
 /// Records an attempt: delivered; failed (permanent, or out of attempts); or retrying after the
 /// outbox's backoff. Returns the state it left.
 async fn record(conn: &mut PgConnection, due: &Due, outcome: &Outcome, now: DateTime<Utc>) -> sqlx::Result<&'static str> {
@@ -222,19 +198,7 @@ async fn record(conn: &mut PgConnection, due: &Due, outcome: &Outcome, now: Date
         Outcome::Temporary(error) if attempts >= MAX_ATTEMPTS => ("failed", Some(error.as_str()), now),
         Outcome::Temporary(error) => ("retrying", Some(error.as_str()), now + crate::email::outbox::backoff(attempts)),
     };
-    sqlx::query!(
-        "update interest
-            set delivery_state = $2, attempts = $3, last_error = $4, next_attempt_at = $5,
-                delivered_at = case when $2 = 'delivered' then now() end
-          where interest_id = $1",
-        due.interest_id,
-        state,
-        attempts,
-        error,
-        next,
-    )
-    .execute(conn)
-    .await?;
+    queries::record_teams_attempt(conn, due.interest_id, state, attempts, error, next).await?;
     Ok(state)
 }
 

@@ -10,9 +10,9 @@ use sqlx::PgConnection;
 use super::{
     machine::{self, Event, Grant},
     model::SubscriptionType,
+    queries::{self, CandidateRow},
     service::SubscriptionChannel,
     store::{self, Actor, Change},
-    subscribers::{self, CandidateRow},
 };
 use crate::{error::Result, jobs::JobQueue};
 
@@ -35,7 +35,7 @@ pub struct CheckResult {
 pub async fn check(conn: &mut PgConnection, channel_id: &str, emails: &[String]) -> Result<CheckResult> {
     let mut seen = HashSet::with_capacity(emails.len());
     let distinct: Vec<String> = emails.iter().filter(|e| seen.insert(e.to_lowercase())).cloned().collect();
-    let mut found: HashMap<String, CandidateRow> = subscribers::candidates_by_email(&mut *conn, channel_id, &distinct)
+    let mut found: HashMap<String, CandidateRow> = queries::candidates_by_email(&mut *conn, channel_id, &distinct)
         .await?
         .into_iter()
         .map(|c| (c.email.to_lowercase(), c))
@@ -97,7 +97,7 @@ pub async fn create(
     let mut seen = HashSet::new();
     let ids: Vec<String> = add.iter().chain(overwrite).filter(|id| seen.insert(id.as_str())).cloned().collect();
     let users: HashMap<String, CandidateRow> =
-        subscribers::candidates_by_id(&mut *conn, &channel.id, &ids).await?.into_iter().map(|c| (c.user_id.clone(), c)).collect();
+        queries::candidates_by_id(&mut *conn, &channel.id, &ids).await?.into_iter().map(|c| (c.user_id.clone(), c)).collect();
     let mut outcome = Outcome::default();
     let mut known = HashSet::with_capacity(ids.len());
     for id in ids {

@@ -11,6 +11,7 @@ use sqlx::PgPool;
 
 use super::{
     machine::{self, EmailKind, Event},
+    queries,
     service::lock_channel,
     store::{self, Actor, Change, Route},
 };
@@ -46,17 +47,7 @@ pub async fn sweep(pool: &PgPool, jobs: &dyn JobQueue, now: DateTime<Utc>) -> Re
 /// Claims up to `BATCH` due subscriptions and ends them; returns how many were claimed and ended.
 async fn end_batch(pool: &PgPool, jobs: &dyn JobQueue, now: DateTime<Utc>) -> Result<(u64, u64)> {
     let mut tx = pool.begin().await?;
-    let due = sqlx::query!(
-        "select channel_id, user_id from channel_subscription
-         where subscription_state in ('active', 'paymentFailed') and cancel_at is not null and cancel_at <= $1
-         order by cancel_at
-         limit $2
-         for update skip locked",
-        now,
-        BATCH
-    )
-    .fetch_all(&mut *tx)
-    .await?;
+    let due = queries::lock_due_to_end(&mut tx, now, BATCH).await?;
     let claimed = due.len() as u64;
     let mut by_channel: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for row in due {
@@ -86,16 +77,7 @@ async fn end_batch(pool: &PgPool, jobs: &dyn JobQueue, now: DateTime<Utc>) -> Re
 /// trial's end) makes each asked for once however often the sweep runs.
 async fn remind(pool: &PgPool, jobs: &dyn JobQueue, now: DateTime<Utc>) -> Result<u64> {
     let mut tx = pool.begin().await?;
-    let due = sqlx::query!(
-        r#"select s.channel_id, s.user_id, s.cancel_at as "cancel_at!"
-           from channel_subscription s
-           where s.subscription_state = 'active' and s.subscription_type = 'trial'
-             and s.cancel_at > $1 and s.cancel_at <= $2"#,
-        now,
-        now + Duration::days(machine::TRIAL_REMINDER_DAYS)
-    )
-    .fetch_all(&mut *tx)
-    .await?;
+    let due = queries::trials_ending(&mut tx, now, now + Duration::days(machine::TRIAL_REMINDER_DAYS)).await?;
     let mut by_channel: BTreeMap<String, Vec<(EmailKind, String, String)>> = BTreeMap::new();
     for row in due {
         by_channel.entry(row.channel_id).or_default().push((EmailKind::TrialEnding, row.user_id, store::occasion_at(row.cancel_at)));

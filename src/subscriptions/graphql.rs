@@ -11,10 +11,10 @@ use super::{
     bulk, csv_emails,
     machine::{self, CardAction, EndedAs, Event, FreeClosedStatus, PaymentCategory, ReaderCard, TrialStatus},
     model::{SubscriptionState, SubscriptionType},
-    queries::{self, SubscriptionRow},
+    queries::{self, CandidateRow, SubscriberRow, SubscriptionRow},
     service::{self, Caller, GrantInput, SubscriptionChannel},
     store::{Actor, Route},
-    subscribers::{self, CandidateRow, SubscriberQuery, SubscriberRow, SubscriberSortField, SubscriberView},
+    subscribers::{SubscriberQuery, SubscriberSortField, SubscriberView},
 };
 use crate::{
     auth::{ALL_ROLES, Role},
@@ -745,7 +745,7 @@ async fn subscribed_users(ctx: &Context<'_>, channel_id: &str, rows: Vec<Subscri
     let pool = &app_state(ctx).pool;
     let ids: Vec<String> = rows.iter().map(|r| r.user_id.clone()).collect();
     let (subscriptions, views) =
-        tokio::try_join!(queries::of_channel_users(pool, channel_id, &ids), subscribers::article_views_by_channel(pool, channel_id, &ids))?;
+        tokio::try_join!(queries::of_channel_users(pool, channel_id, &ids), queries::article_views_by_channel(pool, channel_id, &ids))?;
     let mut subscriptions: HashMap<String, SubscriptionRow> = subscriptions.into_iter().map(|s| (s.user_id.clone(), s)).collect();
     let views: HashMap<String, i64> = views.into_iter().collect();
     Ok(rows
@@ -792,10 +792,10 @@ impl SubscriptionsQuery {
             offset,
         };
         let pool = &app_state(ctx).pool;
-        let rows = subscribers::page(pool, &query).await?;
+        let rows = queries::subscriber_page(pool, &query).await?;
         let total = match total_from_page(rows.len(), limit, offset) {
             Some(total) => total,
-            None => subscribers::count(pool, &channel_id, view, query.pattern).await?,
+            None => queries::subscriber_count(pool, &channel_id, view, query.pattern).await?,
         };
         Ok(SubscribedUserPage { users: subscribed_users(ctx, &channel_id, rows).await?, total })
     }
@@ -803,7 +803,7 @@ impl SubscriptionsQuery {
     /// Staff: how many subscribers each subscriber stats view holds.
     async fn subscriber_view_counts(&self, ctx: &Context<'_>, channel_id: ID) -> Result<Vec<SubscriberViewCount>> {
         let channel_id = staff_channel(ctx, &channel_id).await?;
-        let counts = subscribers::view_counts(&app_state(ctx).pool, &channel_id).await?;
+        let counts = queries::subscriber_view_counts(&app_state(ctx).pool, &channel_id).await?;
         Ok(counts.into_iter().map(|(view, count)| SubscriberViewCount { view, count }).collect())
     }
 
@@ -811,14 +811,14 @@ impl SubscriptionsQuery {
     async fn channel_subscriber(&self, ctx: &Context<'_>, channel_id: ID, insights_user_id: String) -> Result<SubscribedUser> {
         let channel_id = staff_channel(ctx, &channel_id).await?;
         let pool = &app_state(ctx).pool;
-        let row = subscribers::by_subject(pool, &channel_id, &insights_user_id).await?.ok_or(Error::NotFound("Subscriber"))?;
+        let row = queries::subscriber_by_subject(pool, &channel_id, &insights_user_id).await?.ok_or(Error::NotFound("Subscriber"))?;
         Ok(subscribed_users(ctx, &channel_id, vec![row]).await?.remove(0))
     }
 
     /// Staff: a subscription's history on a channel, newest first (the last 100 changes).
     async fn subscription_audit_log(&self, ctx: &Context<'_>, channel_id: ID, user_id: ID) -> Result<Vec<SubscriptionAuditEntry>> {
         let channel_id = staff_channel(ctx, &channel_id).await?;
-        let rows = subscribers::audit_log(&app_state(ctx).pool, &channel_id, &user_id, 100).await?;
+        let rows = queries::audit_log(&app_state(ctx).pool, &channel_id, &user_id, 100).await?;
         Ok(rows
             .into_iter()
             .map(|row| SubscriptionAuditEntry {

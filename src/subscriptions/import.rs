@@ -367,7 +367,7 @@ impl<'a> Run<'a> {
                 self.refuse(&user.email, ALREADY_SUBSCRIBED);
             }
         }
-        let mut ids = |users: Vec<super::subscribers::CandidateRow>| -> Vec<String> {
+        let mut ids = |users: Vec<super::queries::CandidateRow>| -> Vec<String> {
             users
                 .into_iter()
                 .map(|user| {

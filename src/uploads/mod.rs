@@ -10,7 +10,7 @@ mod pdf;
 mod queries;
 pub mod store;
 
-pub use pdf::{PdfRenderer, UNAVAILABLE_MESSAGE, UploadFileError, upload_file};
+pub use pdf::{PdfError, PdfRenderer, UNAVAILABLE_MESSAGE};
 pub use store::UploadStore;
 
 use axum::{
@@ -25,6 +25,7 @@ use crate::{
     auth::{STAFF, session},
     error::Error,
     http::HttpError,
+    ids,
     state::AppState,
 };
 
@@ -89,8 +90,13 @@ pub fn new_upload_name(kind: ImageKind) -> String {
     format!("{:032x}.{}", rand::random::<u128>(), kind.extension())
 }
 
+/// A refused file: BAD_USER_INPUT on the `file` field.
+fn refused_file(message: impl Into<String>) -> Error {
+    Error::field("file", message)
+}
+
 fn bad_upload(message: impl Into<String>) -> HttpError {
-    HttpError::from(Error::field("file", message))
+    HttpError::from(refused_file(message))
 }
 
 /// The most pixels a stored image may have: a browser decodes every image it shows in full, so a
@@ -99,9 +105,9 @@ pub const MAX_IMAGE_PIXELS: u64 = 25_000_000;
 
 /// Stores `bytes` if they are an accepted image of at most `MAX_IMAGE_PIXELS`; returns the
 /// generated file name. Every image that reaches the store comes through here.
-pub async fn store_image(store: &UploadStore, bytes: Vec<u8>) -> Result<(String, ImageKind), HttpError> {
-    let kind = ImageKind::sniff(&bytes).ok_or_else(|| bad_upload("File format not supported: upload a PNG, JPEG or GIF image"))?;
-    let size = imagesize::blob_size(&bytes).map_err(|_| bad_upload("The image could not be read"))?;
+pub async fn store_image(store: &UploadStore, bytes: Vec<u8>) -> Result<(String, ImageKind), Error> {
+    let kind = ImageKind::sniff(&bytes).ok_or_else(|| refused_file("File format not supported: upload a PNG, JPEG or GIF image"))?;
+    let size = imagesize::blob_size(&bytes).map_err(|_| refused_file("The image could not be read"))?;
     if size.width as u64 * size.height as u64 > MAX_IMAGE_PIXELS {
         let message = format!(
             "The image is too large: at most {} megapixels (this one is {} × {} pixels)",
@@ -109,7 +115,7 @@ pub async fn store_image(store: &UploadStore, bytes: Vec<u8>) -> Result<(String,
             size.width,
             size.height
         );
-        return Err(bad_upload(message));
+        return Err(refused_file(message));
     }
     let name = new_upload_name(kind);
     store.put(&name, bytes, kind.content_type()).await.map_err(Error::from)?;
@@ -132,6 +138,85 @@ pub async fn upload(State(state): State<AppState>, headers: HeaderMap, mut multi
         "size": size,
     });
     Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+/// An error of `POST /upload-file`: the endpoint's usual errors, or no renderer on this server.
+#[derive(Debug)]
+pub enum UploadFileError {
+    Http(HttpError),
+    /// 503 `{"code": "UNAVAILABLE", "message": UNAVAILABLE_MESSAGE}`, the shape of the other errors.
+    Unavailable,
+}
+
+impl From<HttpError> for UploadFileError {
+    fn from(error: HttpError) -> Self {
+        UploadFileError::Http(error)
+    }
+}
+
+impl From<Error> for UploadFileError {
+    fn from(error: Error) -> Self {
+        UploadFileError::Http(error.into())
+    }
+}
+
+impl From<PdfError> for UploadFileError {
+    fn from(error: PdfError) -> Self {
+        match error {
+            PdfError::Unavailable => UploadFileError::Unavailable,
+            PdfError::Refused(message) => UploadFileError::Http(bad_upload(message)),
+            PdfError::Internal(error) => UploadFileError::Http(HttpError::from(error)),
+        }
+    }
+}
+
+impl IntoResponse for UploadFileError {
+    fn into_response(self) -> Response {
+        match self {
+            UploadFileError::Http(error) => error.into_response(),
+            UploadFileError::Unavailable => {
+                let body = serde_json::json!({ "code": "UNAVAILABLE", "message": UNAVAILABLE_MESSAGE });
+                (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
+            }
+        }
+    }
+}
+
+/// `POST /upload-file`: multipart with one part named `file`, a PDF whose pages are stored as images.
+pub async fn upload_file(State(state): State<AppState>, headers: HeaderMap, mut multipart: Multipart) -> Result<Response, UploadFileError> {
+    let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+    session::authenticate(&state, authorization).await?.viewer()?.require(STAFF)?;
+    let renderer = &state.pdf_renderer;
+    // Known missing: look again (it may have been installed since) before taking the file.
+    if !renderer.is_available() && !renderer.check().await {
+        return Err(UploadFileError::Unavailable);
+    }
+    let uploads = &state.config.uploads;
+    let bytes = read_file_part(&mut multipart, uploads.max_file_bytes).await?;
+    if !pdf::is_pdf(&bytes) {
+        return Err(bad_upload("File format not supported: upload a PDF").into());
+    }
+    let work = std::env::temp_dir().join(format!("insights-pdf-{}", ids::new_id()));
+    let pages = pdf::render(renderer, &work, &bytes, uploads.max_pdf_pages).await;
+    let stored = match pages {
+        Ok(pages) => store_pages(&state.uploads, pages).await.map_err(UploadFileError::from),
+        Err(error) => Err(UploadFileError::from(error)),
+    };
+    // The working copy goes whatever happened.
+    let _ = tokio::fs::remove_dir_all(&work).await;
+    let names = stored?;
+    tracing::info!(pages = names.len(), size = bytes.len(), "PDF uploaded");
+    let pages: Vec<_> = names.iter().map(|name| serde_json::json!({ "link": format!("/uploads/{name}"), "fileName": name })).collect();
+    Ok((StatusCode::CREATED, Json(serde_json::json!({ "pageCount": pages.len(), "pages": pages }))).into_response())
+}
+
+/// Stores a PDF's rendered pages as images; returns their names in page order.
+async fn store_pages(store: &UploadStore, pages: Vec<Vec<u8>>) -> Result<Vec<String>, Error> {
+    let mut names = Vec::with_capacity(pages.len());
+    for page in pages {
+        names.push(store_image(store, page).await?.0);
+    }
+    Ok(names)
 }
 
 /// The bytes of the multipart part named `file`, read in chunks and refused (413) as soon as they

@@ -1,8 +1,10 @@
-//! `POST /upload-file`: a PDF (recognised by its content, at most `INSIGHTS_UPLOAD_MAX_FILE_BYTES`)
-//! rendered to one PNG per page with poppler's `pdftoppm`, so the editor can insert the pages.
+//! The PDFs of `POST /upload-file` (recognised by their content, at most
+//! `INSIGHTS_UPLOAD_MAX_FILE_BYTES`) rendered to one PNG per page with poppler's `pdftoppm`, so
+//! the editor can insert the pages.
 //! The pages are stored as ordinary uploads; the PDF itself is not kept (it is rendered in a
 //! working directory under the system's temporary directory, whatever the upload store). Without
 //! `pdftoppm` or `pdfinfo` the endpoint answers 503 (`PdfRenderer`), never an internal error.
+//! What a render can fail with is a `PdfError`, which the handler (`upload_file`) answers.
 //!
 //! A few hundred bytes of PDF can declare pages of 200 inches, which take a minute and gigabytes to
 //! render: `pdfinfo` reads the page count and sizes first (refusing too many or too large pages),
@@ -16,22 +18,7 @@ use std::{
     time::Duration,
 };
 
-use axum::{
-    Json,
-    extract::{Multipart, State},
-    http::{HeaderMap, StatusCode, header},
-    response::{IntoResponse, Response},
-};
 use tokio::sync::Semaphore;
-
-use super::{UploadStore, bad_upload, read_file_part, store_image};
-use crate::{
-    auth::{STAFF, session},
-    error::Error,
-    http::HttpError,
-    ids,
-    state::AppState,
-};
 
 /// Rendering resolution: pages come out about 935 px wide for A4, enough for an article column.
 const DPI: f64 = 110.0;
@@ -44,7 +31,7 @@ const RENDER_TIMEOUT: Duration = Duration::from_secs(60);
 /// `pdfinfo` only reads the file's structure.
 const INFO_TIMEOUT: Duration = Duration::from_secs(10);
 
-fn is_pdf(bytes: &[u8]) -> bool {
+pub(super) fn is_pdf(bytes: &[u8]) -> bool {
     // The header may follow a few bytes of junk, which readers tolerate (within the first 1024).
     bytes.windows(5).take(1024).any(|w| w == b"%PDF-")
 }
@@ -106,7 +93,7 @@ impl PdfRenderer {
 
     /// Starts `program` with `args`, or says why not: a missing program is `Unavailable` (and
     /// remembered), any other failure internal.
-    fn spawn(&self, program: &Path, args: &[&std::ffi::OsStr]) -> Result<tokio::process::Child, UploadFileError> {
+    fn spawn(&self, program: &Path, args: &[&std::ffi::OsStr]) -> Result<tokio::process::Child, PdfError> {
         let child = tokio::process::Command::new(program)
             .args(args)
             .stdin(Stdio::null())
@@ -119,11 +106,11 @@ impl PdfRenderer {
             Err(error) if error.kind() == ErrorKind::NotFound => {
                 self.set_available(false);
                 tracing::warn!(%error, program = %program.display(), "cannot run a poppler program: install poppler-utils");
-                Err(UploadFileError::Unavailable)
+                Err(PdfError::Unavailable)
             }
             Err(error) => {
                 tracing::error!(%error, program = %program.display(), "cannot run a poppler program");
-                Err(HttpError::from(anyhow::Error::from(error)).into())
+                Err(PdfError::internal(error))
             }
         }
     }
@@ -150,63 +137,25 @@ async fn starts(program: &Path) -> bool {
     }
 }
 
-/// An error of `POST /upload-file`: the endpoint's usual errors, or no renderer on this server.
+/// What rendering a PDF can fail with.
 #[derive(Debug)]
-pub enum UploadFileError {
-    Http(HttpError),
-    /// 503 `{"code": "UNAVAILABLE", "message": UNAVAILABLE_MESSAGE}`, the shape of the other errors.
+pub enum PdfError {
+    /// `pdftoppm` or `pdfinfo` cannot be started on this server.
     Unavailable,
+    /// The PDF is refused, for the reason given (too many or too large pages, unreadable, too slow).
+    Refused(String),
+    /// The server failed (the working directory, a program that could not be run).
+    Internal(anyhow::Error),
 }
 
-impl From<HttpError> for UploadFileError {
-    fn from(error: HttpError) -> Self {
-        UploadFileError::Http(error)
+impl PdfError {
+    fn refused(message: impl Into<String>) -> Self {
+        PdfError::Refused(message.into())
     }
-}
 
-impl From<Error> for UploadFileError {
-    fn from(error: Error) -> Self {
-        UploadFileError::Http(error.into())
+    fn internal(error: std::io::Error) -> Self {
+        PdfError::Internal(error.into())
     }
-}
-
-impl IntoResponse for UploadFileError {
-    fn into_response(self) -> Response {
-        match self {
-            UploadFileError::Http(error) => error.into_response(),
-            UploadFileError::Unavailable => {
-                let body = serde_json::json!({ "code": "UNAVAILABLE", "message": UNAVAILABLE_MESSAGE });
-                (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
-            }
-        }
-    }
-}
-
-pub async fn upload_file(State(state): State<AppState>, headers: HeaderMap, mut multipart: Multipart) -> Result<Response, UploadFileError> {
-    let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
-    session::authenticate(&state, authorization).await?.viewer()?.require(STAFF)?;
-    let renderer = &state.pdf_renderer;
-    // Known missing: look again (it may have been installed since) before taking the file.
-    if !renderer.is_available() && !renderer.check().await {
-        return Err(UploadFileError::Unavailable);
-    }
-    let uploads = &state.config.uploads;
-    let bytes = read_file_part(&mut multipart, uploads.max_file_bytes).await?;
-    if !is_pdf(&bytes) {
-        return Err(bad_upload("File format not supported: upload a PDF").into());
-    }
-    let work = std::env::temp_dir().join(format!("insights-pdf-{}", ids::new_id()));
-    let pages = render(renderer, &work, &bytes, uploads.max_pdf_pages).await;
-    let stored = match pages {
-        Ok(pages) => store_pages(&state.uploads, pages).await.map_err(UploadFileError::from),
-        Err(error) => Err(error),
-    };
-    // The working copy goes whatever happened.
-    let _ = tokio::fs::remove_dir_all(&work).await;
-    let names = stored?;
-    tracing::info!(pages = names.len(), size = bytes.len(), "PDF uploaded");
-    let pages: Vec<_> = names.iter().map(|name| serde_json::json!({ "link": format!("/uploads/{name}"), "fileName": name })).collect();
-    Ok((StatusCode::CREATED, Json(serde_json::json!({ "pageCount": pages.len(), "pages": pages }))).into_response())
 }
 
 /// What `pdfinfo` says of a PDF: its page count and the size of its largest page, in points.
@@ -242,14 +191,13 @@ fn parse_info(output: &str) -> Option<PdfInfo> {
 }
 
 /// Waits for `child` at most `timeout` (killed on drop otherwise); `slow` is the message then.
-async fn finish(child: tokio::process::Child, timeout: Duration, slow: &str) -> Result<std::process::Output, UploadFileError> {
-    let internal = |error: std::io::Error| UploadFileError::from(HttpError::from(anyhow::Error::from(error)));
-    tokio::time::timeout(timeout, child.wait_with_output()).await.map_err(|_| bad_upload(slow))?.map_err(internal)
+async fn finish(child: tokio::process::Child, timeout: Duration, slow: &str) -> Result<std::process::Output, PdfError> {
+    tokio::time::timeout(timeout, child.wait_with_output()).await.map_err(|_| PdfError::refused(slow))?.map_err(PdfError::internal)
 }
 
 /// Renders every page of `pdf` to PNG files in `work`; returns their contents in page order.
-async fn render(renderer: &PdfRenderer, work: &Path, pdf: &[u8], max_pages: u32) -> Result<Vec<Vec<u8>>, UploadFileError> {
-    let internal = |error: std::io::Error| HttpError::from(anyhow::Error::from(error));
+pub(super) async fn render(renderer: &PdfRenderer, work: &Path, pdf: &[u8], max_pages: u32) -> Result<Vec<Vec<u8>>, PdfError> {
+    let internal = PdfError::internal;
     tokio::fs::create_dir_all(work).await.map_err(internal)?;
     let input = work.join("input.pdf");
     tokio::fs::write(&input, pdf).await.map_err(internal)?;
@@ -265,18 +213,18 @@ async fn render(renderer: &PdfRenderer, work: &Path, pdf: &[u8], max_pages: u32)
     let Some(info) = info else {
         let reason = String::from_utf8_lossy(&output.stderr);
         tracing::info!(reason = %reason.trim(), "PDF refused by pdfinfo");
-        return Err(bad_upload("The PDF could not be read").into());
+        return Err(PdfError::refused("The PDF could not be read"));
     };
     if info.pages == 0 {
-        return Err(bad_upload("The PDF has no pages").into());
+        return Err(PdfError::refused("The PDF has no pages"));
     }
     if info.pages > max_pages {
-        return Err(bad_upload(format!("The PDF has more than {max_pages} pages")).into());
+        return Err(PdfError::refused(format!("The PDF has more than {max_pages} pages")));
     }
     if info.largest_side > MAX_PAGE_POINTS {
         let (page, width, height) = info.largest;
         let message = format!("The PDF's pages are too large: at most {MAX_PAGE_POINTS} points a side (page {page} is {width} × {height})");
-        return Err(bad_upload(message).into());
+        return Err(PdfError::refused(message));
     }
 
     // Pages that would come out larger than the box at the usual resolution are fitted into it.
@@ -291,7 +239,7 @@ async fn render(renderer: &PdfRenderer, work: &Path, pdf: &[u8], max_pages: u32)
     if !output.status.success() {
         let reason = String::from_utf8_lossy(&output.stderr);
         tracing::info!(reason = %reason.trim(), "PDF refused by pdftoppm");
-        return Err(bad_upload("The PDF could not be read").into());
+        return Err(PdfError::refused("The PDF could not be read"));
     }
     // pdftoppm names pages page-1.png, page-01.png… by page count; sort by the page number.
     let mut files = Vec::new();
@@ -304,10 +252,10 @@ async fn render(renderer: &PdfRenderer, work: &Path, pdf: &[u8], max_pages: u32)
         }
     }
     if files.is_empty() {
-        return Err(bad_upload("The PDF has no pages").into());
+        return Err(PdfError::refused("The PDF has no pages"));
     }
     if files.len() > max_pages as usize {
-        return Err(bad_upload(format!("The PDF has more than {max_pages} pages")).into());
+        return Err(PdfError::refused(format!("The PDF has more than {max_pages} pages")));
     }
     files.sort();
     let mut pages = Vec::with_capacity(files.len());
@@ -315,14 +263,6 @@ async fn render(renderer: &PdfRenderer, work: &Path, pdf: &[u8], max_pages: u32)
         pages.push(tokio::fs::read(path).await.map_err(internal)?);
     }
     Ok(pages)
-}
-
-async fn store_pages(store: &UploadStore, pages: Vec<Vec<u8>>) -> Result<Vec<String>, HttpError> {
-    let mut names = Vec::with_capacity(pages.len());
-    for page in pages {
-        names.push(store_image(store, page).await?.0);
-    }
-    Ok(names)
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use p256::{
 };
 use sqlx::PgPool;
 
+use super::queries;
 use crate::ids;
 
 pub struct SigningKey {
@@ -20,9 +21,7 @@ pub struct SigningKey {
 
 /// The newest signing key, generating the first one when there is none.
 pub async fn current(pool: &PgPool) -> anyhow::Result<SigningKey> {
-    let row = sqlx::query!("select kid, private_key_pem from oidc_signing_key order by created_at desc, kid desc limit 1")
-        .fetch_optional(pool)
-        .await?;
+    let row = queries::newest_signing_key(pool).await?;
     let (kid, pem) = match row {
         Some(row) => (row.kid, row.private_key_pem),
         None => {
@@ -39,21 +38,13 @@ pub async fn rotate(pool: &PgPool) -> anyhow::Result<String> {
     let secret = SecretKey::random(&mut rand::rngs::OsRng);
     let pem = secret.to_pkcs8_pem(LineEnding::LF).context("encode the signing key")?;
     let kid = ids::new_id();
-    sqlx::query!(
-        "insert into oidc_signing_key (kid, algorithm, private_key_pem) values ($1, 'ES256', $2)",
-        kid,
-        pem.as_str()
-    )
-    .execute(pool)
-    .await?;
+    queries::insert_signing_key(pool, &kid, pem.as_str()).await?;
     Ok(kid)
 }
 
 /// The public keys, as the JWKS document publishes them.
 pub async fn jwks(pool: &PgPool) -> anyhow::Result<JwkSet> {
-    let rows = sqlx::query!("select kid, private_key_pem from oidc_signing_key order by created_at")
-        .fetch_all(pool)
-        .await?;
+    let rows = queries::signing_keys(pool).await?;
     let keys = rows
         .into_iter()
         .map(|row| {

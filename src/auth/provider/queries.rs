@@ -1,4 +1,5 @@
-//! SQL of the built-in provider: authorization codes and refresh tokens, stored hashed.
+//! SQL of the built-in provider: authorization codes and refresh tokens, stored hashed, and its
+//! signing keys.
 
 use chrono::{DateTime, Utc};
 use sqlx::PgExecutor;
@@ -112,4 +113,35 @@ pub async fn purge_expired(db: &sqlx::PgPool, now: DateTime<Utc>) -> sqlx::Resul
         .await?
         .rows_affected();
     Ok(Purged { codes, refresh_tokens })
+}
+
+/// A signing key of the provider: its id and its private key (PKCS#8 PEM).
+#[derive(Debug, Clone)]
+pub struct StoredSigningKey {
+    pub kid: String,
+    pub private_key_pem: String,
+}
+
+/// The newest signing key (the one that signs), if any.
+pub async fn newest_signing_key(db: impl PgExecutor<'_>) -> sqlx::Result<Option<StoredSigningKey>> {
+    sqlx::query_as!(StoredSigningKey, "select kid, private_key_pem from oidc_signing_key order by created_at desc, kid desc limit 1")
+        .fetch_optional(db)
+        .await
+}
+
+/// Every signing key, oldest first (the JWKS publishes them all for validation).
+pub async fn signing_keys(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<StoredSigningKey>> {
+    sqlx::query_as!(StoredSigningKey, "select kid, private_key_pem from oidc_signing_key order by created_at").fetch_all(db).await
+}
+
+/// Stores a new ES256 signing key.
+pub async fn insert_signing_key(db: impl PgExecutor<'_>, kid: &str, private_key_pem: &str) -> sqlx::Result<()> {
+    sqlx::query!(
+        "insert into oidc_signing_key (kid, algorithm, private_key_pem) values ($1, 'ES256', $2)",
+        kid,
+        private_key_pem
+    )
+    .execute(db)
+    .await?;
+    Ok(())
 }
