@@ -89,26 +89,26 @@ fn filter_id(id: Option<ID>, entity: &'static str) -> Result<Option<String>> {
 impl SearchArticlesParams {
     /// What the parameters ask for, checked.
     fn asked(self) -> Result<Asked> {
-        let words = super::search_text("searchQuery", self.search_query.as_deref())?;
-        let asked = Asked {
-            words,
-            topic: filter_id(self.category_id, "Category")?,
+        let query = super::search_text("searchQuery", self.search_query.as_deref())?;
+        let topic = filter_id(self.category_id, "Category")?;
+        let filter = SearchFilter {
+            query,
             channel: filter_id(self.premium_channel_id, "Channel")?,
             date_from: self.date_from,
             date_to: self.date_to,
             tag: filter_id(self.tag_id, "Tag")?,
             desk: filter_id(self.desk_id, "Desk")?,
             contributor: filter_id(self.contributor_id, "Contributor")?,
-            only_my_subscriptions: self.only_my_subscriptions,
             free_only: self.free_only,
             premium_only: self.premium_only,
             charts_only: self.display_in_chart_section,
             pinned_first: self.pinned_first,
+            ..SearchFilter::default()
         };
-        if asked.free_only && asked.premium_only {
+        if filter.free_only && filter.premium_only {
             return Err(Error::field("freeOnly", "Choose free or premium, not both"));
         }
-        Ok(asked)
+        Ok(Asked { filter, topic, only_my_subscriptions: self.only_my_subscriptions })
     }
 }
 

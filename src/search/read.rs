@@ -16,8 +16,6 @@
 
 use std::{collections::HashMap, sync::Arc};
 
-use chrono::{DateTime, Utc};
-
 use super::{
     cursor::Cursor,
     queries::{self, MARK_END, MARK_START, Page, Ranking, SearchFilter},
@@ -56,23 +54,14 @@ pub struct SnippetKey {
     pub words: String,
 }
 
-/// What a caller asks a search for, checked (ids are object ids, the words bounded).
-#[derive(Default)]
+/// What a caller asks a search for, checked (ids are object ids, the words bounded): the filter
+/// as far as the parameters say it, and what `filter` completes it with.
 pub struct Asked {
+    /// Its `topics`, `channels` and `body_channels` are left for `filter` to fill.
+    pub filter: SearchFilter,
     /// A topic: the search selects it and its sub-topics.
     pub topic: Option<String>,
-    pub channel: Option<String>,
-    pub date_from: Option<DateTime<Utc>>,
-    pub date_to: Option<DateTime<Utc>>,
-    pub tag: Option<String>,
-    pub desk: Option<String>,
-    pub contributor: Option<String>,
     pub only_my_subscriptions: bool,
-    pub words: Option<String>,
-    pub free_only: bool,
-    pub premium_only: bool,
-    pub charts_only: bool,
-    pub pinned_first: bool,
 }
 
 /// A found article and its highlight.
@@ -125,31 +114,18 @@ pub async fn search(scope: &RequestScope, reader: &Reader, asked: Asked, after: 
 /// may read in full.
 async fn filter(scope: &RequestScope, reader: &Reader, asked: Asked) -> Result<SearchFilter> {
     let state = scope.state();
-    let query = match asked.words {
+    let mut filter = asked.filter;
+    filter.query = match filter.query.take() {
         Some(words) if makes_query(state, &words).await? => Some(words),
         _ => None,
     };
-    let topics = match &asked.topic {
+    filter.topics = match &asked.topic {
         Some(id) => Some(reading::queries::topic_subtree(&state.pool, id).await?),
         None => None,
     };
-    let channels = if asked.only_my_subscriptions { Some(reader.active_channels(scope).await?) } else { None };
-    Ok(SearchFilter {
-        topics,
-        channel: asked.channel,
-        date_from: asked.date_from,
-        date_to: asked.date_to,
-        tag: asked.tag,
-        desk: asked.desk,
-        contributor: asked.contributor,
-        channels,
-        body_channels: query.as_ref().and_then(|_| reader.full_channels()),
-        query,
-        free_only: asked.free_only,
-        premium_only: asked.premium_only,
-        charts_only: asked.charts_only,
-        pinned_first: asked.pinned_first,
-    })
+    filter.channels = if asked.only_my_subscriptions { Some(reader.active_channels(scope).await?) } else { None };
+    filter.body_channels = filter.query.as_ref().and_then(|_| reader.full_channels());
+    Ok(filter)
 }
 
 /// Every match of `filter`, counted from the match index (not ranked): kept at the request's
