@@ -92,77 +92,72 @@ pub struct Moves {
     pub migration: &'static str,
 }
 
-/// Rows of `MAP`: one per (revision, migration, table), with the columns it moves.
+/// Rows of `MAP`: one line per table and the revisions (each with its migration) its columns move,
+/// made into one row per (table, column, revision), revision by revision.
 macro_rules! moves {
-    ($($revision:ident $migration:literal $table:literal [$($column:literal),* $(,)?];)*) => {
-        &[$($(Moves { table: $table, column: $column, revision: Revision::$revision, migration: $migration },)*)*]
+    (@rows [$($rows:tt)*]) => { &[$($rows)*] };
+    (@rows [$($rows:tt)*] [$revision:ident $migration:literal $(, $other:ident $other_migration:literal)*]
+        $table:literal [$($column:literal),* $(,)?]; $($lines:tt)*) => {
+        moves!(@rows [$($rows)* $(Moves { table: $table, column: $column, revision: Revision::$revision, migration: $migration },)*]
+            [$($other $other_migration),*] $table [$($column),*]; $($lines)*)
     };
+    (@rows [$($rows:tt)*] [] $table:literal [$($column:literal),* $(,)?]; $($lines:tt)*) => {
+        moves!(@rows [$($rows)*] $($lines)*)
+    };
+    ($($lines:tt)*) => { moves!(@rows [] $($lines)*) };
 }
 
 /// Every (table, column, revision) a trigger moves: the module's table, as data.
 #[rustfmt::skip]
 pub const MAP: &[Moves] = moves! {
-    Topics "0003" "category" ["(insert)", "(delete)", "name", "description", "parent_id", "is_featured", "small_image",
+    [Topics "0003"] "category" ["(insert)", "(delete)", "name", "description", "parent_id", "is_featured", "small_image",
         "large_image", "promotional_content_id", "is_locked", "is_premium", "version", "created_at", "updated_at"];
-    Topics "0003" "promotional_content" ["(insert)", "(delete)", "name", "description", "link", "article_image",
+    [Topics "0003"] "promotional_content" ["(insert)", "(delete)", "name", "description", "link", "article_image",
         "sidebar_image", "expiry_date", "version", "created_at", "updated_at", "promotion_page_id"];
 
-    TopicCounts "0017" "category_follow" ["(insert)", "(delete)", "category_id", "user_id", "created_at"];
-    TopicCounts "0017" "article_category" ["(insert)", "(delete)", "article_id", "category_id"];
-    TopicCounts "0017" "article_contributor" ["(insert)", "(delete)", "article_id", "user_id"];
-    TopicCounts "0017" "article_view" ["(insert)", "(delete)", "article_id", "user_id", "views", "last_viewed"];
+    [TopicCounts "0017"] "category_follow" ["(insert)", "(delete)", "category_id", "user_id", "created_at"];
+    [TopicCounts "0017"] "article_category" ["(insert)", "(delete)", "article_id", "category_id"];
+    [TopicCounts "0017"] "article_contributor" ["(insert)", "(delete)", "article_id", "user_id"];
+    [TopicCounts "0017"] "article_view" ["(insert)", "(delete)", "article_id", "user_id", "views", "last_viewed"];
 
-    Content "0019" "article" ["(insert)", "(delete)", "title", "state", "version", "created_at", "updated_at",
-        "premium_channel_id", "published_by_desk_id", "published_by_user_id", "author_id", "html", "body_text", "summary",
-        "publish_date", "was_published_previously", "is_premium", "premium_expiry_offset", "show_watermark",
-        "display_in_chart_section", "is_pinned", "is_timeless", "template_id", "send_emails", "search_vector",
-        "premium_expires_at", "card_revision", "title_summary_vector"];
-    Content "0019" "article_contributor" ["(insert)", "(delete)"];
-    // Through the published article's card (its update moves the content revision).
-    Content "0018 card, 0019" "article_category" ["(insert)", "(delete)"];
-    Content "0018 card, 0019" "article_tag" ["(insert)", "(delete)"];
-    Content "0020 card, 0019" "article_promotional_content" ["(insert)", "(delete)"];
-    Content "0018 card, 0019" "category" ["name"];
-    Content "0018 card, 0019" "tag" ["name"];
-    Content "0018 card, 0019" "channel" ["name", "type", "state"];
-    Content "0018/0020 card, 0019" "desk" ["name", "email"];
-    Content "0018/0020/0022 card, 0019" "users" ["name", "email", "position", "phone", "display_avatar", "profile_picture"];
-    Content "0022 card, 0019" "promotional_content" ["name", "link", "article_image"];
+    // An article's every column moves its card (its own update, 0018) and, published, the content.
+    [Content "0019", Card "0018"] "article" ["title", "state", "version", "created_at", "updated_at", "premium_channel_id",
+        "published_by_desk_id", "published_by_user_id", "author_id", "html", "body_text", "summary", "publish_date",
+        "was_published_previously", "is_premium", "premium_expiry_offset", "show_watermark", "display_in_chart_section",
+        "is_pinned", "is_timeless", "template_id", "send_emails", "search_vector", "premium_expires_at", "card_revision",
+        "title_summary_vector"];
+    [Content "0019"] "article" ["(insert)", "(delete)"];
+    [Content "0019", Card "0022"] "article_contributor" ["(insert)", "(delete)"];
+    // What moves a published article's card moves the content too (its update is a published article's).
+    [Content "0018 card, 0019", Card "0018"] "article_category" ["(insert)", "(delete)"];
+    [Content "0018 card, 0019", Card "0018"] "article_tag" ["(insert)", "(delete)"];
+    [Content "0020 card, 0019", Card "0020"] "article_promotional_content" ["(insert)", "(delete)"];
+    [Content "0018 card, 0019", Card "0018"] "category" ["name"];
+    [Content "0018 card, 0019", Card "0018"] "tag" ["name"];
+    [Content "0018 card, 0019", Card "0018"] "channel" ["name", "type", "state"];
+    [Content "0018/0020 card, 0019", Card "0018/0020"] "desk" ["name", "email"];
+    [Content "0018/0020/0022 card, 0019", Card "0018/0020/0022"] "users" ["name", "email", "position", "phone",
+        "display_avatar", "profile_picture"];
+    [Content "0022 card, 0019", Card "0022"] "promotional_content" ["name", "link", "article_image"];
 
-    Channels "0020" "channel" ["(insert)", "(delete)", "name", "description", "url", "profile_image", "cover_image",
+    [Channels "0020"] "channel" ["(insert)", "(delete)", "name", "description", "url", "profile_image", "cover_image",
         "gl_account", "price", "type", "owner_type", "owner_desk_id", "owner_user_id", "default_trial_duration_days",
         "hide_disclaimer", "state", "archived_at", "created_by", "version", "created_at", "updated_at"];
-    Channels "0020" "channel_admin" ["(insert)", "(delete)", "channel_id", "user_id"];
-    Channels "0020" "desk" ["name"];
-    Channels "0020" "users" ["name", "email"];
+    [Channels "0020"] "channel_admin" ["(insert)", "(delete)", "channel_id", "user_id"];
+    [Channels "0020"] "desk" ["name"];
+    [Channels "0020"] "users" ["name", "email"];
 
-    Subscriptions "0019" "channel_subscription" ["(insert)", "(delete)", "channel_id", "user_id", "subscription_type",
+    [Subscriptions "0019"] "channel_subscription" ["(insert)", "(delete)", "channel_id", "user_id", "subscription_type",
         "subscription_state", "subscribed", "created_at", "updated_at", "cancel_at", "cancel_requested_at",
         "cancel_at_period_end", "notes", "price_per_month", "is_full_article_content", "account_number", "rebate",
         "billing_method", "trial_duration", "email_notifications", "next_payment", "payment_method_type",
         "payment_method_details", "subscription_id", "acknowledged_non_charge_sub_expired", "added_by_admin",
         "email_frequency", "legal_entity_name", "billing_email_address"];
-    Subscriptions "0019" "channel" ["name", "type"];
+    [Subscriptions "0019"] "channel" ["name", "type"];
 
-    Reading "0021" "category_follow" ["(insert)", "(delete)"];
+    [Reading "0021"] "category_follow" ["(insert)", "(delete)"];
     // A view moves it only as the article becomes, or stops being, one read twice.
-    Reading "0021" "article_view" ["(insert)", "(delete)", "views"];
-
-    Card "0018" "article" ["title", "state", "version", "created_at", "updated_at", "premium_channel_id",
-        "published_by_desk_id", "published_by_user_id", "author_id", "html", "body_text", "summary", "publish_date",
-        "was_published_previously", "is_premium", "premium_expiry_offset", "show_watermark", "display_in_chart_section",
-        "is_pinned", "is_timeless", "template_id", "send_emails", "search_vector", "premium_expires_at", "card_revision",
-        "title_summary_vector"];
-    Card "0018" "article_category" ["(insert)", "(delete)"];
-    Card "0018" "article_tag" ["(insert)", "(delete)"];
-    Card "0020" "article_promotional_content" ["(insert)", "(delete)"];
-    Card "0022" "article_contributor" ["(insert)", "(delete)"];
-    Card "0018" "category" ["name"];
-    Card "0018" "tag" ["name"];
-    Card "0018" "channel" ["name", "type", "state"];
-    Card "0018/0020" "desk" ["name", "email"];
-    Card "0018/0020/0022" "users" ["name", "email", "position", "phone", "display_avatar", "profile_picture"];
-    Card "0022" "promotional_content" ["name", "link", "article_image"];
+    [Reading "0021"] "article_view" ["(insert)", "(delete)", "views"];
 };
 
 /// A value servers keep in memory.
