@@ -198,8 +198,18 @@ mod tests {
         let without_revision = ["search_words", "public_uploads"];
         assert!(without_revision.iter().all(|name| APART.iter().any(|(apart, _)| apart == name)), "each says why in APART");
         let mut expected: Vec<&str> = KEPT.iter().map(|value| value.name).chain(without_revision).collect();
+        // And `Kept` holds exactly those: a field added without its row here fails.
+        let source = include_str!("mod.rs");
+        let fields = &source[source.find("pub struct Kept {").expect("the struct")..];
+        let mut held: Vec<&str> = fields[..fields.find("\n}").expect("its end")]
+            .lines()
+            .skip(1)
+            .filter_map(|line| line.trim().strip_prefix("pub ")?.split(':').next())
+            .collect();
         documented.sort_unstable();
         expected.sort_unstable();
+        held.sort_unstable();
         assert_eq!(documented, expected);
+        assert_eq!(held, expected, "the fields of Kept");
     }
 }
