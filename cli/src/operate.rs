@@ -1,7 +1,7 @@
 //! Operating the background workers: `insights-cli jobs` (the worker processes and their
 //! versions, the job queue, failed jobs, the outbox's counts; `jobs retry`) and `insights-cli
 //! outbox` (recent emails and their delivery state, one email in full; `outbox retry`). They read
-//! and retry through the library (`insights::workers`, `insights::email::outbox`,
+//! and retry through the library (`insights::workers`, `insights::email::outbox` and `::queries`,
 //! `insights_jobs::admin`) and print plain aligned text.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -11,7 +11,7 @@ use chrono::Utc;
 use clap::{ArgGroup, Args, Subcommand};
 use insights::{
     AppState, Config,
-    email::{delivery, outbox, unsubscribe},
+    email::{self, delivery, unsubscribe},
     jobs::JobRequest,
     workers,
 };
@@ -147,7 +147,7 @@ async fn status(config: Config) -> anyhow::Result<()> {
     let processes = workers::list(&pool, RECENT_HOURS).await.context("list the worker processes")?;
     let queue = insights_jobs::admin::queue_counts(&pool).await.context("count the jobs")?;
     let failed = insights_jobs::admin::failed(&pool, FAILED_JOBS_LISTED).await.context("list the failed jobs")?;
-    let emails = outbox::counts(&pool).await.context("count the outbox")?;
+    let emails = email::queries::counts(&pool).await.context("count the outbox")?;
 
     let alive = processes.iter().filter(|p| p.alive).count();
     println!("Worker processes: {alive} alive, {} gone in the last {RECENT_HOURS} h (times in UTC)", processes.len() - alive);
@@ -280,7 +280,7 @@ pub async fn outbox(args: OutboxArgs) -> anyhow::Result<()> {
 async fn list_emails(config: Config, state: Option<EmailState>, limit: i64) -> anyhow::Result<()> {
     let pool = connect(&config).await?;
     let now = Utc::now();
-    let emails = outbox::recent(&pool, state.map(EmailState::as_str), limit).await.context("list the outbox")?;
+    let emails = email::queries::recent(&pool, state.map(EmailState::as_str), limit).await.context("list the outbox")?;
     let app = AppState::new(pool, config, insights_jobs::queue());
     let which = state.map(|s| format!("{} ", s.as_str())).unwrap_or_default();
     if emails.is_empty() {
@@ -322,7 +322,7 @@ async fn list_emails(config: Config, state: Option<EmailState>, limit: i64) -> a
 
 async fn show_email(config: Config, email_id: i64, html: bool) -> anyhow::Result<()> {
     let pool = connect(&config).await?;
-    let email = outbox::find(&pool, email_id)
+    let email = email::queries::find(&pool, email_id)
         .await
         .context("read the email")?
         .with_context(|| format!("no email has the id {email_id} (`insights-cli outbox` lists them)"))?;
@@ -364,7 +364,7 @@ async fn retry_emails(args: OutboxRetryArgs) -> anyhow::Result<()> {
     let pool = connect(&args.config).await?;
     let id = if args.all { None } else { args.id };
     let mut tx = pool.begin().await?;
-    let retried = outbox::retry_failed(&mut *tx, id).await.context("retry the failed emails")?;
+    let retried = email::queries::retry_failed(&mut *tx, id).await.context("retry the failed emails")?;
     if retried > 0 {
         // Delivered at once by a running worker, rather than at the outbox schedule's next tick.
         insights_jobs::queue().enqueue(&mut tx, JobRequest::DeliverEmails).await?;

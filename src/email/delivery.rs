@@ -3,7 +3,7 @@
 //! timeout) wait and try again; permanent ones (a 5xx answer, an address that cannot be one) are
 //! marked failed at once, without holding up the other recipients.
 //!
-//! Exactly once: an email is claimed by one live worker at a time (`outbox::claim`), its attempt
+//! Exactly once: an email is claimed by one live worker at a time (`queries::claim`), its attempt
 //! is recorded as soon as the server answers, and a worker stopping (SIGTERM) finishes what it sent
 //! and gives back what it had not. A worker killed outright between the server's answer and the
 //! record leaves its emails to be sent again once it is seen dead; they carry the same Message-ID
@@ -28,7 +28,8 @@ use uuid::Uuid;
 
 use super::{
     Kind,
-    outbox::{self, Claimed, Outcome},
+    outbox::{self, Outcome},
+    queries::{self, Claimed},
     templates::{self, Frame},
     unsubscribe,
 };
@@ -122,7 +123,7 @@ pub async fn deliver_due(
 ) -> anyhow::Result<Delivered> {
     let mut done = Delivered::default();
     let Some(transport) = &mailer.transport else {
-        done.sent_nowhere = outbox::keep_unsent(&state.pool, now).await?;
+        done.sent_nowhere = queries::keep_unsent(&state.pool, now).await?;
         state.metrics.emails_kept_unsent(done.sent_nowhere);
         if done.sent_nowhere > 0 {
             tracing::info!(count = done.sent_nowhere, "emails kept in the outbox: no SMTP server is configured (INSIGHTS_SMTP_URL)");
@@ -133,7 +134,7 @@ pub async fn deliver_due(
     let max_attempts = state.config.email.max_attempts;
     let batch = (mailer.concurrency * 4) as i64;
     while !stop.is_cancelled() {
-        let claimed = outbox::claim(&state.pool, worker, now, batch).await?;
+        let claimed = queries::claim(&state.pool, worker, now, batch).await?;
         if claimed.is_empty() {
             break;
         }
@@ -175,7 +176,7 @@ pub async fn deliver_due(
                 }
             }
         }
-        outbox::release(&state.pool, &unsent).await?;
+        queries::release(&state.pool, &unsent).await?;
     }
     if done != Delivered::default() {
         tracing::info!(sent = done.sent, retrying = done.retrying, failed = done.failed, "outbox delivered");

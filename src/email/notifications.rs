@@ -11,10 +11,7 @@ use chrono::{DateTime, Utc};
 use serde_json::json;
 use sqlx::PgPool;
 
-use super::{
-    outbox,
-    queries::{self, ArticleEmailReaders},
-};
+use super::queries::{self, ArticleEmailReaders};
 use crate::{
     articles::model::ArticleState,
     auth::Role,
@@ -61,8 +58,8 @@ pub async fn fan_out(pool: &PgPool, jobs: &dyn JobQueue, request_id: i64, now: D
                 "isUpdate": article.is_update, "fullVersion": full,
             })
         };
-        let full_content = outbox::add_content(&mut tx, &content(true)).await?;
-        let teaser_content = outbox::add_content(&mut tx, &content(false)).await?;
+        let full_content = queries::add_content(&mut tx, &content(true)).await?;
+        let teaser_content = queries::add_content(&mut tx, &content(false)).await?;
 
         let mut immediate = ArticleEmailReaders::default();
         let (mut digest_users, mut digest_frequencies, mut digest_full) = (vec![], vec![], vec![]);

@@ -6,9 +6,10 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::{PgConnection, PgPool};
 
-// The outbox's own statements, under the names the workers, the CLI and the tests call them by.
-pub use super::queries::{Claimed, Listed, add_content, claim, counts, find, keep_unsent, recent, release, retry_failed};
-use super::{Kind, queries};
+use super::{
+    Kind,
+    queries::{self, Claimed},
+};
 use crate::jobs::{JobQueue, JobRequest};
 
 /// What an unsubscribe link in an email turns off.

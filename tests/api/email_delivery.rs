@@ -11,6 +11,7 @@ use insights::email::{
     delivery::{self, Delivered, Mailer},
     notifications,
     outbox::{self, Outgoing},
+    queries,
 };
 use serde_json::json;
 use sqlx::PgPool;
@@ -124,7 +125,7 @@ async fn a_worker_stopped_or_killed_midway_leaves_every_email_to_be_sent_exactly
 
     // Killed: another worker claimed 40 and died before sending them (no record, no release).
     let killed = register_worker(app).await;
-    let claimed = outbox::claim(&app.pool, killed, Utc::now(), 40).await.unwrap();
+    let claimed = queries::claim(&app.pool, killed, Utc::now(), 40).await.unwrap();
     assert_eq!(claimed.len(), 40);
     // While that worker counts as alive, its claims are left alone; the rest is delivered.
     let live = mail.deliver().await;
@@ -293,10 +294,10 @@ async fn a_permanent_refusal_fails_only_that_email_and_is_not_retried(pool: PgPo
     }
     assert_eq!(states(&app).await, [("failed".to_owned(), 2), ("sent".to_owned(), 9)]);
     // The operator may retry failed emails (insights-cli outbox retry).
-    let failed = outbox::recent(&app.pool, Some("failed"), 10).await.unwrap();
+    let failed = queries::recent(&app.pool, Some("failed"), 10).await.unwrap();
     assert_eq!(failed.len(), 2);
-    assert_eq!(outbox::retry_failed(&app.pool, Some(failed[0].email_id)).await.unwrap(), 1);
-    assert_eq!(outbox::retry_failed(&app.pool, None).await.unwrap(), 1);
+    assert_eq!(queries::retry_failed(&app.pool, Some(failed[0].email_id)).await.unwrap(), 1);
+    assert_eq!(queries::retry_failed(&app.pool, None).await.unwrap(), 1);
     assert_eq!(states(&app).await, [("pending".to_owned(), 2), ("sent".to_owned(), 9)]);
 }
 
@@ -396,7 +397,7 @@ async fn without_an_smtp_server_emails_are_kept_as_sent_nowhere(pool: PgPool) {
     assert_eq!(deliver(&app, &mailer, worker, Utc::now()).await, Delivered::default());
     assert_eq!(states(&app).await, only("sentNowhere", 5));
     // The operator reads them with `insights-cli outbox`.
-    let listed = outbox::recent(&app.pool, Some("sentNowhere"), 10).await.unwrap();
+    let listed = queries::recent(&app.pool, Some("sentNowhere"), 10).await.unwrap();
     let mut recipients: Vec<String> = listed.iter().map(|e| e.recipient.clone()).collect();
     recipients.sort();
     let mut want = readers.clone();
