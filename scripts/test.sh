@@ -138,9 +138,10 @@ run_e2e() {
     kill -0 "$server_pid" 2>/dev/null || { cat web/e2e/artifacts/server.log >&2; exit 1; }
     sleep 0.2
   done
-  # The database too: specs insert what has no API yet (support.ts psql).
+  # The database too: specs insert what has no API yet (support.ts psql); the binary loads the demo
+  # content for the accessibility check (demo.setup.ts).
   (cd web && E2E_BASE_URL="$url" E2E_DATABASE_URL="${admin_url%/*}/$e2e_db" E2E_MAILDEV_URL="$maildev_url" \
-    E2E_STRIPE_URL="$stripe_url" npm run -s e2e -- "${e2e_args[@]}")
+    E2E_STRIPE_URL="$stripe_url" E2E_BIN="$bin" npm run -s e2e -- "${e2e_args[@]}")
   elapsed
 }
 

@@ -7,6 +7,7 @@
 // The desk (the Editor and the Contributor), its premium channel, a topic and a tag are made once
 // through the API by the Administrator.
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { expectAccessible } from './axe';
 import { BASE_URL, graphqlData, localStorageItem, PNG_1X1, screenshot, signInAs, type ReadyUser } from './support';
 
 /** Names unique to this run, so a rerun against the same database does not collide. */
@@ -281,7 +282,13 @@ test('A contributor drafts an article with an image and a tag; an editor publish
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('toolbar', { name: 'Formatting' }).getByRole('button', { name: 'Insert image', exact: true }).click();
   await (await chooser).setFiles({ name: 'inventories.png', mimeType: 'image/png', buffer: Buffer.from(PNG_1X1, 'base64') });
+  // What the image shows is asked before it goes in (its alt text).
+  const describe = page.getByRole('dialog', { name: 'Insert image inventories.png' });
+  await expectAccessible(page, 'editor: the image description dialog');
+  await describe.getByRole('textbox', { name: 'Alternative text' }).fill('US crude inventories, weekly');
+  await describe.getByRole('button', { name: 'Insert image' }).click();
   const image = editor.body.locator('img');
+  await expect(image).toHaveAttribute('alt', 'US crude inventories, weekly');
   await expect(image).toHaveAttribute('src', /^blob:/);
   await expect.poll(() => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(1);
 

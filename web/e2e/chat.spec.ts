@@ -7,6 +7,7 @@
 // the built-in provider's form with the reader and intelligence scopes. The server must run with
 // INSIGHTS_FEATURE_INTELLIGENCE=true (scripts/test.sh).
 import { expect, test, type Page } from '@playwright/test';
+import { expectAccessible } from './axe';
 import { addWithToken, APP_URL, BASE_URL, readyUserSession, screenshot } from './support';
 
 /** Names unique to this run, so a rerun against the same database does not collide. */
@@ -98,6 +99,7 @@ test('A reader with the intelligence scope asks the chat and gets an answer citi
   await expect(chat.getByText(PREMIUM_TITLE)).toHaveCount(0);
   await expect(input).toHaveValue('');
   await screenshot(page, 'chat-answer', false);
+  await expectAccessible(page, 'chat: open, with an answer and its sources');
 
   // The citation opens the article; the widget stays open there and after a reload.
   await sources.getByRole('link', { name: FREE_TITLE, exact: true }).click();

@@ -19,6 +19,7 @@
 // Each test signs in a reader of its own through the built-in provider's 'Another user' form, so
 // the ready users' subscriptions (other specs) are not touched.
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { expectAccessible } from './axe';
 import { addWithToken, APP_URL, graphqlData, readyUserSession, screenshot, type SignedInUser } from './support';
 
 const run = Date.now().toString(36);
@@ -140,6 +141,7 @@ async function checkoutToPayment(page: Page, channel: Named): Promise<void> {
   await expect(stepHeading(page, 1, 'Business and tax identification')).toBeVisible();
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page.getByText('This field is required')).toHaveCount(3);
+  await expectAccessible(page, 'checkout: step 1 with its errors');
   await page.getByLabel('Business name').fill('Buyer Trading Ltd');
   // Stripe's GB VAT type, whatever the country list calls the United Kingdom.
   const gbVat = await page.getByLabel('Tax ID type').locator('option[value^="gb_vat|"]').getAttribute('value');
@@ -155,6 +157,7 @@ async function checkoutToPayment(page: Page, channel: Named): Promise<void> {
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page.getByText('Please enter a valid postcode')).toBeVisible();
   await expect(page.getByText('Terms of Service for Premium Content is required')).toBeVisible();
+  await expectAccessible(page, 'checkout: step 2 with its errors');
   await page.getByLabel('Postcode').fill('EC2V 8AU');
   await page.getByText('I accept the Terms of Service for Premium Content').click();
   await page.getByRole('button', { name: 'Next' }).click();
@@ -341,6 +344,7 @@ test("A reader's renewal fails: the alert, a card update, and the alert goes", a
   await card.getByRole('alert').getByRole('button', { name: 'Update card' }).click();
   const dialog = page.getByRole('dialog', { name: `Update the card for ${s.renewal.name}` });
   await expect(dialog).toBeVisible();
+  await expectAccessible(page, 'subscriptions: the card update dialog');
   await typeCard(dialog);
   const save = dialog.getByRole('button', { name: 'Save card' });
   await expect(save).toBeEnabled();
@@ -374,6 +378,7 @@ test("A reader's card is declined, then a card needing 3D Secure is authenticate
   const declined = page.getByRole('alert').filter({ hasText: DECLINED_TEXT });
   await expect(declined).toHaveCount(2);
   await expect(cardDetails.getByRole('alert')).toHaveText(DECLINED_TEXT);
+  await expectAccessible(page, 'checkout: step 3 with a declined card');
   await expect(stepHeading(page, 3, 'Payment')).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/subscribe/channel/confirm/${s.card.id}$`));
   await expect(pay).toBeEnabled();

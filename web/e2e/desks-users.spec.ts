@@ -2,6 +2,7 @@
 // an administrator creates a desk with two contributors, finds it in the list, edits and deletes
 // it; and sets a user's Function.
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expectAccessible } from './axe';
 import { screenshot, signInAs } from './support';
 
 /** Names unique to this run, so a rerun against the same database does not collide. */
@@ -75,6 +76,7 @@ test('An administrator creates a desk with two contributors, edits it and delete
   await screenshot(page, 'desk-add');
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(toast(page, `The desk ${desk} has been added.`)).toBeVisible();
+  await expectAccessible(page, 'desks: the list with a toast');
   await expect(page).toHaveURL(/\/publisher\/desks$/);
 
   // The list shows it with its two members; an administrator may open it.
@@ -107,6 +109,7 @@ test('An administrator creates a desk with two contributors, edits it and delete
   await page.getByRole('button', { name: 'Delete' }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Delete desk' });
   await expect(dialog).toContainText(`Delete the desk ${desk}?`);
+  await expectAccessible(page, 'desk form: the delete confirmation');
   await dialog.getByRole('button', { name: 'Delete' }).click();
   await expect(toast(page, `The desk ${desk} has been deleted.`)).toBeVisible();
   await page.getByRole('searchbox', { name: 'Search desks...' }).fill(desk);

@@ -34,5 +34,11 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  projects: [
+    { name: 'chromium', use: { browserName: 'chromium' }, testIgnore: ['a11y.spec.ts', 'demo.setup.ts'] },
+    // The accessibility check runs last, over the demo content loaded beside what the specs made:
+    // the specs before it keep the database they were written for.
+    { name: 'demo content', testMatch: 'demo.setup.ts', dependencies: ['chromium'] },
+    { name: 'accessibility', use: { browserName: 'chromium' }, testMatch: 'a11y.spec.ts', dependencies: ['demo content'] },
+  ],
 });

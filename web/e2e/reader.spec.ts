@@ -11,6 +11,7 @@
 // The reader's free subscription has no API yet: it is inserted into the database (support.ts).
 // The reader is signed in once; each test starts a new context from that storage state.
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expectAccessible } from './axe';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -198,7 +199,8 @@ const articleLink = (scope: Page | Locator, title: string) => scope.getByRole('l
  */
 async function headerMenuInsideBar(page: Page, size: 'desktop' | 'phone'): Promise<boolean> {
   const bar = page.getByRole('navigation', { name: 'Main' });
-  const menu = bar.getByRole('button', { name: size === 'phone' ? 'Menu' : 'Account menu', exact: true });
+  const menu =
+    size === 'phone' ? bar.getByRole('button', { name: 'Menu', exact: true }) : bar.getByRole('button', { name: /\(Account menu\)$/ });
   await expect(menu).toBeVisible();
   const [barBox, menuBox] = [await bar.boundingBox(), await menu.boundingBox()];
   return !!barBox && !!menuBox && menuBox.y >= barBox.y && menuBox.y + menuBox.height <= barBox.y + barBox.height;
@@ -394,9 +396,11 @@ test('A reader opens the share dialog and copies the article link', async ({ pag
   for (const name of ['Email', 'Twitter', 'LinkedIn', 'Facebook']) await expect(methods.getByRole('link', { name })).toBeVisible();
   await expect(dialog.getByRole('img', { name: 'QR code of the article link' })).toBeVisible();
   await screenshot(page, 'reader-share-dialog-desktop', false);
+  await expectAccessible(page, 'article: the share dialog with its QR code');
 
   await methods.getByRole('button', { name: 'Copy link' }).click();
   await expect(page.getByText('Link copied to clipboard', { exact: true })).toBeVisible();
+  await expectAccessible(page, 'article: a toast');
   const copied = await page.evaluate(() =>
     (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(),
   );

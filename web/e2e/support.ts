@@ -190,3 +190,6 @@ export function addFreeSubscription(channelId: string, userId: string): void {
     { channel: channelId, user: userId },
   );
 }
+
+/** Where the accessibility check's set-up (demo.setup.ts) saves a user's signed-in state, for `storageState`. */
+export const signedInStatePath = (user: ReadyUser) => `${ARTIFACTS}signed-in/${user.toLowerCase().replace(/ /g, '-')}.json`;

@@ -5,19 +5,23 @@ import type { MouseEvent, ReactNode } from 'react';
 import { useHref, useNavigate } from 'react-router';
 
 export interface DropdownMenuProps {
-  /** Accessible name of the trigger button. */
+  /** What the menu is ('Account menu'): its accessible name, and the trigger's after the trigger's text. */
   label: string;
   text?: string;
   icon?: IconName;
   children: ReactNode;
 }
 
+/** The trigger's name: the label, with the visible text first when the label lacks it (WCAG 2.5.3). */
+export const triggerName = (label: string, text?: string) =>
+  !text || label.toLowerCase().includes(text.toLowerCase()) ? label : `${text} (${label})`;
+
 export function DropdownMenu({ label, text, icon, children }: DropdownMenuProps) {
   return (
     // PopoverNext (floating-ui) is what Blueprint's MenuItem already uses, so the older
     // popper.js-based Popover stays out of the bundle.
     <PopoverNext content={<Menu aria-label={label}>{children}</Menu>} placement="bottom-end" arrow={false} shouldReturnFocusOnClose>
-      <Button variant="minimal" icon={icon} endIcon="caret-down" text={text} aria-label={label} aria-haspopup="menu" />
+      <Button variant="minimal" icon={icon} endIcon="caret-down" text={text} aria-label={triggerName(label, text)} aria-haspopup="menu" />
     </PopoverNext>
   );
 }

@@ -1,6 +1,7 @@
-//! A screen's frame: its heading (the page's only h1) and content.
+//! A screen's frame: its heading (the page's only h1), the document title after it, and content.
 import { H1 } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
+import { useDocumentTitle } from '../lib/pageTitle';
 import './Page.css';
 
 export interface PageProps {
@@ -11,6 +12,7 @@ export interface PageProps {
 }
 
 export function Page({ title, breadcrumbs, children }: PageProps) {
+  useDocumentTitle(title);
   return (
     <section className="insights-page" aria-labelledby="page-title">
       {breadcrumbs}

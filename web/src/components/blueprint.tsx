@@ -4,6 +4,7 @@ import { Icons, type IconPaths } from '@blueprintjs/icons';
 import type { ReactNode } from 'react';
 import 'normalize.css';
 import '@blueprintjs/core/lib/css/blueprint.css';
+import './accessibility.css';
 // Not '@blueprintjs/icons/lib/css/blueprint-icons.css': 1.8 MB of icon fonts; icons render as SVG.
 
 // Focus outlines only for keyboard users; they stay visible when tabbing.
@@ -48,6 +49,7 @@ const bundledIcons = import.meta.glob<IconPaths>(
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/minus.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/mobile-phone.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/more.js',
+    '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/move.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/notifications.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/office.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/people.js',

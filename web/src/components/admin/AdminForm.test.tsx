@@ -120,6 +120,36 @@ describe('useAdminForm + AdminForm', () => {
     expect(screen.getByLabelText('Name')).toHaveValue('');
   });
 
+  it('sets the document title to the heading', () => {
+    renderForm('/things/add');
+    expect(document.title).toBe('Add thing – Insights');
+  });
+
+  it('takes a refused submit to the first field to correct, and says how many need correcting', async () => {
+    const user = userEvent.setup();
+    const { save } = renderForm('/things/add');
+    await user.click(screen.getByRole('button', { name: 'Add' }));
+    expect(screen.getByLabelText('Name')).toHaveFocus();
+    expect(screen.getByLabelText('Name')).toHaveAccessibleDescription('This field is required');
+    expect(form().getByRole('status')).toHaveTextContent('2 fields need correcting');
+
+    await user.type(screen.getByLabelText('Name'), 'New');
+    await user.click(screen.getByRole('button', { name: 'Add' }));
+    expect(screen.getByLabelText('Description')).toHaveFocus();
+    expect(form().getByRole('status')).toHaveTextContent('1 field needs correcting');
+    expect(save).not.toHaveBeenCalled();
+  });
+
+  it('takes a submit the server refuses to the field it names', async () => {
+    const user = userEvent.setup();
+    renderForm('/things/add', { save: async () => Promise.reject(badInput({ 'item.description': 'Too vague' })) });
+    await user.type(screen.getByLabelText('Name'), 'New');
+    await user.type(screen.getByLabelText('Description'), 'Something');
+    await user.click(screen.getByRole('button', { name: 'Add' }));
+    expect(await screen.findByText('Too vague')).toBeInTheDocument();
+    expect(screen.getByLabelText('Description')).toHaveFocus();
+  });
+
   it("is an edit form with a record: the record's values, Update and Delete", () => {
     renderForm('/things/edit');
     expect(screen.getByRole('heading', { level: 1, name: 'Edit thing' })).toBeInTheDocument();

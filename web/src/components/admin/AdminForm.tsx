@@ -2,7 +2,7 @@
 //! the fields, Add or Update, Cancel, Delete (edit mode) with its confirmation dialog, and the busy
 //! indicator. The behaviour lives in `useAdminForm`; fields come from `fields.tsx`.
 import { Spinner, type IconName } from '@blueprintjs/core';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Banner } from '../Banner';
 import { Button } from '../Button';
 import { Page } from '../Page';
@@ -43,9 +43,19 @@ export function AdminForm<V extends FormValues, R>({
   after,
   children,
 }: AdminFormProps<V, R>) {
+  const formRef = useRef<HTMLFormElement>(null);
+  // A refused submit takes the keyboard to the first field to correct (its error is read with it).
+  useEffect(() => {
+    if (form.refusedSubmits > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [form.refusedSubmits]);
+  const invalid = Object.values(form.errors).filter(Boolean).length;
+
   const body = (
     <>
-      <form className="insights-admin-form" onSubmit={(e) => void form.submit(e)} noValidate aria-label={title}>
+      <form ref={formRef} className="insights-admin-form" onSubmit={(e) => void form.submit(e)} noValidate aria-label={title}>
+        <span className="insights-visually-hidden" role="status">
+          {form.refusedSubmits > 0 && invalid > 0 && (invalid === 1 ? '1 field needs correcting' : `${invalid} fields need correcting`)}
+        </span>
         {form.alert && (
           <Banner intent="danger" role="alert">
             {form.alert.split('\n').map((line, i) => (

@@ -66,6 +66,8 @@ export interface AdminFormApi<V extends FormValues, R> {
   busy: boolean;
   /** The server's message after a failure. */
   alert: string | null;
+  /** Submits refused so far (by validation or the server): each moves focus to the first invalid field. */
+  refusedSubmits: number;
   submit: (event?: FormEvent) => Promise<void>;
   cancel: () => void;
   canDelete: boolean;
@@ -104,6 +106,7 @@ export function useAdminForm<V extends FormValues, R>(options: AdminFormOptions<
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [alert, setAlert] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const [refusedSubmits, setRefusedSubmits] = useState(0);
   const [busy, setBusy] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
   const busyTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -154,6 +157,7 @@ export function useAdminForm<V extends FormValues, R>(options: AdminFormOptions<
       const byField = serverFieldErrors(error, Object.keys(values));
       setServerErrors(byField);
       setTouched((prev) => new Set([...prev, ...Object.keys(byField)]));
+      setRefusedSubmits((n) => n + 1);
       return false;
     } finally {
       clearTimeout(busyTimer.current);
@@ -172,7 +176,10 @@ export function useAdminForm<V extends FormValues, R>(options: AdminFormOptions<
     event?.preventDefault();
     if (submitting) return;
     setTouched(new Set(Object.keys(values)));
-    if (Object.values(clientErrors).some(Boolean)) return;
+    if (Object.values(clientErrors).some(Boolean)) {
+      setRefusedSubmits((n) => n + 1);
+      return;
+    }
     if (record && same(values, initial)) {
       navigate(listPath);
       return;
@@ -197,6 +204,7 @@ export function useAdminForm<V extends FormValues, R>(options: AdminFormOptions<
     submitting,
     busy,
     alert,
+    refusedSubmits,
     submit,
     cancel: () => navigate(listPath),
     canDelete: !!record && !!remove,

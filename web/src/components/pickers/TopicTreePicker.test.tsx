@@ -80,7 +80,8 @@ function renderPicker(props: Parameters<typeof Harness>[0] = {}, { premiumChanne
   );
 }
 
-const item = (name: string) => screen.getByRole('treeitem', { name });
+/** A topic of the tree by its name (a closed one is named with the count chosen inside it). */
+const item = (name: string) => screen.getByRole('treeitem', { name: new RegExp(`^${name}( \\d+ chosen inside)?$`) });
 /** The names of the topics on screen, top to bottom (each item's own label, not its sub-topics'). */
 const shown = () => screen.queryAllByRole('treeitem').map((i) => i.querySelector('span[id]')?.textContent);
 
@@ -160,6 +161,7 @@ describe('TopicTreePicker', () => {
     expect(shown()).toEqual(['Energy', 'Metals']);
     // The closed branch says that a topic inside it is chosen.
     expect(within(item('Energy')).getByText('1 chosen inside')).toBeInTheDocument();
+    expect(item('Energy')).toHaveAccessibleName('Energy 1 chosen inside');
     await u.keyboard('{End}');
     expect(item('Metals')).toHaveFocus();
     await u.keyboard('{Home}');

@@ -184,6 +184,8 @@ export function TopicTreePicker({ value, onChange, disabled = false, invalid = f
       const checked = chosen.has(node._id);
       const labelId = `${baseId}-${node._id}`;
       const inside = hasChildren && !isOpen ? chosenInside(node, chosen) : 0;
+      // The count shown after a closed topic is read with its name, as it is seen (WCAG 2.5.3).
+      const insideId = `${labelId}-inside`;
       return (
         <li
           key={node._id}
@@ -191,7 +193,7 @@ export function TopicTreePicker({ value, onChange, disabled = false, invalid = f
           aria-level={level}
           aria-checked={checked}
           aria-expanded={hasChildren ? isOpen : undefined}
-          aria-labelledby={labelId}
+          aria-labelledby={inside > 0 ? `${labelId} ${insideId}` : labelId}
           aria-disabled={disabled || undefined}
           data-id={node._id}
           tabIndex={node._id === tabStop ? 0 : -1}
@@ -217,7 +219,7 @@ export function TopicTreePicker({ value, onChange, disabled = false, invalid = f
             <span className={`insights-topic-check${checked ? ' insights-topic-check-on' : ''}`} aria-hidden />
             <span id={labelId}>{node.name}</span>
             {inside > 0 && (
-              <span className="insights-topic-inside" aria-hidden>
+              <span id={insideId} className="insights-topic-inside">
                 {inside} chosen inside
               </span>
             )}

@@ -25,6 +25,7 @@ import { UiProvider } from '../blueprint';
 import { AuthContextProvider, type AuthApi } from '../../lib/auth';
 import { TableauChartsDocument } from '../../lib/tableau/__generated__/tableau.generated';
 import { RichTextEditor, type RichTextEditorProps } from './RichTextEditor';
+import { DESCRIBE_IMAGE } from './dialogs';
 
 const PROMO = '5f9b2c3e1a2b3c4d5e6f7a8b';
 const CHART_GAS = 'c3a1e2f0-0000-4000-8000-000000000001';
@@ -341,7 +342,7 @@ describe('RichTextEditor', () => {
     expect(within(textbox).getByText('Promotional content: Energy webinar')).toBeInTheDocument();
   });
 
-  it('uploads an image and inserts it', async () => {
+  it('asks what an image shows, then uploads it and inserts it with that text', async () => {
     const user = userEvent.setup();
     const fetchMock = vi
       .spyOn(globalThis, 'fetch')
@@ -351,10 +352,31 @@ describe('RichTextEditor', () => {
     const { editor, onChange } = renderEditor({ initialHtml: '<p>See </p>' });
     placeCaret(editor, 0);
     await user.upload(screen.getByLabelText('Image file'), new File(['png'], 'chart.png', { type: 'image/png' }));
-    await waitFor(() => expect(lastHtml(onChange)).toContain(`<img src="/uploads/${PAGE_1}" alt="">`));
+    const dialog = await screen.findByRole('dialog', { name: 'Insert image chart.png' });
+    await user.click(within(dialog).getByRole('button', { name: 'Insert image' }));
+    expect(within(dialog).getByRole('textbox', { name: 'Alternative text' })).toHaveAccessibleDescription(DESCRIBE_IMAGE);
+    expect(fetchMock).not.toHaveBeenCalled();
+
+    await user.type(within(dialog).getByRole('textbox', { name: 'Alternative text' }), 'Copper price since 2020');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(lastHtml(onChange)).toContain(`<img src="/uploads/${PAGE_1}" alt="Copper price since 2020">`));
     const [url, init] = fetchMock.mock.calls[0];
     expect(url).toBe('/upload');
     expect(new Headers(init?.headers).get('authorization')).toBe('Bearer test-access-token');
+  });
+
+  it('inserts a decorative image with an empty alt', async () => {
+    const user = userEvent.setup();
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      new Response(JSON.stringify({ link: `/uploads/${PAGE_1}`, fileName: PAGE_1, contentType: 'image/png', size: 3 }), { status: 201 }),
+    );
+    const { editor, onChange } = renderEditor({ initialHtml: '<p>See </p>' });
+    placeCaret(editor, 0);
+    await user.upload(screen.getByLabelText('Image file'), new File(['png'], 'rule.png', { type: 'image/png' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Insert image rule.png' });
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Decorative image (no description)' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Insert image' }));
+    await waitFor(() => expect(lastHtml(onChange)).toContain(`<img src="/uploads/${PAGE_1}" alt="">`));
   });
 
   it('refuses a PDF over 20 MB without uploading it', async () => {

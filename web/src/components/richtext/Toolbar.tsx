@@ -53,7 +53,7 @@ import { DropdownMenu, MenuAction } from '../DropdownMenu';
 import { showToast } from '../Toaster';
 import { uploadedImageUrl, useImageUpload } from '../../lib/upload';
 import { $createChartNode } from './ChartNode';
-import { ChartDialog, EmbedDialog, LinkDialog, type LinkValue } from './dialogs';
+import { ChartDialog, EmbedDialog, ImageDialog, LinkDialog, type LinkValue } from './dialogs';
 import { $createEmbedNode } from './EmbedNode';
 import type { Embed } from './embeds';
 import { $createImageNode } from './ImageNode';
@@ -157,7 +157,7 @@ export interface ToolbarProps {
   promotionalContent: readonly { _id: string; name: string }[];
 }
 
-type OpenDialog = 'link' | 'embed' | 'chart' | null;
+type OpenDialog = 'link' | 'embed' | 'chart' | 'image' | null;
 
 export function Toolbar({ chartsEnabled, promotionalContent }: ToolbarProps) {
   const [editor] = useLexicalComposerContext();
@@ -166,6 +166,8 @@ export function Toolbar({ chartsEnabled, promotionalContent }: ToolbarProps) {
   const [canRedo, setCanRedo] = useState(false);
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [uploading, setUploading] = useState<'image' | 'pdf' | null>(null);
+  /** The image chosen, waiting for its description (ImageDialog). */
+  const [chosenImage, setChosenImage] = useState<File | null>(null);
   /** The last selection in the editor: focusing a dialog's field clears the editor's own. */
   const savedSelection = useRef<BaseSelection | null>(null);
   const imageInput = useRef<HTMLInputElement>(null);
@@ -284,13 +286,20 @@ export function Toolbar({ chartsEnabled, promotionalContent }: ToolbarProps) {
       else $insertNodeToNearestRoot($createPromotionalContentNode(id));
     });
 
-  const insertImage = async (file: File) => {
+  const chooseImage = (file: File) => {
     const refusal = imageRefusal(file);
     if (refusal) return void showToast({ message: refusal, intent: 'warning' });
+    setChosenImage(file);
+    setDialog('image');
+  };
+
+  const insertImage = async (file: File, alt: string) => {
+    setDialog(null);
+    setChosenImage(null);
     setUploading('image');
     try {
       const fileName = await uploadImage(file);
-      act(() => $insertNodes([$createImageNode(uploadedImageUrl(fileName))]));
+      act(() => $insertNodes([$createImageNode(uploadedImageUrl(fileName), alt)]), { focus: true });
     } catch (error) {
       void showToast({ message: errorText(error), intent: 'danger' });
     } finally {
@@ -460,7 +469,7 @@ export function Toolbar({ chartsEnabled, promotionalContent }: ToolbarProps) {
           const input = event.currentTarget;
           const file = input.files?.[0];
           input.value = '';
-          if (file) void insertImage(file);
+          if (file) chooseImage(file);
         }}
       />
       <input
@@ -485,6 +494,9 @@ export function Toolbar({ chartsEnabled, promotionalContent }: ToolbarProps) {
           onRemove={removeLink}
           onCancel={closeDialog}
         />
+      )}
+      {dialog === 'image' && chosenImage && (
+        <ImageDialog fileName={chosenImage.name} onApply={(alt) => void insertImage(chosenImage, alt)} onCancel={closeDialog} />
       )}
       {dialog === 'embed' && <EmbedDialog onApply={insertEmbed} onCancel={closeDialog} />}
       {dialog === 'chart' && <ChartDialog onApply={insertChart} onCancel={closeDialog} />}

@@ -67,6 +67,61 @@ export function LinkDialog({ existing, needsText, onApply, onRemove, onCancel }:
   );
 }
 
+export const DESCRIBE_IMAGE = 'Describe the image, or mark it as decorative';
+
+export interface ImageDialogProps {
+  /** The chosen file's name, shown so the author knows which image they describe. */
+  fileName: string;
+  /** The alternative text; empty for a decorative image. */
+  onApply: (alt: string) => void;
+  onCancel: () => void;
+}
+
+/**
+ * Asked before an image goes in (WCAG 1.1.1): what it shows, for readers who cannot see it, or
+ * that it is decorative (an empty alt, skipped by screen readers).
+ */
+export function ImageDialog({ fileName, onApply, onCancel }: ImageDialogProps) {
+  const [alt, setAlt] = useState('');
+  const [decorative, setDecorative] = useState(false);
+  const [error, setError] = useState<string>();
+
+  const submit = () => {
+    if (decorative) onApply('');
+    else if (alt.trim()) onApply(alt.trim());
+    else setError(DESCRIBE_IMAGE);
+  };
+
+  return (
+    <ToolbarDialog title={`Insert image ${fileName}`} submitText="Insert image" onSubmit={submit} onCancel={onCancel}>
+      <TextField
+        label="Alternative text"
+        name="image-alt"
+        placeholder="What the image shows"
+        maxLength={250}
+        value={alt}
+        error={error}
+        disabled={decorative}
+        onBlur={noop}
+        onChange={(value) => {
+          setAlt(value);
+          setError(undefined);
+        }}
+      />
+      <CheckboxField
+        label="Decorative image (no description)"
+        name="image-decorative"
+        value={decorative}
+        onBlur={noop}
+        onChange={(value) => {
+          setDecorative(value);
+          setError(undefined);
+        }}
+      />
+    </ToolbarDialog>
+  );
+}
+
 export interface EmbedDialogProps {
   onApply: (embed: Embed) => void;
   onCancel: () => void;

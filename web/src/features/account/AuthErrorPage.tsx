@@ -16,6 +16,7 @@ export function AuthErrorPage({ title = 'Authentication Error', message, onLogou
   return (
     <MessageScreen>
       <EmptyState
+        isScreen
         icon="error"
         title={title}
         description={<p role="alert">{message}</p>}

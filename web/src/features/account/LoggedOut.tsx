@@ -9,6 +9,7 @@ export default function LoggedOut() {
   return (
     <MessageScreen>
       <EmptyState
+        isScreen
         icon="log-out"
         title="You are signed out"
         description={<p>You have signed out of Insights.</p>}

@@ -10,7 +10,7 @@ export const TRIAL_ENDED_TEXT = 'Your trial has now ended';
 export const NOT_PERMISSIONED_TEXT = 'User is not permissioned to use the Insights system';
 
 export function AccessDenied() {
-  return <EmptyState icon="lock" title={ACCESS_DENIED_TEXT} />;
+  return <EmptyState icon="lock" title={ACCESS_DENIED_TEXT} isScreen />;
 }
 
 function SupportLink() {
@@ -22,6 +22,7 @@ export function TrialEnded() {
   const { landingUrl } = useConfig();
   return (
     <EmptyState
+      isScreen
       icon="time"
       title={TRIAL_ENDED_TEXT}
       description={
@@ -40,6 +41,7 @@ export function NotPermissioned() {
   return (
     <MessageScreen>
       <EmptyState
+        isScreen
         icon="blocked-person"
         title={NOT_PERMISSIONED_TEXT}
         description={

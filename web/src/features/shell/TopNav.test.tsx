@@ -59,21 +59,21 @@ describe('TopNav', () => {
 
   it('opens the account menu with account, notifications, support and log out', async () => {
     const { auth, router } = renderApp({ path: '/for-you', user: testUser('Subscriber') });
-    await userEvent.click(await screen.findByRole('button', { name: 'Account menu' }));
+    await userEvent.click(await screen.findByRole('button', { name: /\(Account menu\)$/ }));
     const menu = await screen.findByRole('menu', { name: 'Account menu' });
     expect(within(menu).getByRole('menuitem', { name: 'Manage account' })).toHaveAttribute('href', 'https://profile.example.com/');
     expect(within(menu).getByRole('menuitem', { name: 'Contact support' })).toHaveAttribute('href', 'mailto:support@example.com');
     await userEvent.click(within(menu).getByRole('menuitem', { name: 'Manage email notifications' }));
     expect(router.state.location.pathname).toBe('/email-notifications');
 
-    await userEvent.click(screen.getByRole('button', { name: 'Account menu' }));
+    await userEvent.click(screen.getByRole('button', { name: /\(Account menu\)$/ }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Log out' }));
     expect(auth.signOut).toHaveBeenCalled();
   });
 
   it('leaves Manage account out when there is no profile page', async () => {
     renderApp({ path: '/for-you', user: testUser('Subscriber'), config: testConfig({ profileLandingUrl: null }) });
-    await userEvent.click(await screen.findByRole('button', { name: 'Account menu' }));
+    await userEvent.click(await screen.findByRole('button', { name: /\(Account menu\)$/ }));
     const menu = await screen.findByRole('menu', { name: 'Account menu' });
     expect(within(menu).queryByRole('menuitem', { name: 'Manage account' })).not.toBeInTheDocument();
     expect(within(menu).getByRole('menuitem', { name: 'Contact support' })).toBeInTheDocument();
@@ -82,7 +82,7 @@ describe('TopNav', () => {
   it('uses the mobile menu below the small breakpoint', async () => {
     const { router } = renderApp({ path: '/for-you', user: testUser('Subscriber'), width: 500 });
     const bar = await nav();
-    expect(within(bar).queryByRole('button', { name: 'Account menu' })).not.toBeInTheDocument();
+    expect(within(bar).queryByRole('button', { name: /Account menu/ })).not.toBeInTheDocument();
     await userEvent.click(within(bar).getByRole('button', { name: 'Menu' }));
     const menu = await screen.findByRole('menu', { name: 'Menu' });
     expect(within(menu).getByRole('menuitem', { name: 'Manage email notifications' })).toBeInTheDocument();

@@ -60,7 +60,7 @@ const EMPTY: TopicValues = {
   isPremium: false,
 };
 
-const toValues = (t: TopicFormFieldsFragment): TopicValues => ({
+export const toTopicValues = (t: TopicFormFieldsFragment): TopicValues => ({
   name: t.name,
   description: t.description,
   parent: t.parent ?? null,
@@ -112,7 +112,7 @@ export function TopicForm({ base, record }: { base: string; record: TopicFormFie
     listPath: base,
     record,
     empty: EMPTY,
-    toValues,
+    toValues: toTopicValues,
     validate: validateTopic,
     nameOf: (v) => v.name,
     // The list reloads the tree when the form returns to it (cache-and-network).

@@ -6,6 +6,8 @@ import { testConfig, testUser } from '../../testing/fixtures';
 import { renderApp } from '../../testing/renderApp';
 import { IDS, SAMPLE_TREE, topicTreeMock } from '../../testing/taxonomy';
 import { TopicFollowersDocument } from './__generated__/TopicSubscriberStats.generated';
+import { EditTopicDocument, TopicByIdDocument } from './__generated__/TopicForm.generated';
+import { categoryRecord } from '../../testing/taxonomy';
 
 const rows = () =>
   within(screen.getByRole('table', { name: 'Topics' }))
@@ -29,10 +31,11 @@ describe('TopicList', () => {
       'Articles',
       'Followers',
       'Views',
+      'Actions',
     ]);
     expect(rows().map((r) => [...r.cells].map((c) => c.textContent))).toEqual([
-      ['Energy', 'About Energy', '3', '7', '120'],
-      ['Metals', 'About Metals', '5', '0', '9'],
+      ['Energy', 'About Energy', '3', '7', '120', 'Move to…'],
+      ['Metals', 'About Metals', '5', '0', '9', 'Move to…'],
     ]);
     expect(screen.getByRole('combobox', { name: 'Page size' })).toHaveValue('100');
     expect(screen.getByRole('link', { name: 'Add topic' })).toHaveAttribute('href', '/publisher/topics/add');
@@ -108,5 +111,54 @@ describe('TopicList', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Categories' })).toBeInTheDocument();
     expect(await screen.findByRole('link', { name: 'Add category' })).toHaveAttribute('href', '/publisher/categories/add');
     expect(await screen.findByRole('link', { name: 'Energy' })).toHaveAttribute('href', `/publisher/categories/edit/${IDS.energy}`);
+  });
+
+  it("moves a topic to another parent with 'Move to…', without dragging", async () => {
+    const user = userEvent.setup();
+    const oil = categoryRecord();
+    const edit = {
+      request: {
+        query: EditTopicDocument,
+        variables: {
+          item: {
+            name: 'Oil',
+            description: 'About Oil',
+            parent: IDS.metals,
+            isFeatured: false,
+            smallImage: null,
+            largeImage: null,
+            promotionalContentId: null,
+            isLocked: false,
+            isPremium: false,
+            _id: IDS.oil,
+            version: 1,
+          },
+        },
+      },
+      result: { data: { editCategory: { ...oil, parent: IDS.metals, version: 2 } } },
+    };
+    renderApp({
+      path: '/publisher/topics',
+      user: testUser('Editor'),
+      mocks: [
+        topicTreeMock(SAMPLE_TREE),
+        { request: { query: TopicByIdDocument, variables: { id: IDS.oil } }, result: { data: { findCategoryById: oil } } },
+        edit,
+        topicTreeMock(SAMPLE_TREE),
+      ],
+    });
+    await user.click(await screen.findByRole('button', { name: 'Expand Energy' }));
+    await user.click(screen.getByRole('button', { name: 'Move to… (Oil)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Move Oil' });
+    const parent = within(dialog).getByRole('combobox', { name: 'New parent topic' });
+    expect(parent).toHaveValue(IDS.energy);
+    // Not under itself or its own sub-topics.
+    expect(within(parent).queryByRole('option', { name: /Crude/ })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Move' })).toBeDisabled();
+
+    await user.selectOptions(parent, IDS.metals);
+    await user.click(within(dialog).getByRole('button', { name: 'Move' }));
+    expect(await screen.findByText('The topic Oil has been moved.')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Move Oil' })).not.toBeInTheDocument();
   });
 });

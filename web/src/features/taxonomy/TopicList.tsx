@@ -2,7 +2,8 @@
 //! Followers, Views; sub-topics open under their parent; the roots are paged (100 by default) and
 //! every level is sorted by the chosen column. Followers link to the topic's subscriber stats.
 import { useQuery } from '@apollo/client/react';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
+import { Button } from '../../components/Button';
 import { Link } from 'react-router';
 import { LinkButton } from '../../components/LinkButton';
 import { AdminList, pageRows, sortTree, useListState, type AdminColumn } from '../../components/admin';
@@ -10,6 +11,7 @@ import { Page } from '../../components/Page';
 import { ACCESS, hasAccess } from '../../lib/access';
 import { useSession } from '../../lib/session';
 import { TopicTreeDocument } from './__generated__/topicTree.generated';
+import { MoveTopicDialog } from './MoveTopicDialog';
 import { toTopicNodes, type TopicNode } from './topicTree';
 import { useTopicWording } from './wording';
 
@@ -35,6 +37,7 @@ export default function TopicList({ base }: { base: string }) {
   const { data, loading, error, refetch } = useQuery(TopicTreeDocument, { fetchPolicy: 'cache-and-network' });
 
   const roots = useMemo(() => sortTree(toTopicNodes(data?.categoriesAsTree ?? []), state.sort, sortValue), [data, state.sort]);
+  const [moving, setMoving] = useState<TopicNode | null>(null);
   const canSeeFollowers = hasAccess(role, ACCESS.channelSubscribers);
 
   const columns: AdminColumn<TopicNode>[] = [
@@ -60,6 +63,14 @@ export default function TopicList({ base }: { base: string }) {
         ),
     },
     { key: 'views', title: 'Views', sortable: true, numeric: true, width: 100, render: (t) => t.views },
+    {
+      key: 'actions',
+      title: 'Actions',
+      width: 110,
+      render: (t) => (
+        <Button variant="minimal" size="small" icon="move" text="Move to…" label={`Move to… (${t.name})`} onClick={() => setMoving(t)} />
+      ),
+    },
   ];
 
   return (
@@ -78,6 +89,16 @@ export default function TopicList({ base }: { base: string }) {
         tree={{ children: (t) => t.children, name: (t) => t.name }}
         actions={<LinkButton to={`${base}/add`} text={`Add ${words.one}`} icon="add" intent="primary" />}
       />
+      {moving && (
+        <MoveTopicDialog
+          topic={moving}
+          tree={roots}
+          onClose={(moved) => {
+            setMoving(null);
+            if (moved) void refetch();
+          }}
+        />
+      )}
     </Page>
   );
 }
