@@ -270,7 +270,7 @@ test('A reader buys a premium channel by card and reads its premium article in f
   await expect(card.getByText('Next payment')).toBeVisible();
   const invoices = page.getByRole('list', { name: 'Your invoices' });
   await expect(invoices.getByRole('listitem').filter({ hasText: s.card.name })).toHaveCount(1);
-  const link = invoices.getByRole('link', { name: new RegExp(`^View ${s.card.name}`) });
+  const link = invoices.getByRole('link', { name: new RegExp(`^View invoice: ${s.card.name}`) });
   await expect(link).toHaveAttribute('target', '_blank');
   await screenshot(page, 'checkout-card-subscriptions');
 });

@@ -9,7 +9,7 @@
 //! and it has no checkboxes.
 import { gql } from '@apollo/client';
 import { useQuery } from '@apollo/client/react';
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type JSX, type KeyboardEvent } from 'react';
 import { Banner } from '../Banner';
 import { Button } from '../Button';
 import { LoadingBlock } from '../LoadingScreen';
@@ -177,23 +177,22 @@ export function TopicTreePicker({ value, onChange, disabled = false, invalid = f
     event.preventDefault();
   };
 
-  const renderNodes = (nodes: readonly PickerTopic[], level: number) =>
-    nodes.map((node) => {
+  // A flat list of tree items with their levels (the tree pattern's flat form): an item's name is
+  // its own text, never its open sub-topics' as well (WCAG 2.5.3).
+  const renderNodes = (nodes: readonly PickerTopic[], level: number): JSX.Element[] =>
+    nodes.flatMap((node) => {
       const hasChildren = node.children.length > 0;
       const isOpen = hasChildren && open.has(node._id);
       const checked = chosen.has(node._id);
       const labelId = `${baseId}-${node._id}`;
       const inside = hasChildren && !isOpen ? chosenInside(node, chosen) : 0;
-      // The count shown after a closed topic is read with its name, as it is seen (WCAG 2.5.3).
-      const insideId = `${labelId}-inside`;
-      return (
+      const item = (
         <li
           key={node._id}
           role="treeitem"
           aria-level={level}
           aria-checked={checked}
           aria-expanded={hasChildren ? isOpen : undefined}
-          aria-labelledby={inside > 0 ? `${labelId} ${insideId}` : labelId}
           aria-disabled={disabled || undefined}
           data-id={node._id}
           tabIndex={node._id === tabStop ? 0 : -1}
@@ -219,18 +218,15 @@ export function TopicTreePicker({ value, onChange, disabled = false, invalid = f
             <span className={`insights-topic-check${checked ? ' insights-topic-check-on' : ''}`} aria-hidden />
             <span id={labelId}>{node.name}</span>
             {inside > 0 && (
-              <span id={insideId} className="insights-topic-inside">
-                {inside} chosen inside
-              </span>
+              <>
+                {' '}
+                <span className="insights-topic-inside">{inside} chosen inside</span>
+              </>
             )}
           </div>
-          {isOpen && (
-            <ul role="group" className="insights-topic-group">
-              {renderNodes(node.children, level + 1)}
-            </ul>
-          )}
         </li>
       );
+      return isOpen ? [item, ...renderNodes(node.children, level + 1)] : [item];
     });
 
   if (!data) {

@@ -61,7 +61,8 @@ export function Invoices() {
                 href={invoice.hostedInvoiceUrl}
                 target="_blank"
                 rel="noopener noreferrer"
-                aria-label={`View ${title} (opens in a new tab)`}
+                // The visible words start the name (WCAG 2.5.3); the rest says which invoice.
+                aria-label={`View invoice: ${title} (opens in a new tab)`}
               >
                 View invoice
               </a>

@@ -570,7 +570,7 @@ describe('Subscriptions page: card payments and invoices', () => {
     expect(within(invoices).getByText('Invoice INS-0001')).toBeInTheDocument();
     expect(within(invoices).getByText('$49.50')).toBeInTheDocument();
     expect(within(invoices).getByText('Paid')).toBeInTheDocument();
-    const link = within(invoices).getByRole('link', { name: 'View Oil Weekly, invoice INS-0001 (opens in a new tab)' });
+    const link = within(invoices).getByRole('link', { name: 'View invoice: Oil Weekly, invoice INS-0001 (opens in a new tab)' });
     expect(link).toHaveAttribute('href', 'https://invoice.stripe.com/i/in_1');
     expect(link).toHaveAttribute('target', '_blank');
     unmount();
