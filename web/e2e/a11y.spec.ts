@@ -1,7 +1,7 @@
 // WCAG 2.2 AA, checked by axe-core in the browser (axe.ts): every route of the app (e2e/routes.ts,
 // held to the router by src/app/router.test.ts) over the demo content, at a desktop width and at
 // 390 px. Open states (dialogs, menus, errors shown) are checked where the other specs open them.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page, type ViewportSize } from '@playwright/test';
 import { expectAccessible } from './axe';
 import { CHECKED_ROUTES, type RouteIds, type RouteUser } from './routes';
 import { addFreeSubscription, APP_URL, psql, signedInStatePath, signInAs } from './support';
@@ -76,6 +76,16 @@ const sidewaysOverflow = (page: Page) => page.evaluate(() => document.documentEl
 /** The `storageState` of a new context signed in as `user` (saved by demo.setup.ts), or signed out. */
 const stateOf = (user: RouteUser) => (user === 'signed out' ? { cookies: [], origins: [] } : signedInStatePath(user));
 
+/** Runs `body` on a page of a new context as `user`, closed afterwards. */
+async function asUser(browser: Browser, user: RouteUser, viewport: ViewportSize, body: (page: Page) => Promise<void>): Promise<void> {
+  const context = await browser.newContext({ baseURL: APP_URL, viewport, storageState: stateOf(user) });
+  try {
+    await body(await context.newPage());
+  } finally {
+    await context.close();
+  }
+}
+
 let ids: RouteIds;
 test.beforeAll(() => {
   ids = routeIds();
@@ -84,9 +94,7 @@ test.beforeAll(() => {
 for (const { name: width, viewport } of WIDTHS) {
   for (const route of CHECKED_ROUTES) {
     test(`${route.pattern} at ${width}, as ${route.as}: no WCAG 2.2 AA violations`, async ({ browser }) => {
-      const context = await browser.newContext({ baseURL: APP_URL, viewport, storageState: stateOf(route.as) });
-      try {
-        const page = await context.newPage();
+      await asUser(browser, route.as, viewport, async (page) => {
         if (route.pattern === '/callback') {
           await signingIn(page);
         } else {
@@ -95,24 +103,22 @@ for (const { name: width, viewport } of WIDTHS) {
         }
         // The page itself, not the refusal a user of another role would get.
         await expect(page.getByText(/^Access Denied:/)).toHaveCount(0);
+        // 2.4.2 Page titled: the page's own title before the app's name.
+        if (route.pattern !== '/callback') await expect(page).toHaveTitle(/. – Insights$/);
         await expectAccessible(page, route.pattern);
         if (viewport.width < 400) {
           // 1.4.10 Reflow: at 320 px wide (a 1280 px window at 400 % zoom) nothing scrolls sideways.
           await page.setViewportSize({ width: 320, height: 640 });
           await expect.poll(() => sidewaysOverflow(page), `${route.pattern} scrolls sideways at 320 px`).toBeLessThanOrEqual(0);
         }
-      } finally {
-        await context.close();
-      }
+      });
     });
   }
 }
 
 // Open states the other specs do not reach: the menus, and the editor's toolbar menus.
 test('the account menu and the editor toolbar menus, open: no WCAG 2.2 AA violations', async ({ browser }) => {
-  const context = await browser.newContext({ baseURL: APP_URL, viewport: WIDTHS[0].viewport, storageState: stateOf('Editor') });
-  try {
-    const page = await context.newPage();
+  await asUser(browser, 'Editor', WIDTHS[0].viewport, async (page) => {
     await page.goto('publisher/articles/add');
     await settled(page);
     await page.getByRole('button', { name: /\(Account menu\)$/ }).click();
@@ -130,23 +136,17 @@ test('the account menu and the editor toolbar menus, open: no WCAG 2.2 AA violat
     await page.getByRole('button', { name: 'Insert promotional content' }).click();
     await expect(page.getByRole('menu', { name: 'Insert promotional content' })).toBeVisible();
     await expectAccessible(page, 'editor: the promotional content menu');
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('the phone menu, open: no WCAG 2.2 AA violations', async ({ browser }) => {
-  const context = await browser.newContext({ baseURL: APP_URL, viewport: WIDTHS[1].viewport, storageState: stateOf('Subscriber') });
-  try {
-    const page = await context.newPage();
+  await asUser(browser, 'Subscriber', WIDTHS[1].viewport, async (page) => {
     await page.goto('for-you');
     await settled(page);
     await page.getByRole('button', { name: 'Menu', exact: true }).click();
     await expect(page.getByRole('menu', { name: 'Menu' })).toBeVisible();
     await expectAccessible(page, 'the phone menu, open');
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 /** An `rgb()`/`rgba()` colour as [r, g, b, a]. */
@@ -166,15 +166,13 @@ function contrast(a: readonly number[], b: readonly number[]): number {
 }
 
 test("an article's text keeps a contrast of 4.5:1 where the watermark lies over it", async ({ browser }) => {
-  const context = await browser.newContext({ baseURL: APP_URL, viewport: WIDTHS[0].viewport, storageState: stateOf('Subscriber') });
-  try {
+  await asUser(browser, 'Subscriber', WIDTHS[0].viewport, async (page) => {
     // A watermarked article the ready subscriber may read (demo articles are watermarked only in premium channels).
     const [article, channel] = one(
       'published watermarked article',
       `select article_id || '|' || premium_channel_id from article where state = 'Published' and show_watermark order by created_at desc limit 1`,
     ).split('|');
     addFreeSubscription(channel, one('ready subscriber', `select user_id from users where email = 'sam.subscriber@client.example'`));
-    const page = await context.newPage();
     await page.goto(`browse/article/${article}`);
     await settled(page);
     const body = page.getByRole('region', { name: 'Article body' });
@@ -196,7 +194,5 @@ test("an article's text keeps a contrast of 4.5:1 where the watermark lies over 
     const [wr, wg, wb, wa] = parseColor(colors.watermark);
     const under = [wr * wa + br * (1 - wa), wg * wa + bg * (1 - wa), wb * wa + bb * (1 - wa)];
     expect(contrast(parseColor(colors.text), under)).toBeGreaterThanOrEqual(4.5);
-  } finally {
-    await context.close();
-  }
+  });
 });

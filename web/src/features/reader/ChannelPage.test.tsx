@@ -105,6 +105,7 @@ describe('Channel page', () => {
   it('shows the cover, charts, latest articles and sidebar', async () => {
     open([pageMock(screenData()), defaultArticles(), sidebarMock]);
     expect(await screen.findByRole('heading', { name: 'Oil Weekly', level: 1 })).toBeInTheDocument();
+    expect(document.title).toBe('Oil Weekly – Insights');
     expect(screen.getByText('Crude and products, every week.')).toBeInTheDocument();
     expect(screen.getByText('$49.00 per month excluding tax')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Request FREE trial' })).toHaveAttribute('href', `/subscribe/channel/confirm-trial/${ID}`);

@@ -19,11 +19,14 @@ import { CHANNELS_PATH, channelTypeLabel, imageUrl, isObjectId, priceText } from
 import { ChannelArticles } from './ChannelArticles';
 import { ChannelSidebar } from './ChannelSidebar';
 import { ChannelPageScreenDocument, type ChannelPageScreenQuery } from './__generated__/ChannelPage.generated';
+import { useDocumentTitle } from '../../lib/pageTitle';
 import './reader.css';
 
 type Channel = ChannelPageScreenQuery['channel'];
 
 function ChannelCover({ channel }: { channel: Channel }) {
+  // The cover carries the page's h1, so the document's title too.
+  useDocumentTitle(channel.name);
   const cover = imageUrl(channel.coverImage);
   const price = channel.type === 'premium' ? priceText(channel.price) : '';
   return (

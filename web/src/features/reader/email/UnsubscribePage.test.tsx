@@ -62,6 +62,7 @@ describe('Unsubscribe page', () => {
     expect(reasons()).not.toHaveAccessibleDescription('Choose a reason.');
     await userEvent.click(screen.getByRole('button', { name: 'Unsubscribe' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'You are unsubscribed' })).toBeInTheDocument();
+    expect(document.title).toBe('You are unsubscribed – Insights');
     expect(bodies[1]).toEqual({ data: TOKEN, reason: 'too_frequent' });
     expect(screen.getByRole('status')).toHaveTextContent(`${EMAIL} will no longer get emails about new articles in Oil Weekly.`);
     expect(screen.getByRole('link', { name: 'Manage email notifications' })).toHaveAttribute('href', '/email-notifications');

@@ -23,6 +23,7 @@ import {
   type UnsubscribeReason,
   type UnsubscribeTarget,
 } from './unsubscribe';
+import { useDocumentTitle } from '../../../lib/pageTitle';
 import './email.css';
 
 export const ALREADY_UNSUBSCRIBED = 'You are already unsubscribed.';
@@ -223,6 +224,7 @@ function UnsubscribeForm({ data, target, onDone, onInvalid }: UnsubscribeFormPro
 /** The page's frame: a card in the middle of the screen, with its heading (no app header: no sign-in). */
 function Frame({ title, children }: { title: string; children: ReactNode }) {
   const id = useId();
+  useDocumentTitle(title);
   return (
     <MessageScreen>
       <div className="insights-unsubscribe">
