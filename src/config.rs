@@ -263,6 +263,10 @@ pub struct Uploads {
     #[arg(long = "pdfinfo", env = "INSIGHTS_PDFINFO", default_value = "pdfinfo")]
     pub pdfinfo: PathBuf,
 
+    /// The poppler `pdftotext` program that reads each PDF page's text (for screen readers and search).
+    #[arg(long = "pdftotext", env = "INSIGHTS_PDFTOTEXT", default_value = "pdftotext")]
+    pub pdftotext: PathBuf,
+
     /// PDFs rendered at once by this server; more wait their turn (each render takes a core).
     #[arg(long = "pdf-renders", env = "INSIGHTS_PDF_RENDERS", default_value_t = 2)]
     pub pdf_renders: usize,

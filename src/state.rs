@@ -88,6 +88,7 @@ impl AppState {
         let pdf_renderer = Arc::new(PdfRenderer::new(
             config.uploads.pdftoppm.clone(),
             config.uploads.pdfinfo.clone(),
+            config.uploads.pdftotext.clone(),
             config.uploads.pdf_renders,
         ));
         let uploads = Arc::new(UploadStore::from_config(&config.uploads));

@@ -147,7 +147,7 @@ async fn validate(state: &AppState, change: &ArticleChange, action: Action, now:
     Ok(ValidArticle {
         title,
         body_is_empty: body.is_empty(),
-        body_text: body.text,
+        body_text: with_page_texts(body.text, &crate::uploads::page_texts(&state.pool, &html).await?),
         html,
         summary,
         channel_id: optional_id(change.premium_channel_id.as_deref(), "Channel")?,
@@ -157,6 +157,16 @@ async fn validate(state: &AppState, change: &ArticleChange, action: Action, now:
         promotional_content: id_list(&change.promotional_content_ids, "Promotional content")?,
         template_id: optional_id(change.template_id.as_deref(), "Template")?,
     })
+}
+
+/// The body's text followed by the text of the PDF pages it shows (migration 0033), so that an
+/// article made of PDF pages is found by what its pages say.
+fn with_page_texts(text: String, pages: &[crate::uploads::PageText]) -> String {
+    if pages.is_empty() {
+        return text;
+    }
+    let words = pages.iter().flat_map(|page| page.text.split_whitespace());
+    std::iter::once(text.as_str()).filter(|text| !text.is_empty()).chain(words).collect::<Vec<_>>().join(" ")
 }
 
 /// The channel's part of an article: its publisher and premium flags (spec 2 §4 channel rules).

@@ -228,6 +228,15 @@ impl PublishedArticle {
         Ok(Some(signed_html(ctx, &self.row.html, self.now).await?))
     }
 
+    /// The text of each PDF page its body shows, for screen readers (null when canSeeFullVersion
+    /// is false, like the body).
+    async fn page_texts(&self, ctx: &Context<'_>) -> Result<Option<Vec<ArticlePageText>>> {
+        if !self.can_see {
+            return Ok(None);
+        }
+        Ok(Some(page_texts(ctx, &self.row.html).await?))
+    }
+
     async fn summary(&self) -> Option<&str> {
         self.row.summary.as_deref()
     }
@@ -380,6 +389,22 @@ impl PublishedArticle {
     }
 }
 
+/// The text of one PDF page shown as an image in an article's body (extracted at upload).
+#[derive(SimpleObject)]
+pub struct ArticlePageText {
+    /// The upload name of the page's image, as the body links it.
+    file_name: String,
+    /// The page's number in its PDF.
+    page: i32,
+    text: String,
+}
+
+/// The texts of the PDF pages `html` (a body the caller may read) shows, in order.
+async fn page_texts(ctx: &Context<'_>, html: &str) -> Result<Vec<ArticlePageText>> {
+    let pages = crate::uploads::page_texts(&app_state(ctx).pool, html).await?;
+    Ok(pages.into_iter().map(|page| ArticlePageText { file_name: page.name, page: page.page, text: page.text }).collect())
+}
+
 /// An article reached from a campaign link (spec 2 'Marketing article').
 #[derive(SimpleObject)]
 #[graphql(complex)]
@@ -404,6 +429,14 @@ pub struct MarketingArticle {
 
 #[async_graphql::ComplexObject]
 impl MarketingArticle {
+    /// The text of each PDF page its body shows (null when the body is not shown to the caller).
+    async fn page_texts(&self, ctx: &Context<'_>) -> Result<Option<Vec<ArticlePageText>>> {
+        match &self.html {
+            Some(html) => Ok(Some(page_texts(ctx, html).await?)),
+            None => Ok(None),
+        }
+    }
+
     /// The promotional content its body's blocks show that has not expired (none when the body is
     /// not shown to the caller).
     async fn embedded_promotional_content(&self, ctx: &Context<'_>) -> Result<Vec<PromotionalContentCard>> {

@@ -10,7 +10,7 @@ mod pdf;
 mod queries;
 pub mod store;
 
-pub use pdf::{PdfError, PdfRenderer, UNAVAILABLE_MESSAGE};
+pub use pdf::{PdfError, PdfRenderer, RenderedPage, UNAVAILABLE_MESSAGE};
 pub use store::UploadStore;
 
 use axum::{
@@ -199,7 +199,7 @@ pub async fn upload_file(State(state): State<AppState>, headers: HeaderMap, mut 
     let work = std::env::temp_dir().join(format!("insights-pdf-{}", ids::new_id()));
     let pages = pdf::render(renderer, &work, &bytes, uploads.max_pdf_pages).await;
     let stored = match pages {
-        Ok(pages) => store_pages(&state.uploads, pages).await.map_err(UploadFileError::from),
+        Ok(pages) => store_pages(&state, pages).await.map_err(UploadFileError::from),
         Err(error) => Err(UploadFileError::from(error)),
     };
     // The working copy goes whatever happened.
@@ -210,13 +210,50 @@ pub async fn upload_file(State(state): State<AppState>, headers: HeaderMap, mut 
     Ok((StatusCode::CREATED, Json(serde_json::json!({ "pageCount": pages.len(), "pages": pages }))).into_response())
 }
 
-/// Stores a PDF's rendered pages as images; returns their names in page order.
-async fn store_pages(store: &UploadStore, pages: Vec<Vec<u8>>) -> Result<Vec<String>, Error> {
+/// Stores a PDF's rendered pages as images, each recorded with its page number and text
+/// (migration 0033); returns their names in page order.
+async fn store_pages(state: &AppState, pages: Vec<RenderedPage>) -> Result<Vec<String>, Error> {
     let mut names = Vec::with_capacity(pages.len());
+    let mut texts = Vec::with_capacity(pages.len());
     for page in pages {
-        names.push(store_image(store, page).await?.0);
+        names.push(store_image(&state.uploads, page.image).await?.0);
+        texts.push(Some(page.text).filter(|text| !text.is_empty()));
     }
+    queries::insert_pdf_pages(&state.pool, &names, &texts).await?;
     Ok(names)
+}
+
+/// The text of a PDF page shown as an image in a body: its upload name, its page in the PDF.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageText {
+    pub name: String,
+    pub page: i32,
+    pub text: String,
+}
+
+/// The names of the uploads `html` links (`/uploads/<name>`), each once, in the order linked.
+pub fn linked_names(html: &str) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    for (at, _) in html.match_indices("/uploads/") {
+        let from = &html[at + "/uploads/".len()..];
+        let name = &from[..from.find(|c: char| !(c.is_ascii_alphanumeric() || c == '.')).unwrap_or(from.len())];
+        if is_upload_name(name) && !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+}
+
+/// The texts of the PDF pages `html` shows, in the order it shows them (none for a body
+/// without PDF pages, or pages uploaded before their text was kept).
+pub async fn page_texts(pool: &sqlx::PgPool, html: &str) -> Result<Vec<PageText>, Error> {
+    let names = linked_names(html);
+    if names.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut found = queries::page_texts(pool, &names).await?;
+    found.sort_by_key(|(name, _, _)| names.iter().position(|linked| linked == name));
+    Ok(found.into_iter().map(|(name, page, text)| PageText { name, page, text }).collect())
 }
 
 /// The bytes of the multipart part named `file`, read in chunks and refused (413) as soon as they
@@ -296,6 +333,17 @@ pub async fn image_response(store: &UploadStore, name: &str) -> Result<Response,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_body_links_its_uploads_by_name_once_each_in_order() {
+        let a = "0123456789abcdef0123456789abcdef.png";
+        let b = "5f9b2c3e1a2b3c4d5e6f7a8b.jpg";
+        let html = format!(
+            r#"<p><img src="/uploads/{b}" alt=""></p><img src="/uploads/{a}?u=x&amp;e=1"><a href="/uploads/{b}">again</a><img src="/uploads/nope.png">"#
+        );
+        assert_eq!(linked_names(&html), vec![b, a]);
+        assert!(linked_names("<p>No files</p>").is_empty());
+    }
 
     #[test]
     fn only_generated_names_are_served() {

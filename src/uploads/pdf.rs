@@ -1,9 +1,11 @@
 //! The PDFs of `POST /upload-file` (recognised by their content, at most
 //! `INSIGHTS_UPLOAD_MAX_FILE_BYTES`) rendered to one PNG per page with poppler's `pdftoppm`, so
-//! the editor can insert the pages.
+//! the editor can insert the pages, each with its text read by `pdftotext` (a page shown as an
+//! image stays readable by screen readers and findable by search: migration 0033).
 //! The pages are stored as ordinary uploads; the PDF itself is not kept (it is rendered in a
 //! working directory under the system's temporary directory, whatever the upload store). Without
-//! `pdftoppm` or `pdfinfo` the endpoint answers 503 (`PdfRenderer`), never an internal error.
+//! `pdftoppm`, `pdfinfo` or `pdftotext` the endpoint answers 503 (`PdfRenderer`), never an
+//! internal error.
 //! What a render can fail with is a `PdfError`, which the handler (`upload_file`) answers.
 //!
 //! A few hundred bytes of PDF can declare pages of 200 inches, which take a minute and gigabytes to
@@ -30,6 +32,8 @@ const MAX_PAGE_POINTS: f64 = 5000.0;
 const RENDER_TIMEOUT: Duration = Duration::from_secs(60);
 /// `pdfinfo` only reads the file's structure.
 const INFO_TIMEOUT: Duration = Duration::from_secs(10);
+/// The most text kept of one page, in characters (a dense A4 page holds about 5,000).
+const MAX_PAGE_TEXT_CHARS: usize = 20_000;
 
 pub(super) fn is_pdf(bytes: &[u8]) -> bool {
     // The header may follow a few bytes of junk, which readers tolerate (within the first 1024).
@@ -37,24 +41,27 @@ pub(super) fn is_pdf(bytes: &[u8]) -> bool {
 }
 
 /// What `POST /upload-file` answers when PDFs cannot be rendered (503).
-pub const UNAVAILABLE_MESSAGE: &str = "PDF rendering is unavailable: pdftoppm and pdfinfo (poppler-utils) are not installed on the server";
+pub const UNAVAILABLE_MESSAGE: &str =
+    "PDF rendering is unavailable: pdftoppm, pdfinfo and pdftotext (poppler-utils) are not installed on the server";
 
-/// The `pdftoppm` and `pdfinfo` programs (`INSIGHTS_PDFTOPPM`, `INSIGHTS_PDFINFO`) and whether
-/// both could be started when last tried: checked at start-up by `serve`, and updated by every
+/// The `pdftoppm`, `pdfinfo` and `pdftotext` programs (`INSIGHTS_PDFTOPPM`, `INSIGHTS_PDFINFO`,
+/// `INSIGHTS_PDFTOTEXT`) and whether all three could be started when last tried: checked at start-up by `serve`, and updated by every
 /// render, so a program removed while the server runs is noticed, and one installed later is
 /// picked up without a restart. `renders` bounds the renders running at once.
 #[derive(Debug)]
 pub struct PdfRenderer {
     program: PathBuf,
     info_program: PathBuf,
+    text_program: PathBuf,
     available: AtomicBool,
     renders: Semaphore,
 }
 
 impl PdfRenderer {
     /// Assumed available until a check or a render says otherwise.
-    pub fn new(program: PathBuf, info_program: PathBuf, renders: usize) -> Self {
-        PdfRenderer { program, info_program, available: AtomicBool::new(true), renders: Semaphore::new(renders.max(1)) }
+    pub fn new(program: PathBuf, info_program: PathBuf, text_program: PathBuf, renders: usize) -> Self {
+        let renders = Semaphore::new(renders.max(1));
+        PdfRenderer { program, info_program, text_program, available: AtomicBool::new(true), renders }
     }
 
     pub fn program(&self) -> &Path {
@@ -65,10 +72,11 @@ impl PdfRenderer {
         self.available.load(Ordering::Relaxed)
     }
 
-    /// Runs `pdftoppm -v` and `pdfinfo -v` and records whether both could be started (their exit
-    /// status does not matter: older poppler releases exit with 99 after printing their version).
+    /// Runs `pdftoppm -v`, `pdfinfo -v` and `pdftotext -v` and records whether all could be
+    /// started (their exit status does not matter: older poppler releases exit with 99 after
+    /// printing their version).
     pub async fn check(&self) -> bool {
-        let available = starts(&self.program).await && starts(&self.info_program).await;
+        let available = starts(&self.program).await && starts(&self.info_program).await && starts(&self.text_program).await;
         self.available.store(available, Ordering::Relaxed);
         available
     }
@@ -80,7 +88,8 @@ impl PdfRenderer {
             tracing::warn!(
                 pdftoppm = %self.program.display(),
                 pdfinfo = %self.info_program.display(),
-                "PDF pages cannot be rendered: pdftoppm or pdfinfo (Debian package poppler-utils) is not installed; \
+                pdftotext = %self.text_program.display(),
+                "PDF pages cannot be rendered: pdftoppm, pdfinfo or pdftotext (Debian package poppler-utils) is not installed; \
                  POST /upload-file will refuse PDFs"
             );
         }
@@ -195,8 +204,15 @@ async fn finish(child: tokio::process::Child, timeout: Duration, slow: &str) -> 
     tokio::time::timeout(timeout, child.wait_with_output()).await.map_err(|_| PdfError::refused(slow))?.map_err(PdfError::internal)
 }
 
-/// Renders every page of `pdf` to PNG files in `work`; returns their contents in page order.
-pub(super) async fn render(renderer: &PdfRenderer, work: &Path, pdf: &[u8], max_pages: u32) -> Result<Vec<Vec<u8>>, PdfError> {
+/// One rendered page: its image (PNG) and its text (empty when it has none, e.g. a scan).
+pub struct RenderedPage {
+    pub image: Vec<u8>,
+    pub text: String,
+}
+
+/// Renders every page of `pdf` to PNG files in `work` and reads each page's text; returns the
+/// pages in order.
+pub(super) async fn render(renderer: &PdfRenderer, work: &Path, pdf: &[u8], max_pages: u32) -> Result<Vec<RenderedPage>, PdfError> {
     let internal = PdfError::internal;
     tokio::fs::create_dir_all(work).await.map_err(internal)?;
     let input = work.join("input.pdf");
@@ -258,11 +274,56 @@ pub(super) async fn render(renderer: &PdfRenderer, work: &Path, pdf: &[u8], max_
         return Err(PdfError::refused(format!("The PDF has more than {max_pages} pages")));
     }
     files.sort();
+
+    // The text of every page at once: pdftotext ends each page with a form feed.
+    let text_args = ["-enc".as_ref(), "UTF-8".as_ref(), "-l".as_ref(), last.as_ref(), input.as_os_str(), "-".as_ref()];
+    let child = renderer.spawn(&renderer.text_program, &text_args)?;
+    let output = finish(child, RENDER_TIMEOUT, "The PDF took too long to read").await?;
+    let texts = if output.status.success() {
+        page_texts(&String::from_utf8_lossy(&output.stdout))
+    } else {
+        // The pages are rendered: they are kept, without text (as a scan would be).
+        tracing::warn!(reason = %String::from_utf8_lossy(&output.stderr).trim(), "pdftotext could not read a rendered PDF");
+        Vec::new()
+    };
+
     let mut pages = Vec::with_capacity(files.len());
-    for (_, path) in files {
-        pages.push(tokio::fs::read(path).await.map_err(internal)?);
+    for (index, (_, path)) in files.into_iter().enumerate() {
+        let image = tokio::fs::read(path).await.map_err(internal)?;
+        pages.push(RenderedPage { image, text: texts.get(index).cloned().unwrap_or_default() });
     }
     Ok(pages)
+}
+
+/// `pdftotext` output split into pages (at form feeds), each page's lines trimmed, runs of blank
+/// lines made one, and at most `MAX_PAGE_TEXT_CHARS` characters kept.
+fn page_texts(output: &str) -> Vec<String> {
+    let mut pages: Vec<&str> = output.split('\u{c}').collect();
+    // The form feed after the last page leaves an empty piece.
+    if pages.last().is_some_and(|last| last.trim().is_empty()) {
+        pages.pop();
+    }
+    pages.into_iter().map(page_text).collect()
+}
+
+fn page_text(page: &str) -> String {
+    let mut text = String::new();
+    let mut blank = false;
+    for line in page.lines().map(str::trim) {
+        if line.is_empty() {
+            blank = !text.is_empty();
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(if blank { "\n\n" } else { "\n" });
+        }
+        text.push_str(line);
+        blank = false;
+    }
+    match text.char_indices().nth(MAX_PAGE_TEXT_CHARS) {
+        Some((end, _)) => text[..end].to_owned(),
+        None => text,
+    }
 }
 
 #[cfg(test)]
@@ -284,5 +345,13 @@ mod tests {
         let info = parse_info(output).unwrap();
         assert_eq!((info.pages, info.largest_side, info.largest), (3, 14400.0, (2, 14400.0, 200.5)));
         assert_eq!(parse_info("Producer: x\n"), None);
+    }
+
+    #[test]
+    fn pdftotext_output_becomes_one_text_per_page() {
+        let output = "  Copper outlook  \n\n\n\nPrices rose\n3%\n\u{c}\u{c}Page three\n\u{c}";
+        assert_eq!(page_texts(output), vec!["Copper outlook\n\nPrices rose\n3%", "", "Page three"]);
+        let long = "x".repeat(MAX_PAGE_TEXT_CHARS + 10);
+        assert_eq!(page_texts(&long)[0].chars().count(), MAX_PAGE_TEXT_CHARS);
     }
 }

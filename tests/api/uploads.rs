@@ -138,6 +138,42 @@ fn pdf_of(pages: &[(u32, u32)]) -> Vec<u8> {
     pdf
 }
 
+/// A PDF of one A6 page per text, each line of text set in Helvetica.
+fn pdf_with_text(pages: &[&[&str]]) -> Vec<u8> {
+    let n = pages.len();
+    let kids: Vec<String> = (0..n).map(|i| format!("{} 0 R", i + 3)).collect();
+    let font = 3 + 2 * n;
+    let mut objects = vec![
+        "<< /Type /Catalog /Pages 2 0 R >>".to_owned(),
+        format!("<< /Type /Pages /Kids [{}] /Count {n} >>", kids.join(" ")),
+    ];
+    for i in 0..n {
+        objects.push(format!(
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 298 420] /Resources << /Font << /F1 {font} 0 R >> >> /Contents {} 0 R >>",
+            3 + n + i
+        ));
+    }
+    for lines in pages {
+        let shown: Vec<String> = lines.iter().map(|line| format!("({line}) Tj 0 -30 Td")).collect();
+        let stream = format!("BT /F1 14 Tf 20 380 Td {} ET", shown.join(" "));
+        objects.push(format!("<< /Length {} >>\nstream\n{stream}\nendstream", stream.len()));
+    }
+    objects.push("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_owned());
+    let mut pdf = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, object) in objects.iter().enumerate() {
+        offsets.push(pdf.len());
+        pdf.extend_from_slice(format!("{} 0 obj\n{object}\nendobj\n", i + 1).as_bytes());
+    }
+    let xref = pdf.len();
+    pdf.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes());
+    for offset in offsets {
+        pdf.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
+    }
+    pdf.extend_from_slice(format!("trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n", objects.len() + 1).as_bytes());
+    pdf
+}
+
 async fn upload_pdf(app: &crate::support::TestApp, token: Option<&str>, file_name: &str, bytes: Vec<u8>) -> reqwest::Response {
     let form = reqwest::multipart::Form::new().part("file", reqwest::multipart::Part::bytes(bytes).file_name(file_name.to_owned()));
     let mut request = app.client.post(app.url("/upload-file")).multipart(form);
@@ -526,4 +562,80 @@ async fn the_migration_classifies_the_files_already_linked(pool: PgPool) {
     .unwrap();
     let expected = [(photo, true, vec![]), (topic, true, vec![]), (promotion, true, vec![]), (body, false, vec![id('4')])];
     assert_eq!(classes, expected.map(|(name, public, articles)| (name.to_owned(), public, articles)), "{unlinked} has no row: staff only");
+}
+
+/// The `pageTexts` of an article as `token` is shown it: (file name, page, text), or None (no body).
+async fn page_texts(app: &crate::support::TestApp, token: &str, article: &str) -> Option<Vec<(String, i64, String)>> {
+    let query = "query($id: ID!) { findPublishedArticleById(id: $id) { pageTexts { fileName page text } } }";
+    let response = app.gql(Some(token), query, json!({ "id": article })).await;
+    assert_eq!(response["errors"], Value::Null, "{response}");
+    let pages = response["data"]["findPublishedArticleById"]["pageTexts"].as_array()?.clone();
+    let page = |p: &Value| (p["fileName"].as_str().unwrap().to_owned(), p["page"].as_i64().unwrap(), p["text"].as_str().unwrap().to_owned());
+    Some(pages.iter().map(page).collect())
+}
+
+/// The search total of `words` for `token`.
+async fn found(app: &crate::support::TestApp, token: &str, words: &str) -> i64 {
+    let query = "query($p: SearchArticlesParams) { searchArticles(params: $p, first: 5) { totalCount } }";
+    let response = app.gql(Some(token), query, json!({ "p": { "searchQuery": words } })).await;
+    assert_eq!(response["errors"], Value::Null, "{response}");
+    response["data"]["searchArticles"]["totalCount"].as_i64().unwrap()
+}
+
+/// WCAG 1.1.1 for PDF pages shown as images: each page's text is read at upload, offered beside
+/// the page to readers who may read the article, and searchable, by the same entitlement rule.
+#[sqlx::test(migrations = "./migrations")]
+async fn a_pdf_pages_text_is_read_at_upload_offered_with_the_page_and_found_by_search(pool: PgPool) {
+    let (app, dir) = spawn(pool, &[]).await;
+    let admin = app.token(TestRole::Administrator).await;
+    let editor = app.token(TestRole::Editor).await;
+    let editor_id = app.user_id(&editor).await;
+    let desk = app.add_desk(&admin, "Metals desk", &[&editor_id]).await;
+    let premium = app.channel_of_type(&admin, &desk, "Metals Premium", "premium").await;
+    let topic = app.add_category(&admin, "Metals", None).await;
+    let tag = app.add_tag(&admin, "Monthly deck").await;
+
+    let pdf = pdf_with_text(&[&["Molybdenum outlook", "Supply tightens in Chile"], &[], &["Tungsten stocks fell"]]);
+    let response = upload_pdf(&app, Some(&editor), "metals.pdf", pdf).await;
+    assert_eq!(response.status(), 201);
+    let body: Value = response.json().await.unwrap();
+    let names: Vec<String> = body["pages"].as_array().unwrap().iter().map(|p| p["fileName"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(names.len(), 3);
+    let stored: Vec<(String, Option<i32>, Option<String>)> =
+        sqlx::query_as("select name, pdf_page, page_text from upload where name = any($1) order by pdf_page")
+            .bind(&names)
+            .fetch_all(&app.pool)
+            .await
+            .unwrap();
+    let first_page = "Molybdenum outlook\nSupply tightens in Chile".to_owned();
+    let expected = vec![
+        (names[0].clone(), Some(1), Some(first_page.clone())),
+        (names[1].clone(), Some(2), None),
+        (names[2].clone(), Some(3), Some("Tungsten stocks fell".to_owned())),
+    ];
+    assert_eq!(stored, expected, "each page's text, none for the blank page");
+
+    // An article of nothing but the pages (the last first), published through the API.
+    let images: String =
+        [&names[2], &names[0], &names[1]].iter().map(|name| format!(r#"<p><img src="/uploads/{name}" alt=""></p>"#)).collect();
+    let item = json!({
+        "title": "Minor metals", "html": images, "summary": "Pages of the monthly deck", "premiumChannelId": premium,
+        "contributors": [editor_id], "categories": [topic], "tags": [tag], "isPremium": true,
+    });
+    let publish = "mutation($item: ArticleInput!) { publishAdd(item: $item) { _id } }";
+    let published = app.gql(Some(&editor), publish, json!({ "item": item })).await;
+    assert_eq!(published["errors"], Value::Null, "{published}");
+    let article = published["data"]["publishAdd"]["_id"].as_str().unwrap().to_owned();
+
+    // The entitled reader gets the texts in the body's order; one without the channel, none.
+    let (reader, reader_id) = app.signed_in_reader("reader@example.com").await;
+    assert_eq!(page_texts(&app, &reader, &article).await, None, "no body, no page text");
+    assert_eq!(found(&app, &reader, "tungsten molybdenum").await, 0, "nor any match on the pages' words");
+    app.subscribe(&premium, &reader_id, "account", "active", None, true).await;
+    let expected = vec![(names[2].clone(), 3, "Tungsten stocks fell".to_owned()), (names[0].clone(), 1, first_page)];
+    assert_eq!(page_texts(&app, &reader, &article).await, Some(expected.clone()));
+    assert_eq!(page_texts(&app, &editor, &article).await, Some(expected));
+    assert_eq!(found(&app, &reader, "tungsten molybdenum").await, 1, "found by the words of its pages");
+    assert_eq!(found(&app, &editor, "tightens Chile").await, 1);
+    std::fs::remove_dir_all(dir).ok();
 }

@@ -414,8 +414,8 @@ describe('RichTextEditor', () => {
     await waitFor(() =>
       expect(lastHtml(onChange)).toBe(
         '<p class="editor-paragraph"><span style="white-space: pre-wrap;">Report</span></p>' +
-          `<p class="editor-paragraph"><img src="/uploads/${PAGE_1}" alt=""></p>` +
-          `<p class="editor-paragraph"><img src="/uploads/${PAGE_2}" alt=""></p>` +
+          `<p class="editor-paragraph"><img src="/uploads/${PAGE_1}" alt="Page 1 of 2, report.pdf"></p>` +
+          `<p class="editor-paragraph"><img src="/uploads/${PAGE_2}" alt="Page 2 of 2, report.pdf"></p>` +
           '<p class="editor-paragraph"><br></p>',
       ),
     );

@@ -70,7 +70,7 @@ import { $createPromotionalContentNode } from './PromotionalContentNode';
 import { promotionalContentRefusal } from './rules';
 import { $selectionNodeTypes, $selectionOr } from './selection';
 import { ToolbarButton } from './ToolbarButton';
-import { IMAGE_ACCEPT, imageRefusal, PDF_ACCEPT, pdfRefusal, usePdfUpload } from './uploads';
+import { IMAGE_ACCEPT, imageRefusal, PDF_ACCEPT, pdfPageAlt, pdfRefusal, usePdfUpload } from './uploads';
 
 type BlockType = 'paragraph' | 'h1' | 'h2' | 'h3' | 'other';
 
@@ -313,8 +313,13 @@ export function Toolbar({ chartsEnabled, promotionalContent }: ToolbarProps) {
     setUploading('pdf');
     try {
       const pages = await uploadPdf(file);
-      // Each page in its own paragraph, one after the other.
-      act(() => pages.forEach((fileName) => $insertNodeToNearestRoot($createImageNode(uploadedImageUrl(fileName)))));
+      // Each page in its own paragraph, one after the other, named by its file and number (the
+      // reader's page offers each page's text beside it: the server reads it at upload).
+      act(() =>
+        pages.forEach((fileName, i) =>
+          $insertNodeToNearestRoot($createImageNode(uploadedImageUrl(fileName), pdfPageAlt(file.name, i + 1, pages.length))),
+        ),
+      );
     } catch (error) {
       void showToast({ message: errorText(error), intent: 'danger' });
     } finally {

@@ -34,6 +34,11 @@ export interface PdfUploadResult {
 
 const PDF: UploadKind = { label: 'PDF', tooLarge: PDF_TOO_LARGE_MESSAGE };
 
+/** The alt text of a PDF page's image: 'Page 2 of 5, report.pdf'. */
+export function pdfPageAlt(fileName: string, page: number, pages: number): string {
+  return `Page ${page} of ${pages}, ${fileName}`;
+}
+
 export function uploadPdf(file: File, token: string | null): Promise<PdfUploadResult> {
   return postFile<PdfUploadResult>(UPLOAD_FILE_ENDPOINT, file, token, PDF);
 }

@@ -34,3 +34,34 @@ describe('ArticleBody blocks', () => {
     expect(screen.getByText('kept')).toBeInTheDocument();
   });
 });
+
+describe('ArticleBody PDF pages', () => {
+  const page1 = '0123456789abcdef0123456789abcdef.png';
+  const page2 = 'fedcba9876543210fedcba9876543210.png';
+
+  it("offers each PDF page's text under its image, as text, to everyone including screen readers", () => {
+    const html =
+      `<p><img src="/uploads/${page1}?u=x&amp;e=1&amp;s=sig" alt=""></p>` +
+      `<p>Between.</p><p><img src="/uploads/${page2}" alt="Page 2 of 2, deck.pdf"></p><p><img src="/uploads/other.png" alt="x"></p>`;
+    const pageTexts = [
+      { fileName: page1, page: 1, text: 'Copper outlook\n\nPrices <b>rose</b>\n3%' },
+      { fileName: page2, page: 2, text: 'Second page' },
+    ];
+    const { container } = render(<ArticleBody html={html} pageTexts={pageTexts} />);
+    const first = screen.getByText('Text of PDF page 1').closest('details')!;
+    // Under the image's paragraph (a paragraph cannot hold it), with the text's paragraphs, never as html.
+    expect(first.previousElementSibling?.querySelector('img')?.getAttribute('src')).toContain(page1);
+    expect([...first.querySelectorAll('p')].map((p) => p.textContent)).toEqual(['Copper outlook', 'Prices <b>rose</b>\n3%']);
+    expect(first.querySelector('b')).toBeNull();
+    // An image without alt text is named for its page; one with alt text keeps it.
+    expect(screen.getByRole('img', { name: 'PDF page 1' })).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Page 2 of 2, deck.pdf' })).toBeInTheDocument();
+    expect(screen.getByText('Text of PDF page 2')).toBeInTheDocument();
+    expect(container.querySelectorAll('details')).toHaveLength(2);
+  });
+
+  it('adds nothing without page texts', () => {
+    const { container } = render(<ArticleBody html={`<p><img src="/uploads/${page1}" alt=""></p>`} />);
+    expect(container.querySelector('details')).toBeNull();
+  });
+});

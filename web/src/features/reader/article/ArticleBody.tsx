@@ -5,7 +5,7 @@
 //! server's sanitised html is ever set as html.
 import { useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject, type SyntheticEvent } from 'react';
 import { createPortal } from 'react-dom';
-import { prepareArticleHtml } from './articleHtml';
+import { prepareArticleHtml, type PageText } from './articleHtml';
 
 /** How one kind of block of the html is drawn (a small registry: promotional content, charts…). */
 export interface ArticleBlockRenderer {
@@ -21,10 +21,13 @@ export interface ArticleBodyProps {
   watermark?: string | null;
   blockCopy?: boolean;
   blocks?: readonly ArticleBlockRenderer[];
+  /** The text of each PDF page the html shows as an image, offered beside it. */
+  pageTexts?: readonly PageText[] | null;
 }
 
 const prevent = (event: SyntheticEvent) => event.preventDefault();
 const NO_BLOCKS: readonly ArticleBlockRenderer[] = [];
+const NO_PAGE_TEXTS: readonly PageText[] = [];
 
 interface BlockTarget {
   element: Element;
@@ -56,8 +59,9 @@ function useBlockTargets(container: RefObject<HTMLElement | null>, html: string,
   return targets;
 }
 
-export function ArticleBody({ html, watermark, blockCopy = false, blocks = NO_BLOCKS }: ArticleBodyProps) {
-  const prepared = useMemo(() => prepareArticleHtml(html), [html]);
+export function ArticleBody({ html, watermark, blockCopy = false, blocks = NO_BLOCKS, pageTexts }: ArticleBodyProps) {
+  const texts = pageTexts ?? NO_PAGE_TEXTS;
+  const prepared = useMemo(() => prepareArticleHtml(html, window.location.origin, texts), [html, texts]);
   const htmlRef = useRef<HTMLDivElement>(null);
   const targets = useBlockTargets(htmlRef, prepared, blocks);
   const guards = blockCopy ? { onCopy: prevent, onCut: prevent, onContextMenu: prevent, onDragStart: prevent } : {};

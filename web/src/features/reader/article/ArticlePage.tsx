@@ -110,6 +110,7 @@ function ArticleView({ article }: { article: Article }) {
               watermark={article.showWatermark ? user.email : null}
               blockCopy={article.blockCopy}
               blocks={[promotionBlock, chartBlock]}
+              pageTexts={article.pageTexts}
             />
           ) : (
             <div className="insights-article-teaser">
@@ -188,6 +189,11 @@ export const ARTICLE_PAGE_QUERY = gql`
       title
       summary
       html
+      pageTexts {
+        fileName
+        page
+        text
+      }
       publishDate
       publishedBy {
         _id

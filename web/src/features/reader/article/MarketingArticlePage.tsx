@@ -74,7 +74,7 @@ function MarketingArticleView({
           </p>
         </div>
         {article.canSeeFullVersion && article.html != null ? (
-          <ArticleBody html={article.html} watermark={watermark} blocks={[promotionBlock, chartBlock]} />
+          <ArticleBody html={article.html} watermark={watermark} blocks={[promotionBlock, chartBlock]} pageTexts={article.pageTexts} />
         ) : (
           <section className="insights-article-access" aria-label="Read the article">
             <p>
@@ -100,6 +100,11 @@ export const MARKETING_ARTICLE_PAGE_QUERY = gql`
       title
       summary
       html
+      pageTexts {
+        fileName
+        page
+        text
+      }
       publishDate
       state
       canSeeFullVersion

@@ -1,7 +1,9 @@
 //! The article body as the reader sees it. The server has sanitised the html already; this only
 //! adjusts its links and players: spreadsheet downloads ('Excel download link') and links to other
-//! sites open in a new tab without access to this page (rel=noopener), and video players sit in a
-//! box that keeps their aspect ratio at any width.
+//! sites open in a new tab without access to this page (rel=noopener), video players sit in a
+//! box that keeps their aspect ratio at any width, and each PDF page shown as an image is followed
+//! by its text in a disclosure (read by the server at upload), for screen readers and for anyone
+//! who wants the words.
 
 const SPREADSHEET = /\.(xlsx?|csv)$/i;
 /** Players of the embeds the editor allows that show video (Spotify and Buzzsprout are audio). */
@@ -32,8 +34,36 @@ function isVideoPlayer(src: string, origin: string): boolean {
   return !!url && VIDEO_HOSTS.has(url.hostname);
 }
 
-/** The html with its links and video players adjusted; parsed inert (a template runs nothing). */
-export function prepareArticleHtml(html: string, origin: string = window.location.origin): string {
+/** The text of one PDF page the body shows as an image (the article's `pageTexts`). */
+export interface PageText {
+  fileName: string;
+  page: number;
+  text: string;
+}
+
+/** The upload name an image links (`/uploads/<name>`, signed or not). */
+const UPLOAD_NAME = /\/uploads\/([0-9a-f]{24}|[0-9a-f]{32})\.(png|jpg|gif)/;
+
+/** 'Text of PDF page 3': a disclosure holding the page's paragraphs, built as text (never html). */
+function pageTextDisclosure(page: PageText): HTMLDetailsElement {
+  const details = document.createElement('details');
+  details.className = 'insights-page-text';
+  const summary = document.createElement('summary');
+  summary.textContent = `Text of PDF page ${page.page}`;
+  details.append(summary);
+  for (const paragraph of page.text.split(/\n\s*\n/)) {
+    const p = document.createElement('p');
+    p.textContent = paragraph;
+    details.append(p);
+  }
+  return details;
+}
+
+/**
+ * The html with its links and video players adjusted and its PDF pages' texts added; parsed inert
+ * (a template runs nothing).
+ */
+export function prepareArticleHtml(html: string, origin: string = window.location.origin, pageTexts: readonly PageText[] = []): string {
   const template = document.createElement('template');
   template.innerHTML = html;
   const content = template.content;
@@ -56,6 +86,18 @@ export function prepareArticleHtml(html: string, origin: string = window.locatio
     iframe.setAttribute('width', '100%');
     iframe.replaceWith(box);
     box.append(iframe);
+  }
+
+  const texts = new Map(pageTexts.map((page) => [page.fileName, page]));
+  for (const image of texts.size ? content.querySelectorAll('img') : []) {
+    const match = UPLOAD_NAME.exec(image.getAttribute('src') ?? '');
+    const page = match && texts.get(`${match[1]}.${match[2]}`);
+    if (!page) continue;
+    if (!image.getAttribute('alt')) image.setAttribute('alt', `PDF page ${page.page}`);
+    // After the image's top-level block: a paragraph cannot hold a disclosure.
+    let block: Element = image;
+    while (block.parentElement) block = block.parentElement;
+    block.after(pageTextDisclosure(page));
   }
 
   return template.innerHTML;
