@@ -25,12 +25,12 @@ import {
   screenshot,
   type SignedInUser,
 } from './support';
+import { decodeHtml, MAILDEV_URL, unsubscribeLink, waitForEmail, type MaildevEmail } from './maildev';
 
 /** Names unique to this run, so a rerun against the same database (or maildev) does not collide. */
 const run = Date.now().toString(36);
 
 const DESKTOP = { width: 1400, height: 900 };
-const MAILDEV_URL = (process.env.E2E_MAILDEV_URL ?? '').replace(/\/$/, '');
 
 interface Named {
   id: string;
@@ -53,14 +53,6 @@ interface Setup {
 let s: Setup;
 
 /** What maildev's REST API gives for one email (GET /api/email). */
-interface MaildevEmail {
-  id: string;
-  subject: string;
-  to: { address: string; name?: string }[];
-  html: string;
-  text: string;
-  headers: Record<string, string | string[]>;
-}
 
 test.beforeAll(async ({ browser, playwright }) => {
   test.setTimeout(90_000);
@@ -170,24 +162,6 @@ async function whileSaving(page: Page, operation: string, action: () => Promise<
 const heading1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
 const toast = (page: Page, text: string) => page.locator('.bp6-toast').getByText(text, { exact: true });
 
-/** The emails maildev holds for `to` with `subject`. */
-async function emailsTo(request: APIRequestContext, to: string, subject: string): Promise<MaildevEmail[]> {
-  const response = await request.get(`${MAILDEV_URL}/api/email`);
-  expect(response.ok()).toBeTruthy();
-  const all = (await response.json()) as MaildevEmail[];
-  return all.filter((e) => e.subject === subject && e.to.some((t) => t.address.toLowerCase() === to.toLowerCase()));
-}
-
-/** Waits for the email to `to` with `subject` (the worker delivers within seconds of the publish); fails unless exactly one came. */
-async function waitForEmail(request: APIRequestContext, to: string, subject: string): Promise<MaildevEmail> {
-  await expect
-    .poll(async () => (await emailsTo(request, to, subject)).length, { timeout: 30_000, intervals: [250, 500, 1000] })
-    .toBeGreaterThan(0);
-  const found = await emailsTo(request, to, subject);
-  expect(found, 'the email arrives once').toHaveLength(1);
-  return found[0];
-}
-
 /**
  * A header of an email as sent, from its raw source (maildev's parsed `headers` keep only a few):
  * folded lines joined, the name compared without case.
@@ -198,28 +172,6 @@ async function header(request: APIRequestContext, email: MaildevEmail, name: str
   const head = (await response.text()).split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, ' ');
   const line = head.split(/\r?\n/).find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`));
   return line ? line.slice(name.length + 1).trim() : '';
-}
-
-/** HTML text with its character references decoded ('&#x2f;' is '/'), as a mail client reads an href. */
-function decodeHtml(html: string): string {
-  return html
-    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
-    .replace(/&#([0-9]+);/g, (_, dec: string) => String.fromCodePoint(parseInt(dec, 10)))
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-}
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** The page link of an email's unsubscribe footer, {public}/insights/unsubscribe?data=…, the same in both parts. */
-function unsubscribeLink(email: MaildevEmail): string {
-  const pattern = new RegExp(`href="(${escapeRegExp(BASE_URL)}/insights/unsubscribe\\?data=[A-Za-z0-9_.-]+)"`);
-  const inHtml = decodeHtml(email.html).match(pattern)?.[1];
-  expect(inHtml, 'the html part links to the unsubscribe page').toBeTruthy();
-  expect(email.text, 'the text part has the same link').toContain(`Unsubscribe: ${inHtml!}`);
-  return inHtml!;
 }
 
 interface SubscriptionEmails {

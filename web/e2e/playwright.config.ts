@@ -9,8 +9,9 @@ export default defineConfig({
   testMatch: '*.spec.ts',
   outputDir: './artifacts/test-results',
   fullyParallel: false,
-  // Two cores shared with the server: one browser at a time keeps timings stable.
-  workers: 1,
+  // Two cores shared with the server: the specs run one browser at a time, which keeps their
+  // timings stable; the accessibility checks, which only read, run two at a time.
+  workers: 2,
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 10_000 },
@@ -35,10 +36,17 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'chromium', use: { browserName: 'chromium' }, testIgnore: ['a11y.spec.ts', 'demo.setup.ts'] },
+    { name: 'chromium', use: { browserName: 'chromium' }, testIgnore: ['a11y.spec.ts', 'demo.setup.ts'], workers: 1 },
     // The accessibility check runs last, over the demo content loaded beside what the specs made:
     // the specs before it keep the database they were written for.
-    { name: 'demo content', testMatch: 'demo.setup.ts', dependencies: ['chromium'] },
-    { name: 'accessibility', use: { browserName: 'chromium' }, testMatch: 'a11y.spec.ts', dependencies: ['demo content'] },
+    { name: 'demo content', testMatch: 'demo.setup.ts', dependencies: ['chromium'], workers: 1 },
+    {
+      name: 'accessibility',
+      use: { browserName: 'chromium' },
+      testMatch: 'a11y.spec.ts',
+      dependencies: ['demo content'],
+      fullyParallel: true,
+      workers: 2,
+    },
   ],
 });

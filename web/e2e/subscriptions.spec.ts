@@ -12,6 +12,7 @@
 // a new context from the ready users' signed-in storage state.
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { createHash } from 'node:crypto';
+import { press, tabTo, typeInto } from './keyboard';
 import { addWithToken, APP_URL, graphqlWithToken, psql, readyUserSession, screenshot, type SignedInUser } from './support';
 
 /** Names unique to this run, so a rerun against the same database does not collide. */
@@ -250,6 +251,7 @@ test.describe.serial('A reader asks, the Editor decides, the reader reads', () =
     await expect(subscriptionCard(page, 'Your subscriptions', s.closed.name)).toContainText('Access request pending');
   });
 
+  // By keyboard alone (WCAG 2.1.1: keyboard.ts), from the channel's link on.
   test('The Editor approves the trial and rejects the access request in subscriber stats', async ({ browser }) => {
     const page = await pageAs(browser, s.editor);
     const name = s.reader.name;
@@ -261,12 +263,12 @@ test.describe.serial('A reader asks, the Editor decides, the reader reads', () =
     await page.getByRole('searchbox', { name: 'Search channels...' }).fill(`E2E Subs Premium ${run}`);
     const channels = page.getByRole('table', { name: 'Channels' });
     await expect(page.getByText('Showing 1-1 of 1')).toBeVisible();
-    await channels.getByRole('link', { name: s.premium.name, exact: true }).click();
+    await press(page, channels.getByRole('link', { name: s.premium.name, exact: true }));
 
     // The premium channel: the trial request waits under Requests.
     await expect(page).toHaveURL(new RegExp(`/${statsPath(s.premium.id)}$`));
     await expect(heading1(page, `${s.premium.name}: subscribers`)).toBeVisible();
-    await view(page, 'Requests (1)').click();
+    await press(page, view(page, 'Requests (1)'));
     await expect(view(page, 'Requests (1)')).toHaveAttribute('aria-pressed', 'true');
     const request = rowOf(subscribers(page), s.reader.email);
     await expect(request).toContainText(name);
@@ -274,16 +276,16 @@ test.describe.serial('A reader asks, the Editor decides, the reader reads', () =
     await expect(request).toContainText('Pending');
     await screenshot(page, 'subscriptions-stats-trial-request');
 
-    await request.getByRole('button', { name: `Approve ${name}` }).click();
+    await press(page, request.getByRole('button', { name: `Approve ${name}` }));
     const approve = page.getByRole('alertdialog', { name: 'Approve request' });
     await expect(approve).toContainText(`Approve the free trial request of ${name}?`);
-    await approve.getByRole('button', { name: 'Approve', exact: true }).click();
+    await press(page, approve.getByRole('button', { name: 'Approve', exact: true }));
     await expect(toast(page, `The free trial request of ${name} has been approved.`)).toBeVisible();
     await expect(approve).toBeHidden();
     // The list updates: nothing waits any more, and the reader is a trial subscriber now.
     await expect(view(page, 'Requests (0)')).toBeVisible();
     await expect(subscribers(page)).toContainText('There are no items to show');
-    await view(page, 'Trial (1)').click();
+    await press(page, view(page, 'Trial (1)'));
     const trial = rowOf(subscribers(page), s.reader.email);
     await expect(trial).toContainText('Active');
     await expect(trial.getByRole('button', { name: `Approve ${name}` })).toHaveCount(0);
@@ -354,6 +356,7 @@ test.describe.serial('A reader asks, the Editor decides, the reader reads', () =
   });
 });
 
+// By keyboard alone from the stats page on (keyboard.ts), the file chosen through the chooser Enter opens.
 test('The Editor bulk-adds a CSV of 50 addresses: review tabs, confirmation, the new subscribers', async ({ browser }) => {
   const page = await pageAs(browser, s.editor);
   const { signedIn, neverSignedIn, unknown, existing } = s.csv;
@@ -369,7 +372,7 @@ test('The Editor bulk-adds a CSV of 50 addresses: review tabs, confirmation, the
   await page.goto(statsPath(s.bulk.id));
   await expect(heading1(page, `${s.bulk.name}: subscribers`)).toBeVisible();
   await expect(view(page, 'All (1)')).toBeVisible();
-  await page.getByRole('link', { name: 'Add subscribers in bulk' }).click();
+  await press(page, page.getByRole('link', { name: 'Add subscribers in bulk' }));
   await expect(page).toHaveURL(new RegExp(`/publisher/premium-channels/subscribers/${s.bulk.id}/add-bulk$`));
   await expect(heading1(page, 'Add subscribers')).toBeVisible();
 
@@ -386,7 +389,9 @@ test('The Editor bulk-adds a CSV of 50 addresses: review tabs, confirmation, the
     if (body.includes('"operationName":"CheckEmails"')) await checkHeld;
     await route.fallback();
   });
-  await chooser.setInputFiles({ name: 'subscribers.csv', mimeType: 'text/csv', buffer: csv });
+  const chosen = page.waitForEvent('filechooser');
+  await press(page, chooser, 'Space', { back: true });
+  await (await chosen).setFiles({ name: 'subscribers.csv', mimeType: 'text/csv', buffer: csv });
   await expect(page.getByRole('status').filter({ hasText: 'Upload complete' })).toBeVisible();
   await screenshot(page, 'subscriptions-bulk-upload-complete');
   releaseCheck();
@@ -411,23 +416,30 @@ test('The Editor bulk-adds a CSV of 50 addresses: review tabs, confirmation, the
   await expect(tabs.getByText('Showing 1-15 of 39')).toBeVisible();
   await screenshot(page, 'subscriptions-bulk-review');
 
-  await tabs.getByRole('tab', { name: 'Existing (1)' }).click();
+  // The review's tabs: the arrows move between them, Enter opens one.
+  const nextTab = async (name: string) => {
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await expect(tabs.getByRole('tab', { name, exact: true })).toHaveAttribute('aria-selected', 'true');
+  };
+  await tabTo(page, tabs.getByRole('tab', { name: 'Subscriptions (39)' }), { back: true });
+  await nextTab('Existing (1)');
   await expect(rowOf(page.getByRole('table', { name: 'Users already subscribed' }), existing.email)).toContainText('Non-charge (Active)');
   await expect(page.getByRole('checkbox', { name: 'Overwrite subscribed users' })).not.toBeChecked();
 
-  await tabs.getByRole('tab', { name: 'No Insights account (5)' }).click();
+  await nextTab('No Insights account (5)');
   const noAccount = page.getByRole('table', { name: 'Users without an Insights account' });
   for (const u of neverSignedIn) await expect(rowOf(noAccount, u.email)).toContainText(u.name);
 
-  await tabs.getByRole('tab', { name: 'Unmatched (5)' }).click();
+  await nextTab('Unmatched (5)');
   const unmatched = page.getByRole('table', { name: 'Unmatched email addresses' });
   for (const email of unknown) await expect(unmatched.getByRole('cell', { name: email, exact: true })).toBeVisible();
   await screenshot(page, 'subscriptions-bulk-review-unmatched');
 
   // Non-charge by default on a premium channel; a note for the history.
   await expect(page.getByRole('radiogroup', { name: 'Subscription type given' }).getByRole('radio', { name: 'Non-charge' })).toBeChecked();
-  await page.getByLabel('Notes (optional)').fill(`Bulk upload of run ${run}`);
-  await page.getByRole('button', { name: 'Confirm and add subscribers' }).click();
+  await typeInto(page, page.getByLabel('Notes (optional)'), `Bulk upload of run ${run}`);
+  await press(page, page.getByRole('button', { name: 'Confirm and add subscribers' }));
   await expect(toast(page, '39 subscriber(s) added, 0 updated.')).toBeVisible();
 
   // Back in the stats: 40 non-charge subscribers, the added ones found by name.

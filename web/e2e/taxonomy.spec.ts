@@ -1,6 +1,7 @@
 // Topics and tags administration against the real server (spec 1 §2, §4, §5, §8): an editor builds
 // a small topic tree, edits it, cannot nest a topic under itself, deletes it; and manages a tag.
 import { expect, test, type Page } from '@playwright/test';
+import { press, tabTo } from './keyboard';
 import { graphqlResponse, PNG_1X1, screenshot, serverConfig, signInAs } from './support';
 
 /** Names unique to this run, so a rerun against the same database does not collide. */
@@ -72,6 +73,26 @@ test('An editor adds a sub-topic, edits it, cannot nest a topic under itself, an
   await screenshot(page, 'topic-tree');
   const parentId = await idOf(page, parent);
   const childId = await idOf(page, child);
+
+  // "Move to…", by keyboard alone (WCAG 2.5.7: moving needs no dragging; keyboard.ts): the
+  // sub-topic to the top level, and back under its parent.
+  const parentOf = async () =>
+    (await graphqlResponse(page, 'query ($id: ID!) { findCategoryById(id: $id) { parent } }', { id: childId })).data.findCategoryById
+      .parent;
+  const moveChildTo = async (choice: string) => {
+    await press(page, page.getByRole('button', { name: `Move to… (${child})` }));
+    const dialog = page.getByRole('dialog', { name: `Move ${child}` });
+    await expect(dialog).toBeVisible();
+    await tabTo(page, dialog.getByRole('combobox', { name: `New parent ${one}` }));
+    await page.keyboard.type(choice);
+    await press(page, dialog.getByRole('button', { name: 'Move', exact: true }));
+    await expect(toast(page, `The ${one} ${child} has been moved.`)).toBeVisible();
+    await expect(dialog).toBeHidden();
+  };
+  await moveChildTo(`None (top-level ${one})`);
+  await expect.poll(parentOf).toBeNull();
+  await moveChildTo(parent);
+  await expect.poll(parentOf).toBe(parentId);
 
   // The editor follows the parent: its Followers count leads to the subscriber stats listing them.
   const follow = await graphqlResponse(

@@ -25,7 +25,8 @@ pub async fn current(pool: &PgPool) -> anyhow::Result<SigningKey> {
     let (kid, pem) = match row {
         Some(row) => (row.kid, row.private_key_pem),
         None => {
-            rotate(pool).await?;
+            let (kid, pem) = new_key()?;
+            queries::insert_first_signing_key(pool, &kid, &pem).await?;
             return Box::pin(current(pool)).await;
         }
     };
@@ -35,11 +36,16 @@ pub async fn current(pool: &PgPool) -> anyhow::Result<SigningKey> {
 
 /// Adds a new signing key; it signs from now on while older keys stay published for validation.
 pub async fn rotate(pool: &PgPool) -> anyhow::Result<String> {
+    let (kid, pem) = new_key()?;
+    queries::insert_signing_key(pool, &kid, &pem).await?;
+    Ok(kid)
+}
+
+/// A new key's id and its private key (PKCS#8 PEM).
+fn new_key() -> anyhow::Result<(String, String)> {
     let secret = SecretKey::random(&mut rand::rngs::OsRng);
     let pem = secret.to_pkcs8_pem(LineEnding::LF).context("encode the signing key")?;
-    let kid = ids::new_id();
-    queries::insert_signing_key(pool, &kid, pem.as_str()).await?;
-    Ok(kid)
+    Ok((ids::new_id(), pem.to_string()))
 }
 
 /// The public keys, as the JWKS document publishes them.

@@ -2,7 +2,7 @@
 //! signing keys.
 
 use chrono::{DateTime, Utc};
-use sqlx::PgExecutor;
+use sqlx::{PgExecutor, PgPool};
 
 pub struct Grant {
     pub client_id: String,
@@ -135,6 +135,23 @@ pub async fn signing_keys(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<StoredSig
 }
 
 /// Stores a new ES256 signing key.
+/// Stores `kid` as the first signing key, unless one is there: concurrent first sign-ins (a fresh
+/// database) take turns on the table's lock, so one key is made, not one each, which would leave
+/// tokens signed with a key the validator had not read yet.
+pub async fn insert_first_signing_key(pool: &PgPool, kid: &str, private_key_pem: &str) -> sqlx::Result<()> {
+    let mut tx = pool.begin().await?;
+    sqlx::query!("lock table oidc_signing_key in share row exclusive mode").execute(&mut *tx).await?;
+    sqlx::query!(
+        "insert into oidc_signing_key (kid, algorithm, private_key_pem)
+         select $1, 'ES256', $2 where not exists (select 1 from oidc_signing_key)",
+        kid,
+        private_key_pem
+    )
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await
+}
+
 pub async fn insert_signing_key(db: impl PgExecutor<'_>, kid: &str, private_key_pem: &str) -> sqlx::Result<()> {
     sqlx::query!(
         "insert into oidc_signing_key (kid, algorithm, private_key_pem) values ($1, 'ES256', $2)",

@@ -1,5 +1,7 @@
 //! A modal dialog (Blueprint Dialog): a title, a body and optional footer actions. It never grows
-//! wider than the screen, so it also works on a phone.
+//! wider than the screen, so it also works on a phone. Once open it takes focus itself, so that a
+//! screen reader says its name (Blueprint leaves focus on a trap element outside it); Tab goes on
+//! to its controls, and focus goes back where it was when it closes.
 import { Classes, Dialog as BpDialog, type IconName } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 
@@ -25,6 +27,7 @@ export function Dialog({ isOpen, title, icon, onClose, children, footer, width =
       onClose={onClose}
       className={className}
       style={{ width, maxWidth: 'calc(100vw - 24px)' }}
+      onOpened={focusDialog}
     >
       <div className={Classes.DIALOG_BODY}>{children}</div>
       {footer && (
@@ -34,4 +37,12 @@ export function Dialog({ isOpen, title, icon, onClose, children, footer, width =
       )}
     </BpDialog>
   );
+}
+
+/** Focuses the dialog box of an overlay that has just opened, unless focus is inside it already. */
+export function focusDialog(container: HTMLElement): void {
+  const dialog = container.querySelector<HTMLElement>(`.${Classes.DIALOG}`) ?? container.closest<HTMLElement>(`.${Classes.DIALOG}`);
+  if (!dialog || dialog.contains(document.activeElement)) return;
+  dialog.tabIndex = -1;
+  dialog.focus({ preventScroll: true });
 }

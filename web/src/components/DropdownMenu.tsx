@@ -1,7 +1,9 @@
 //! A button that opens a menu (account menu, mobile menu). Menu items that go somewhere inside
-//! the app are real links (`MenuLink`), so Enter and middle-click work.
+//! the app are real links (`MenuLink`), so Enter and middle-click work. The menu button pattern:
+//! the open menu takes focus on its first item, ↑/↓/Home/End move between the items, Escape closes
+//! it and gives focus back to the button.
 import { Button, Menu, MenuDivider, MenuItem, PopoverNext, type IconName } from '@blueprintjs/core';
-import type { MouseEvent, ReactNode } from 'react';
+import type { KeyboardEvent, MouseEvent, ReactNode } from 'react';
 import { useHref, useNavigate } from 'react-router';
 
 export interface DropdownMenuProps {
@@ -20,10 +22,35 @@ export function DropdownMenu({ label, text, icon, children }: DropdownMenuProps)
   return (
     // PopoverNext (floating-ui) is what Blueprint's MenuItem already uses, so the older
     // popper.js-based Popover stays out of the bundle.
-    <PopoverNext content={<Menu aria-label={label}>{children}</Menu>} placement="bottom-end" arrow={false} shouldReturnFocusOnClose>
+    <PopoverNext
+      content={
+        <Menu aria-label={label} onKeyDown={moveBetweenItems}>
+          {children}
+        </Menu>
+      }
+      placement="bottom-end"
+      arrow={false}
+      shouldReturnFocusOnClose
+      onOpened={focusFirstItem}
+    >
       <Button variant="minimal" icon={icon} endIcon="caret-down" text={text} aria-label={triggerName(label, text)} aria-haspopup="menu" />
     </PopoverNext>
   );
+}
+
+const ITEMS = '[role="menuitem"]:not([aria-disabled="true"])';
+
+function focusFirstItem(popover: HTMLElement): void {
+  popover.querySelector<HTMLElement>(ITEMS)?.focus();
+}
+
+function moveBetweenItems(event: KeyboardEvent<HTMLElement>): void {
+  const items = [...event.currentTarget.querySelectorAll<HTMLElement>(ITEMS)];
+  const at = items.findIndex((item) => item === document.activeElement);
+  const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 }[event.key];
+  if (to === undefined || items.length === 0) return;
+  event.preventDefault();
+  items[(to + items.length) % items.length].focus();
 }
 
 export interface MenuActionProps {

@@ -1,7 +1,8 @@
 //! A confirmation dialog (deletes, publishing, archiving): a title, what will happen, the confirm
-//! and Cancel buttons.
+//! and Cancel buttons. It takes focus when open, as `Dialog` does.
 import { Button, Classes, Dialog, type IconName, type Intent } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
+import { focusDialog } from '../Dialog';
 
 export interface ConfirmDialogProps {
   isOpen: boolean;
@@ -37,6 +38,7 @@ export function ConfirmDialog({
       role="alertdialog"
       onClose={loading ? undefined : onCancel}
       canOutsideClickClose={!loading}
+      onOpened={focusDialog}
     >
       <div className={Classes.DIALOG_BODY}>{children}</div>
       <div className={Classes.DIALOG_FOOTER}>
