@@ -240,8 +240,10 @@ export default function Search() {
             {searched && ` for '${searched}'`}
           </p>
         )}
+        {/* The cards' titles are the page's second level: no heading stands between them and the h1. */}
         <ArticleCardList
           label="Search results"
+          headingLevel={2}
           layout="list"
           articles={documents.map((d) => d.article)}
           loading={loading && !result}
