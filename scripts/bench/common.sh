@@ -70,13 +70,26 @@ PY
   : >"$log"
 }
 
-# name connections: prints requests/s, p50 and p99 of the wrk run in /tmp/insights-bench.txt.
+# CPU time (clock ticks of 10 ms) of the server process and of PostgreSQL's processes. Requests/s
+# on two cores shared with wrk moves by up to 20 % from run to run; the CPU a request costs moves
+# much less, and PostgreSQL's (the same statements whatever the server's code) shows how much the
+# machine itself moved. `cpu_mark` before a wrk run; `report` prints the cost per request after it.
+ticks_of() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+postgres_ticks() { local total=0 p; for p in $(pgrep -x postgres); do total=$((total + $(ticks_of "$p"))); done; echo "$total"; }
+cpu_mark() { server_mark=$(ticks_of "$pid"); postgres_mark=$(postgres_ticks); }
+
+# name connections: prints requests/s, p50 and p99 of the wrk run in /tmp/insights-bench.txt, and
+# the server's and PostgreSQL's CPU µs per request since `cpu_mark`.
 report() {
-  local rps p50 p99
+  local rps p50 p99 requests server postgres
   rps=$(awk '/Requests\/sec/ {print $2}' /tmp/insights-bench.txt)
   p50=$(awk '/ 50%/ {print $2}' /tmp/insights-bench.txt)
   p99=$(awk '/ 99%/ {print $2}' /tmp/insights-bench.txt)
-  printf '%-64s %4s conn %10s req/s   p50 %8s   p99 %8s\n' "$1" "$2" "$rps" "$p50" "$p99"
+  requests=$(awk '/requests in/ {print $1}' /tmp/insights-bench.txt)
+  server=$(( ($(ticks_of "$pid") - ${server_mark:-0}) * 10000 / (requests > 0 ? requests : 1) ))
+  postgres=$(( ($(postgres_ticks) - ${postgres_mark:-0}) * 10000 / (requests > 0 ? requests : 1) ))
+  printf '%-64s %4s conn %10s req/s   p50 %8s   p99 %8s   CPU µs/request: server %5s, PostgreSQL %5s\n' \
+    "$1" "$2" "$rps" "$p50" "$p99" "$server" "$postgres"
 }
 
 # body-file: stops the benchmark when the request is answered with errors (a figure measured on
@@ -91,6 +104,7 @@ answered() {
 # name body [connections]: a 20-second wrk load; prints requests/s, p50 and p99. Needs $TOKEN.
 load() {
   answered <(printf '%s' "$2")
+  cpu_mark
   BODY=$2 wrk -t2 -c"${3:-32}" -d20s --latency -s scripts/bench/graphql.lua "$url/graphql" >/tmp/insights-bench.txt
   report "$1" "${3:-32}"
 }
@@ -98,6 +112,7 @@ load() {
 # name file [connections]: as `load`, with the request body read from a file (large bodies).
 load_file() {
   answered "$2"
+  cpu_mark
   BODY_FILE=$2 wrk -t1 -c"${3:-32}" -d20s --latency -s scripts/bench/graphql.lua "$url/graphql" >/tmp/insights-bench.txt
   report "$1" "${3:-32}"
 }

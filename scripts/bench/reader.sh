@@ -126,6 +126,7 @@ print("; ".join("%s: %s" % (k, size(v)) for k, v in (r.get("data") or {}).items(
 # name key file connections [id file]: a wrk load with scripts/bench/reader.lua; prints and records the figures.
 measure() {
   local name=$1 key=$2 file=$3 connections=$4 ids=${5:-}
+  cpu_mark
   BODY_FILE=$file ID_FILE=$ids wrk -t2 -c"$connections" -d"$duration" --latency -s scripts/bench/reader.lua "$url/graphql" >/tmp/insights-bench.txt
   report "$name" "$connections"
   local non2xx

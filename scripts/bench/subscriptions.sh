@@ -232,6 +232,7 @@ BODY_FILE=$work/page.json wrk -t2 -c4 -d2s -s scripts/bench/graphql.lua "$url/gr
 for connections in 4 32; do
   for name in page search deep; do
     # A 10 s timeout (wrk's default is 2 s) so that slow answers are measured rather than dropped.
+    cpu_mark
     BODY_FILE=$work/$name.json wrk -t2 -c"$connections" -d"$duration" --timeout 10s --latency -s scripts/bench/graphql.lua "$url/graphql" >/tmp/insights-bench.txt
     report "${label[$name]}" "$connections"
     timeouts=$(awk '/Socket errors/ {for (i = 1; i <= NF; i++) if ($i == "timeout") print $(i + 1)}' /tmp/insights-bench.txt)

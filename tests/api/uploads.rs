@@ -123,6 +123,11 @@ fn pdf_of(pages: &[(u32, u32)]) -> Vec<u8> {
         objects.push(format!("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {width} {height}] /Contents {contents} 0 R >>"));
     }
     objects.push("<< /Length 34 >>\nstream\n0 0 1 rg 10 10 180 80 re f\nendstream".to_owned());
+    pdf_from(&objects)
+}
+
+/// A PDF file of `objects` (object 1 the catalog), with its cross-reference table.
+fn pdf_from(objects: &[String]) -> Vec<u8> {
     let mut pdf = b"%PDF-1.4\n".to_vec();
     let mut offsets = Vec::new();
     for (i, object) in objects.iter().enumerate() {
@@ -159,19 +164,7 @@ fn pdf_with_text(pages: &[&[&str]]) -> Vec<u8> {
         objects.push(format!("<< /Length {} >>\nstream\n{stream}\nendstream", stream.len()));
     }
     objects.push("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_owned());
-    let mut pdf = b"%PDF-1.4\n".to_vec();
-    let mut offsets = Vec::new();
-    for (i, object) in objects.iter().enumerate() {
-        offsets.push(pdf.len());
-        pdf.extend_from_slice(format!("{} 0 obj\n{object}\nendobj\n", i + 1).as_bytes());
-    }
-    let xref = pdf.len();
-    pdf.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes());
-    for offset in offsets {
-        pdf.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
-    }
-    pdf.extend_from_slice(format!("trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n", objects.len() + 1).as_bytes());
-    pdf
+    pdf_from(&objects)
 }
 
 async fn upload_pdf(app: &crate::support::TestApp, token: Option<&str>, file_name: &str, bytes: Vec<u8>) -> reqwest::Response {

@@ -14,7 +14,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { press, tabTo, typeInto } from './keyboard';
 import { unsubscribeLink, waitForEmail } from './maildev';
-import { addWithToken, APP_URL, graphqlWithToken, PNG_1X1, psql, readyUserSession, type SignedInUser } from './support';
+import { addWithToken, APP_URL, PNG_1X1, psql, readyUserSession, type SignedInUser } from './support';
 
 const run = Date.now().toString(36);
 const DESKTOP = { width: 1400, height: 900 };
@@ -207,15 +207,13 @@ test('A reader does everything by keyboard: sign in, search, read, share, print,
 
   // An article in the free channel: its email arrives, and its unsubscribe link works by keyboard.
   const title = `E2E keyboard email ${run}`;
-  await graphqlWithToken(request, s.editor.token, 'mutation ($item: ArticleInput!) { publishAdd(item: $item) { _id } }', {
-    item: {
-      title,
-      summary: 'Supply boats are scarce.',
-      html: '<p>Supply boats are scarce in the North Sea.</p>',
-      premiumChannelId: s.open.id,
-      categories: [s.topicId],
-      contributors: [s.editor.id],
-    },
+  await addWithToken(request, s.editor.token, 'publishAdd', 'ArticleInput', {
+    title,
+    summary: 'Supply boats are scarce.',
+    html: '<p>Supply boats are scarce in the North Sea.</p>',
+    premiumChannelId: s.open.id,
+    categories: [s.topicId],
+    contributors: [s.editor.id],
   });
   await page.goto(unsubscribeLink(await waitForEmail(request, email, title)));
   const reasons = page.getByRole('radiogroup', { name: 'Why are you unsubscribing?' });
