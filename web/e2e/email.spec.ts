@@ -246,15 +246,13 @@ test('The reader follows an email’s unsubscribe link signed out, gives a reaso
   test.setTimeout(90_000);
   const title = `E2E Email Unsubscribe ${run}`;
   // Published through the API (a fresh publish always notifies): this test needs only the email.
-  await graphqlWithToken(request, s.editor.token, 'mutation ($item: ArticleInput!) { publishAdd(item: $item) { _id } }', {
-    item: {
-      title,
-      summary: 'Gas storage is full ahead of winter.',
-      html: '<p>Storage sites reached their targets a month early.</p>',
-      premiumChannelId: s.unsubscribe.id,
-      categories: [s.topicId],
-      contributors: [s.editor.id],
-    },
+  await addWithToken(request, s.editor.token, 'publishAdd', 'ArticleInput', {
+    title,
+    summary: 'Gas storage is full ahead of winter.',
+    html: '<p>Storage sites reached their targets a month early.</p>',
+    premiumChannelId: s.unsubscribe.id,
+    categories: [s.topicId],
+    contributors: [s.editor.id],
   });
   const email = await waitForEmail(request, s.reader.email, title);
   const link = unsubscribeLink(email);
