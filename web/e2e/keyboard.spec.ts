@@ -188,6 +188,8 @@ test('A reader does everything by keyboard: sign in, search, read, share, print,
 
   // Turns the premium channel's emails off, through the account menu.
   await press(page, accountMenu, 'Enter', { back: true });
+  // The menu takes focus on its first item once it has opened (after its transition).
+  await expect(page.getByRole('menu', { name: 'Account menu' }).getByRole('menuitem').first()).toBeFocused();
   await arrowTo(page, page.getByRole('menuitem', { name: 'Manage email notifications' }));
   await page.keyboard.press('Enter');
   await expect(heading1(page, 'Email notifications')).toBeFocused();
