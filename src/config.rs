@@ -293,6 +293,11 @@ pub struct JobSchedules {
     #[arg(long, env = "INSIGHTS_DIGEST_SCHEDULE", default_value = "0 */15 * * * *")]
     pub digest_schedule: String,
 
+    /// When firm administrators who asked for it are emailed their firm's reading of last month
+    /// (cron with seconds; once per firm, administrator and month however often it runs).
+    #[arg(long, env = "INSIGHTS_FIRM_USAGE_SCHEDULE", default_value = "0 0 6 * * *")]
+    pub firm_usage_schedule: String,
+
     /// Seconds between a worker process's heartbeats; one silent for three is taken for dead (its
     /// jobs and the emails it was sending are taken up by the others).
     #[arg(long, env = "INSIGHTS_WORKER_HEARTBEAT_SECS", default_value_t = 10,

@@ -30,6 +30,9 @@ pub enum JobRequest {
     /// Post a registered interest to its promotion page's Microsoft Teams webhook
     /// (`interests::teams`); the outbox schedule takes up retries and lost jobs.
     DeliverInterestToTeams { interest_id: i64 },
+    /// Email each firm administrator who asked for it their firm's reading of last month
+    /// (`firms::usage`).
+    EmailFirmUsage,
 }
 
 #[async_trait::async_trait]

@@ -12,6 +12,7 @@ pub mod demo;
 pub mod desks;
 pub mod email;
 pub mod error;
+pub mod firms;
 pub mod graphql;
 pub mod http;
 pub mod ids;

@@ -393,6 +393,7 @@ pub fn job_kind(job: &JobRequest) -> &'static str {
         JobRequest::ExpireSubscriptions => "expire_subscriptions",
         JobRequest::ApplyStripeEvents => "apply_stripe_events",
         JobRequest::DeliverInterestToTeams { .. } => "deliver_interest_to_teams",
+        JobRequest::EmailFirmUsage => "email_firm_usage",
     }
 }
 

@@ -2,6 +2,7 @@
 //! operator tasks. Each subcommand builds its state from one `Config` and calls the library.
 
 mod billing;
+mod firms;
 mod operate;
 mod table;
 mod uploads;
@@ -58,6 +59,9 @@ enum Command {
     /// account number, name) and `list --email EMAIL`.
     #[command(subcommand)]
     BillingAccounts(billing::BillingAccountsCommand),
+    /// Client firms: `import` from a CSV file, `list` with their counts.
+    #[command(subcommand)]
+    Firms(firms::FirmsCommand),
     /// The background workers at a glance: the worker processes alive (and gone in the last 24 h)
     /// with their versions, so that a rolling upgrade shows when it is complete; the job queue by
     /// kind and state; the failed jobs with their last error; the outbox by state. `jobs retry ID`
@@ -278,6 +282,7 @@ async fn main() -> anyhow::Result<()> {
         Command::ImportSubscribers(args) => import_subscribers(args).await,
         Command::Subscriptions(SubscriptionsCommand::Expire(args)) => expire_subscriptions(args.config).await,
         Command::BillingAccounts(command) => billing::billing_accounts(command).await,
+        Command::Firms(command) => firms::firms(command).await,
         Command::Jobs(args) => operate::jobs(args).await,
         Command::Outbox(args) => operate::outbox(args).await,
         Command::Uploads(command) => uploads::uploads(command).await,
@@ -641,6 +646,7 @@ async fn seed_demo(args: DemoArgs) -> anyhow::Result<()> {
             );
             println!("  articles: {} published, {} drafts, {} archived; {} images", c.published, c.drafts, c.archived, c.images);
             println!("  readers' activity: {} subscriptions, {} topic follows, {} views", c.subscriptions, c.follows, c.view_events);
+            println!("  client firms: {} (with subscriptions and seats)", c.firms);
             println!("Sign in as any ready user of the sign-in page (Sam Subscriber, for one) to see it.");
         }
     }

@@ -133,7 +133,17 @@ async fn handle(job: JobRequest, state: Data<AppState>, process: Data<Arc<Proces
         JobRequest::ExpireSubscriptions => expire_subscriptions::handle(&state).await,
         JobRequest::ApplyStripeEvents => apply_stripe_events::handle(&state).await,
         JobRequest::DeliverInterestToTeams { interest_id } => deliver_interests::handle(&state, Some(interest_id)).await,
+        JobRequest::EmailFirmUsage => email_firm_usage(&state).await,
     }
+}
+
+/// The monthly usage emails of firms (`insights::firms::usage`), once per month however often it runs.
+async fn email_firm_usage(state: &AppState) -> anyhow::Result<()> {
+    let written = insights::firms::usage::email_last_month(&state.pool, state.jobs.as_ref(), chrono::Utc::now()).await?;
+    if written > 0 {
+        tracing::info!(written, "firm usage emails written");
+    }
+    Ok(())
 }
 
 /// Every scheduled tick enqueues its job, so the work itself runs (and retries) like any other.
@@ -167,6 +177,7 @@ pub async fn run(state: AppState, shutdown: CancellationToken) -> anyhow::Result
     let expiry_schedule = schedule(&settings.expiry_schedule, "INSIGHTS_EXPIRY_SCHEDULE")?;
     let outbox_schedule = schedule(&settings.outbox_schedule, "INSIGHTS_OUTBOX_SCHEDULE")?;
     let digest_schedule = schedule(&settings.digest_schedule, "INSIGHTS_DIGEST_SCHEDULE")?;
+    let firm_usage_schedule = schedule(&settings.firm_usage_schedule, "INSIGHTS_FIRM_USAGE_SCHEDULE")?;
     let heartbeat = Duration::from_secs(settings.worker_heartbeat_secs);
     let mailer = Mailer::from_config(&state.config.email)?;
     mailer.check_at_startup(&state.config.email).await;
@@ -197,6 +208,7 @@ pub async fn run(state: AppState, shutdown: CancellationToken) -> anyhow::Result
         ("purge-expired-grants", purge_schedule, JobRequest::PurgeExpiredGrants),
         ("expire-subscriptions", expiry_schedule, JobRequest::ExpireSubscriptions),
         ("compose-digests", digest_schedule, JobRequest::ComposeDigests),
+        ("email-firm-usage", firm_usage_schedule, JobRequest::EmailFirmUsage),
     ] {
         let cron_state = state.clone();
         monitor = monitor.register(move |index| {

@@ -143,10 +143,11 @@ impl ChannelObject {
         Ok(counts(ctx, &self.row.channel_id).await?.active_users)
     }
 
-    /// The caller holds an active subscription to it (state active, not past cancelAt).
+    /// The caller holds an active subscription to it (state active, not past cancelAt), their own
+    /// or a seat of their firm's.
     async fn is_current_user_subscribed(&self, ctx: &Context<'_>) -> Result<bool> {
         let subscriptions = RequestScope::of(ctx).viewer_subscriptions().await?;
-        Ok(subscriptions.find(&self.row.channel_id).is_some_and(|s| s.access().is_active(chrono::Utc::now())))
+        Ok(subscriptions.is_active(&self.row.channel_id, chrono::Utc::now()))
     }
 
     /// The caller's subscription to it, in whatever state; null when they never had one.

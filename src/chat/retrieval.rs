@@ -24,7 +24,7 @@ use crate::{
     reading::{Reader, entitlement::ArticleFacts},
     search::queries::{self as search, Hit, SearchFilter},
     state::AppState,
-    subscriptions::{ViewerSubscriptions, queries as subscriptions},
+    subscriptions::ViewerSubscriptions,
 };
 
 /// Articles the search is asked for, at most (the passages come from these).
@@ -60,7 +60,7 @@ pub async fn reader(state: &AppState, role: Role, user_id: &str) -> Result<Reade
     let subscriptions = if role.is_staff() {
         None
     } else {
-        Some(Arc::new(ViewerSubscriptions { rows: subscriptions::of_user(&state.pool, user_id).await? }))
+        Some(Arc::new(ViewerSubscriptions::read(&state.pool, user_id).await?))
     };
     Ok(Reader { role, user_id: user_id.to_owned(), subscriptions, now: Utc::now() })
 }

@@ -248,16 +248,16 @@ const POSITIONS: &[&str] = &[
     "Credit Analyst", "Fuel Hedging Manager", "Economist", "Research Associate", "Treasury Manager",
 ];
 
-/// How many readers there are besides the ready subscriber and trial reader.
+/// How many readers there are besides the ready subscriber, trial reader and firm administrator.
 pub const READER_COUNT: usize = 40;
 
-/// The ready subscriber and trial reader of the sign-in page, then `READER_COUNT` others. Every
+/// The ready subscriber, trial reader and firm administrator of the sign-in page, then `READER_COUNT` others. Every
 /// eighth other reader is a trial reader: those at even positions are still in their trial, the
 /// others' ended. `trial_days` is the reader trial's length (configuration).
 pub fn readers(trial_days: i64) -> Vec<Reader> {
     let ready = |key: &str| READY_USERS.iter().find(|u| u.key == key).expect("a ready user of the sign-in page");
     let owned = |scopes: &[&str]| scopes.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let (sam, tara) = (ready("subscriber"), ready("trial"));
+    let (sam, tara, fiona) = (ready("subscriber"), ready("trial"), ready("firmadmin"));
     let mut readers = vec![
         Reader {
             email: sam.email.to_owned(),
@@ -277,6 +277,16 @@ pub fn readers(trial_days: i64) -> Vec<Reader> {
             scopes: owned(tara.scopes),
             first_login_days_ago: (trial_days - 10).max(0),
             last_login_days_ago: 0,
+        },
+        // Fiona administers Northbridge Capital, a client firm (`demo::firms`).
+        Reader {
+            email: fiona.email.to_owned(),
+            name: fiona.name.to_owned(),
+            company: fiona.company.to_owned(),
+            position: Some("Head of Research Procurement"),
+            scopes: owned(fiona.scopes),
+            first_login_days_ago: 200,
+            last_login_days_ago: 2,
         },
     ];
     for i in 0..READER_COUNT {

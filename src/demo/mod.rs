@@ -16,6 +16,7 @@
 
 mod articles;
 mod cast;
+mod firms;
 mod images;
 mod people;
 mod prose;
@@ -126,6 +127,8 @@ pub struct DemoCounts {
     pub drafts: usize,
     pub archived: usize,
     pub subscriptions: usize,
+    /// Client firms added (with their subscriptions and seats).
+    pub firms: usize,
     pub follows: u64,
     pub view_events: i64,
 }
@@ -253,8 +256,9 @@ pub async fn seed_demo(state: &AppState, options: DemoOptions<'_>) -> anyhow::Re
     counts.drafts = written.drafts;
     counts.archived = written.archived;
 
-    progress("subscriptions, follows and views");
+    progress("subscriptions, firms, follows and views");
     counts.subscriptions = readers::seed_subscriptions(state, now, &people, &channels).await.context("add subscriptions")?;
+    counts.firms = firms::seed(state, now, &people, &channels).await.context("add client firms")?;
     counts.follows = readers::seed_follows(state, now, &people, &taxonomy).await.context("add follows")?;
     let entitled = readers::entitlements(state, &people, &channels).await?;
     let trial_days = i64::from(state.config.constants.trial_days);

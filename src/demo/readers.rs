@@ -106,8 +106,11 @@ fn plan_subscriptions(now: DateTime<Utc>, people: &People) -> Vec<(usize, String
     plan.push((1, trial(base(FREIGHT, "trial", "active", now - days(4)), 14, now + days(10))));
     plan.push((1, base(PULSE, "free", "active", now - days(4))));
 
-    for position in 2..people.readers.len() {
-        let i = position - 2;
+    // Fiona Firmadmin reads premium channels through her firm's seats (`demo::firms`); her own: the open channel.
+    plan.push((2, base(PULSE, "free", "active", now - days(200))));
+
+    for position in 3..people.readers.len() {
+        let i = position - 3;
         let since = now - days(rng.gen_range(20..400));
         let chosen = match i % 16 {
             0 => {

@@ -55,6 +55,48 @@ pub async fn subscription_emails(
     Ok(written)
 }
 
+/// The email a change of a firm's subscription asks for (`firms::subscriptions`): the one a reader
+/// would get, to each of the firm's administrators, naming the firm. Returns how many were new.
+pub async fn firm_subscription_email(
+    conn: &mut PgConnection,
+    jobs: &dyn JobQueue,
+    channel_id: &str,
+    firm_id: &str,
+    kind: EmailKind,
+    occasion: &str,
+) -> anyhow::Result<u64> {
+    let welcome = (kind == EmailKind::Welcome).then_some(Welcome::Granted.as_str());
+    let written = queries::insert_firm_subscription_emails(conn, Kind::from(kind).as_str(), channel_id, firm_id, occasion, welcome).await?;
+    if written > 0 {
+        jobs.enqueue(conn, crate::jobs::JobRequest::DeliverEmails).await?;
+    }
+    Ok(written)
+}
+
+/// A firm administrator's invitation to a colleague, to the colleague's address (once per
+/// invitation: a new one moves its time).
+pub async fn firm_invitation(
+    conn: &mut PgConnection,
+    jobs: &dyn JobQueue,
+    firm: (&str, &str),
+    email: &str,
+    inviter_name: &str,
+    invited_at: &str,
+) -> anyhow::Result<u64> {
+    let (firm_id, firm_name) = firm;
+    let email = Outgoing {
+        delivery_key: format!("{}:{firm_id}:{email}:{invited_at}", Kind::FirmInvitation.as_str()),
+        kind: Kind::FirmInvitation,
+        user_id: None,
+        recipient: email.to_owned(),
+        channel_id: None,
+        unsubscribe: None,
+        content_id: None,
+        data: json!({ "firmName": firm_name, "inviterName": inviter_name, "email": email }),
+    };
+    Ok(outbox::write(conn, jobs, &[email]).await?)
+}
+
 /// The emails of a reader's registered interest (`interests`): an article's to its desk's contact
 /// address, or to its channel's admins when the desk has none; a channel's to its admins; a
 /// promotional content's to its promotion page's address. They are linked to the interest, whose

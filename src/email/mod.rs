@@ -46,10 +46,14 @@ pub enum Kind {
     InvoiceRequested,
     /// A reader's registered interest in a promotional content, to its promotion page's address.
     PromotionInterest,
+    /// A firm's administrator invites a colleague (`firms::service::invite`).
+    FirmInvitation,
+    /// A firm's reading of the last month, to its administrators who asked for it.
+    FirmUsage,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 15] = [
+    pub const ALL: [Kind; 17] = [
         Kind::ArticlePublished,
         Kind::Digest,
         Kind::Welcome,
@@ -65,6 +69,8 @@ impl Kind {
         Kind::PaymentFailed,
         Kind::InvoiceRequested,
         Kind::PromotionInterest,
+        Kind::FirmInvitation,
+        Kind::FirmUsage,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -84,6 +90,8 @@ impl Kind {
             Kind::PaymentFailed => "paymentFailed",
             Kind::InvoiceRequested => "invoiceRequested",
             Kind::PromotionInterest => "promotionInterest",
+            Kind::FirmInvitation => "firmInvitation",
+            Kind::FirmUsage => "firmUsage",
         }
     }
 

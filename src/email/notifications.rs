@@ -68,6 +68,7 @@ pub async fn fan_out(pool: &PgPool, jobs: &dyn JobQueue, request_id: i64, now: D
                 state: SubscriptionState::parse(&reader.subscription_state),
                 cancel_at: reader.cancel_at,
                 is_full_article_content: reader.is_full_article_content,
+                starts_at: reader.starts_at,
             };
             let full = can_see_full_version(Role::from_scopes(&reader.scopes), Some(access), &facts, now);
             if reader.email_frequency == "immediate" {

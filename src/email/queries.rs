@@ -281,6 +281,41 @@ pub async fn insert_subscription_emails(
     .rows_affected())
 }
 
+/// An email about a firm's subscription to each of the firm's administrators, with the firm's
+/// name and the subscription's end as they are in this transaction. Returns how many were new.
+pub async fn insert_firm_subscription_emails(
+    conn: &mut PgConnection,
+    kind: &str,
+    channel_id: &str,
+    firm_id: &str,
+    occasion: &str,
+    welcome: Option<&str>,
+) -> sqlx::Result<u64> {
+    Ok(sqlx::query!(
+        "insert into email_outbox (delivery_key, kind, user_id, recipient, channel_id, data)
+             select $1 || ':' || u.user_id || ':' || c.channel_id || ':firm:' || f.firm_id || ':' || $4, $1, u.user_id, u.email,
+                    c.channel_id,
+                    jsonb_build_object('channelId', c.channel_id, 'channelName', c.name, 'recipientName', u.name,
+                                       'endsAt', s.cancel_at, 'trialDays', s.trial_duration, 'welcome', $5::text,
+                                       'firmName', f.name, 'seats', s.seats)
+               from firm f
+               join firm_member m on m.firm_id = f.firm_id and m.is_admin
+               join users u on u.user_id = m.user_id
+               join channel c on c.channel_id = $2
+               join firm_subscription s on s.firm_id = f.firm_id and s.channel_id = c.channel_id
+              where f.firm_id = $3
+             on conflict on constraint email_outbox_delivery_key do nothing",
+        kind,
+        channel_id,
+        firm_id,
+        occasion,
+        welcome,
+    )
+    .execute(&mut *conn)
+    .await?
+    .rows_affected())
+}
+
 /// An email of `kind` about a reader to each of a channel's admins, with the reader's name,
 /// company and email (and who to invoice, for an invoice request): a registered interest (once
 /// per reader and day) or an invoice request. Returns how many were new.
@@ -440,19 +475,31 @@ pub struct NotifiedReader {
     pub cancel_at: Option<DateTime<Utc>>,
     pub is_full_article_content: bool,
     pub email_frequency: String,
+    /// A firm seat's start (its subscription's).
+    pub starts_at: Option<DateTime<Utc>>,
 }
 
-/// The active subscribers of a channel at `now` whose global and per-channel email settings are on.
+/// The active subscribers of a channel at `now` whose global and per-channel email settings are
+/// on: by their own subscription or a firm seat (once each, by the one giving more).
 pub async fn notified_readers(conn: &mut PgConnection, channel_id: &str, now: DateTime<Utc>) -> sqlx::Result<Vec<NotifiedReader>> {
     sqlx::query_as!(
         NotifiedReader,
-        r#"select u.user_id, u.email as "email: String", u.name, u.scopes, s.subscription_state, s.cancel_at,
-                      s.is_full_article_content, s.email_frequency
-                 from channel_subscription s
-                 join users u on u.user_id = s.user_id
-                where s.channel_id = $1 and s.subscription_state = 'active' and (s.cancel_at is null or s.cancel_at > $2)
-                  and s.email_notifications and u.channel_notifications
-                order by u.user_id"#,
+        r#"select distinct on (u.user_id) u.user_id as "user_id!", u.email as "email!: String", u.name as "name!",
+                  u.scopes as "scopes!", x.subscription_state as "subscription_state!", x.cancel_at,
+                  x.is_full_article_content as "is_full_article_content!", x.email_frequency as "email_frequency!", x.starts_at
+             from (select s.user_id, s.subscription_state, s.cancel_at, s.is_full_article_content, s.email_frequency,
+                          null::timestamptz as starts_at
+                     from channel_subscription s
+                    where s.channel_id = $1 and s.subscription_state = 'active' and (s.cancel_at is null or s.cancel_at > $2)
+                      and s.email_notifications
+                   union all
+                   select seat.user_id, f.subscription_state, f.cancel_at, f.is_full_article_content, seat.email_frequency, f.starts_at
+                     from firm_subscription f join firm_seat seat using (firm_subscription_id)
+                    where f.channel_id = $1 and f.subscription_state = 'active' and f.starts_at <= $2
+                      and (f.cancel_at is null or f.cancel_at > $2) and seat.email_notifications) x
+             join users u on u.user_id = x.user_id
+            where u.channel_notifications
+            order by u.user_id, x.is_full_article_content desc"#,
         channel_id,
         now,
     )
@@ -621,40 +668,56 @@ pub async fn change_settings(
     .await
 }
 
-/// Turns a subscribed channel's emails on or off (None: the other way round); returns how many
-/// subscriptions changed (0: the reader has none to that channel).
+/// Turns a subscribed channel's emails on or off (None: the other way round), for the reader's own
+/// subscription and their firm seat alike; returns how many changed (0: they hold no such channel).
 pub async fn set_channel_emails(db: impl PgExecutor<'_>, user_id: &str, channel_id: &str, on: Option<bool>) -> sqlx::Result<u64> {
-    Ok(sqlx::query!(
-        "update channel_subscription set email_notifications = coalesce($3, not email_notifications)
-          where user_id = $1 and channel_id = $2",
+    let changed = sqlx::query_scalar!(
+        r#"with own as (
+               update channel_subscription set email_notifications = coalesce($3, not email_notifications)
+                where user_id = $1 and channel_id = $2 returning 1),
+           seat as (
+               update firm_seat s set email_notifications = coalesce($3, not s.email_notifications)
+                 from firm_subscription f
+                where f.firm_subscription_id = s.firm_subscription_id and s.user_id = $1 and f.channel_id = $2 returning 1)
+           select (select count(*) from own) + (select count(*) from seat) as "changed!""#,
         user_id,
         channel_id,
         on,
     )
-    .execute(db)
-    .await?
-    .rows_affected())
+    .fetch_one(db)
+    .await?;
+    Ok(changed as u64)
 }
 
 /// Sets how a subscribed channel's new articles are emailed; returns how many subscriptions
 /// changed (0: the reader has none to that channel).
 pub async fn set_email_frequency(db: impl PgExecutor<'_>, user_id: &str, channel_id: &str, frequency: &str) -> sqlx::Result<u64> {
-    Ok(sqlx::query!(
-        "update channel_subscription set email_frequency = $3 where user_id = $1 and channel_id = $2",
+    let changed = sqlx::query_scalar!(
+        r#"with own as (
+               update channel_subscription set email_frequency = $3 where user_id = $1 and channel_id = $2 returning 1),
+           seat as (
+               update firm_seat s set email_frequency = $3 from firm_subscription f
+                where f.firm_subscription_id = s.firm_subscription_id and s.user_id = $1 and f.channel_id = $2 returning 1)
+           select (select count(*) from own) + (select count(*) from seat) as "changed!""#,
         user_id,
         channel_id,
         frequency,
     )
-    .execute(db)
-    .await?
-    .rows_affected())
+    .fetch_one(db)
+    .await?;
+    Ok(changed as u64)
 }
 
 /// Emails on for exactly the listed channels among the reader's subscriptions, off for the others.
 pub async fn set_emails_of_channels(db: impl PgExecutor<'_>, user_id: &str, channel_ids: &[String]) -> sqlx::Result<()> {
     sqlx::query!(
-        "update channel_subscription set email_notifications = (channel_id = any($2))
-          where user_id = $1 and email_notifications is distinct from (channel_id = any($2))",
+        "with own as (
+             update channel_subscription set email_notifications = (channel_id = any($2))
+              where user_id = $1 and email_notifications is distinct from (channel_id = any($2)))
+         update firm_seat s set email_notifications = (f.channel_id = any($2))
+           from firm_subscription f
+          where f.firm_subscription_id = s.firm_subscription_id and s.user_id = $1
+            and s.email_notifications is distinct from (f.channel_id = any($2))",
         user_id,
         channel_ids,
     )
@@ -692,7 +755,9 @@ pub async fn unsubscribe_target(
         r#"select u.email as "email: String", (select c.name::text from channel c where c.channel_id = $2) as channel_name,
                   case when $2::text is null then u.channel_notifications
                        else coalesce((select s.email_notifications from channel_subscription s
-                                       where s.user_id = u.user_id and s.channel_id = $2), false) end as "subscribed!"
+                                       where s.user_id = u.user_id and s.channel_id = $2), false)
+                            or coalesce((select s.email_notifications from firm_seat s join firm_subscription f using (firm_subscription_id)
+                                          where s.user_id = u.user_id and f.channel_id = $2), false) end as "subscribed!"
              from users u where u.user_id = $1"#,
         user_id,
         channel_id,
@@ -712,15 +777,21 @@ pub async fn turn_off_all_channel_emails(db: impl PgExecutor<'_>, user_id: &str)
 /// Turns one channel's emails off for a reader; returns 0 when they were already off (or the
 /// reader has no subscription to it).
 pub async fn turn_off_channel_emails(db: impl PgExecutor<'_>, user_id: &str, channel_id: &str) -> sqlx::Result<u64> {
-    Ok(sqlx::query!(
-        "update channel_subscription set email_notifications = false
-              where user_id = $1 and channel_id = $2 and email_notifications",
+    let changed = sqlx::query_scalar!(
+        r#"with own as (
+               update channel_subscription set email_notifications = false
+                where user_id = $1 and channel_id = $2 and email_notifications returning 1),
+           seat as (
+               update firm_seat s set email_notifications = false from firm_subscription f
+                where f.firm_subscription_id = s.firm_subscription_id and s.user_id = $1 and f.channel_id = $2
+                  and s.email_notifications returning 1)
+           select (select count(*) from own) + (select count(*) from seat) as "changed!""#,
         user_id,
         channel_id
     )
-    .execute(db)
-    .await?
-    .rows_affected())
+    .fetch_one(db)
+    .await?;
+    Ok(changed as u64)
 }
 
 /// Records why a reader unsubscribed (from one channel's emails, or, with no channel, from all).

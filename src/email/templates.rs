@@ -52,6 +52,8 @@ const KIND_TEMPLATES: &[(&str, &str)] = kind_templates![
     "paymentFailed",
     "invoiceRequested",
     "promotionInterest",
+    "firmInvitation",
+    "firmUsage",
 ];
 
 static ENVIRONMENT: LazyLock<Environment<'static>> = LazyLock::new(|| {
@@ -213,6 +215,21 @@ mod tests {
         assert!(email.text.contains("This article was updated"));
         assert!(!email.text.contains("Read the article"));
         assert!(email.text.contains("Get full access: https://insights.example/insights/subscribe/channel/c1"));
+    }
+
+    #[test]
+    fn a_firms_subscription_emails_speak_to_its_administrators() {
+        for kind in [Kind::Welcome, Kind::TrialEnding, Kind::TrialEnded, Kind::SubscriptionCanceled] {
+            let mut data = sample(kind);
+            data["firmName"] = json!("Fjord & Co");
+            data["seats"] = json!(20);
+            let email = render(kind, &data, &FRAME).unwrap();
+            assert!(email.subject.starts_with("Fjord & Co's"), "{kind:?}: {}", email.subject);
+            assert!(email.text.contains("/insights/my-firm") && email.html.contains("Fjord &amp; Co"), "{kind:?}");
+            assert!(!email.text.contains("Buy"), "{kind:?}: a firm's administrator is not asked to buy for themself");
+        }
+        let welcome = render(Kind::Welcome, &{ let mut d = sample(Kind::Welcome); d["firmName"] = json!("Fjord"); d["seats"] = json!(20); d }, &FRAME).unwrap();
+        assert!(welcome.text.contains("with 20 seats"), "{}", welcome.text);
     }
 
     #[test]

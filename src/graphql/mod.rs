@@ -52,6 +52,7 @@ pub struct QueryRoot(
     PromotionsQuery,
     crate::chat::ChatQuery,
     crate::interests::InterestsQuery,
+    crate::firms::FirmsQuery,
 );
 
 #[derive(MergedObject, Default)]
@@ -69,6 +70,7 @@ pub struct MutationRoot(
     BillingMutation,
     PromotionsMutation,
     crate::interests::InterestsMutation,
+    crate::firms::FirmsMutation,
 );
 
 pub type AppSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;

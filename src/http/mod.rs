@@ -71,6 +71,7 @@ pub fn build_app(state: AppState) -> Router {
         .route("/uploads/{name}", get(uploads::serve))
         .route("/contributor-profile-picture/{id}", get(crate::users::contributor_profile_picture))
         .route("/export/interests.csv", get(crate::interests::export::interests_csv))
+        .route("/export/firms/{id}/readership.csv", get(crate::firms::export::readership_csv))
         .route("/tableau/views/{id}/image", get(crate::tableau::view_image))
         .route("/healthz", get(health::healthz))
         .route("/", get(|| async { Redirect::permanent("/insights/") }))

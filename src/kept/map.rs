@@ -154,6 +154,15 @@ pub const MAP: &[Moves] = moves! {
         "payment_method_details", "subscription_id", "acknowledged_non_charge_sub_expired", "added_by_admin",
         "email_frequency", "legal_entity_name", "billing_email_address"];
     [Subscriptions "0019"] "channel" ["name", "type"];
+    // A reader's firm seats are among their subscriptions (0034).
+    [Subscriptions "0034"] "firm_seat" ["(insert)", "(delete)", "assigned_at", "assigned_by", "email_notifications",
+        "email_frequency"];
+    [Subscriptions "0034"] "firm_subscription" ["(delete)", "channel_id", "seats", "starts_at", "subscription_type",
+        "subscription_state", "subscribed", "cancel_at", "cancel_requested_at", "cancel_at_period_end", "next_payment",
+        "acknowledged_non_charge_sub_expired", "notes", "price_per_month", "price_basis", "is_full_article_content",
+        "account_number", "rebate", "billing_method", "trial_duration", "added_by_admin", "created_by", "created_at",
+        "updated_at", "version"];
+    [Subscriptions "0034"] "firm" ["name"];
 
     [Reading "0021"] "category_follow" ["(insert)", "(delete)"];
     // A view moves it only as the article becomes, or stops being, one read twice.
@@ -198,7 +207,7 @@ pub const KEPT: &[KeptValue] = &[
     kept("search_counts", "filter (timeless filters only)", &[Content], "search::queries::count"),
     kept("recommended", "reader, page and active channels", &[Reading, Content], "reading::queries::recommended_ids"),
     kept("followed_topics", "reader", &[Reading, Topics], "reading::queries::followed_topics"),
-    kept("reader_subscriptions", "reader", &[Subscriptions], "subscriptions::queries::of_user"),
+    kept("reader_subscriptions", "reader", &[Subscriptions], "subscriptions::queries::of_user, firms::queries::seats_of_user"),
     KeptValue {
         branches_not_taken: &[
             ("desk_contributor", "desk_id", "the publisher filter: every channel is read"),
@@ -293,6 +302,20 @@ pub const NOT_KEPT: &[(&str, &str, &str)] = &[
     ("users", "channel_notifications", UNREAD_USER),
     ("users", "time_zone", UNREAD_USER),
     ("users", "token_issued_at", UNREAD_USER),
+    ("firm_seat", "firm_subscription_id", LINK),
+    ("firm_seat", "user_id", LINK),
+    ("firm_seat", "firm_id", LINK),
+    ("firm_subscription", "firm_subscription_id", ID),
+    ("firm_subscription", "firm_id", "a subscription's firm never changes (its seats' key names it)"),
+    ("firm", "firm_id", ID),
+    ("firm", "account_number", UNREAD),
+    ("firm", "billing_method", UNREAD),
+    ("firm", "state", UNREAD),
+    ("firm", "notes", UNREAD),
+    ("firm", "created_by", UNREAD),
+    ("firm", "created_at", UNREAD),
+    ("firm", "updated_at", UNREAD),
+    ("firm", "version", UNREAD),
 ];
 
 const ID: &str = "an id: never changes (rows are added and removed, and their links name them)";

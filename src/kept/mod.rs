@@ -34,6 +34,9 @@
 //! | | users.{name, email} (0020) | |
 //! | Subscriptions | channel_subscription.{(insert), (delete), channel_id, user_id, subscription_type, subscription_state, subscribed, created_at, updated_at, cancel_at, cancel_requested_at, cancel_at_period_end, notes, price_per_month, is_full_article_content, account_number, rebate, billing_method, trial_duration, email_notifications, next_payment, payment_method_type, payment_method_details, subscription_id, acknowledged_non_charge_sub_expired, added_by_admin, email_frequency, legal_entity_name, billing_email_address} (0019) | reader_subscriptions |
 //! | | channel.{name, type} (0019) | |
+//! | | firm_seat.{(insert), (delete), assigned_at, assigned_by, email_notifications, email_frequency} (0034) | |
+//! | | firm_subscription.{(delete), channel_id, seats, starts_at, subscription_type, subscription_state, subscribed, cancel_at, cancel_requested_at, cancel_at_period_end, next_payment, acknowledged_non_charge_sub_expired, notes, price_per_month, price_basis, is_full_article_content, account_number, rebate, billing_method, trial_duration, added_by_admin, created_by, created_at, updated_at, version} (0034) | |
+//! | | firm.{name} (0034) | |
 //! | Reading | category_follow.{(insert), (delete)} (0021) | followed_topics, recommended |
 //! | | article_view.{(insert), (delete), views} (0021) | |
 //! | Card | article.{title, state, version, created_at, updated_at, premium_channel_id, published_by_desk_id, published_by_user_id, author_id, html, body_text, summary, publish_date, was_published_previously, is_premium, premium_expiry_offset, show_watermark, display_in_chart_section, is_pinned, is_timeless, template_id, send_emails, search_vector, premium_expires_at, card_revision, title_summary_vector} (0018) | cards, article_relations, search_snippets |
@@ -69,7 +72,7 @@
 //! | `search_counts`           | filter                             | content                     | `MAX_KEPT_SEARCH_COUNTS`        |
 //! | `followed_topics`         | reader                             | their reading, topics       | `MAX_KEPT_READERS`              |
 //! | `recommended`             | reader, page, active channels      | their reading, content      | `MAX_KEPT_READERS`              |
-//! | `reader_subscriptions`    | reader                             | their subscriptions         | `MAX_KEPT_READER_SUBSCRIPTIONS` |
+//! | `reader_subscriptions`    | reader (their own and firm seats)  | their subscriptions         | `MAX_KEPT_READER_SUBSCRIPTIONS` |
 //! | `all_channels`            | — (every channel)                  | channels                    | one                             |
 //! | `topic_list`              | — (every topic, levels and locks)  | topics                      | one, single flight              |
 //! | `topic_counts`            | — (every topic's counts)           | topic counts                | one, single flight              |

@@ -36,8 +36,10 @@ impl ArticleFacts<'_> {
 /// - Only published articles are ever shown to anyone on the reader side.
 /// - Staff (Administrator, Editor, Contributor) see every published article in full.
 /// - Articles open to all (see `is_open_to_all`) are full for every reader.
-/// - Otherwise the reader needs an active subscription to the channel (state active and not past
-///   its end: a running trial counts) that gives full articles (`isFullArticleContent`).
+/// - Otherwise the reader needs an active subscription to the channel (state active, started and
+///   not past its end: a running trial counts) that gives full articles (`isFullArticleContent`):
+///   their own, or a seat of their firm's subscription (`ViewerSubscriptions::access` gives the
+///   better of the two).
 pub fn can_see_full_version(
     role: Option<Role>,
     subscription: Option<SubscriptionAccess>,
@@ -72,7 +74,12 @@ mod tests {
     }
 
     fn subscription(state: SubscriptionState, ends_in_days: Option<i64>, full: bool) -> Option<SubscriptionAccess> {
-        Some(SubscriptionAccess { state, cancel_at: ends_in_days.map(|d| Utc::now() + Duration::days(d)), is_full_article_content: full })
+        Some(SubscriptionAccess {
+            state,
+            cancel_at: ends_in_days.map(|d| Utc::now() + Duration::days(d)),
+            is_full_article_content: full,
+            starts_at: None,
+        })
     }
 
     const READER: Option<Role> = Some(Role::Subscriber);

@@ -55,7 +55,7 @@ impl Reader {
     }
 
     pub fn can_see(&self, article: &ArticleFacts<'_>) -> bool {
-        let subscription = article.channel_id.zip(self.subscriptions.as_ref()).and_then(|(channel, subs)| subs.access(channel));
+        let subscription = article.channel_id.zip(self.subscriptions.as_ref()).and_then(|(channel, subs)| subs.access(channel, self.now));
         can_see_full_version(Some(self.role), subscription, article, self.now)
     }
 

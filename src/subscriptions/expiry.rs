@@ -37,7 +37,10 @@ pub async fn sweep(pool: &PgPool, jobs: &dyn JobQueue, now: DateTime<Utc>) -> Re
             break;
         }
     }
+    // Firms' subscriptions end alike (their seats freed), with the same emails to the firms' administrators.
+    report.ended += crate::firms::subscriptions::expire_due(pool, jobs, now, BATCH).await?;
     report.reminders = remind(pool, jobs, now).await?;
+    report.reminders += crate::firms::subscriptions::remind(pool, jobs, now).await?;
     if report != SweepReport::default() {
         tracing::info!(ended = report.ended, reminders = report.reminders, "subscriptions swept");
     }

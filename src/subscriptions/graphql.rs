@@ -235,6 +235,8 @@ pub struct ReaderChannelCard {
     ends_at: Option<DateTime<Utc>>,
     payment_failed: bool,
     summaries_only: bool,
+    /// The firm whose seat gives the caller this channel (subscribed, with nothing to cancel).
+    provided_by: Option<String>,
 }
 
 impl From<ReaderCard> for ReaderChannelCard {
@@ -245,15 +247,28 @@ impl From<ReaderCard> for ReaderChannelCard {
             ends_at: card.ends_at,
             payment_failed: card.payment_failed,
             summaries_only: card.summaries_only,
+            provided_by: None,
         }
     }
 }
 
-/// The caller's card for a channel, from their subscriptions read once per request.
+/// The caller's card for a channel, from their subscriptions read once per request: subscribed
+/// through their firm's seat when their own subscription does not give it.
 pub async fn reader_card(ctx: &Context<'_>, channel_id: &str, channel_type: ChannelType) -> Result<ReaderChannelCard> {
     let subscriptions = RequestScope::of(ctx).viewer_subscriptions().await?;
+    let now = Utc::now();
+    if let Some(seat) = subscriptions.providing_seat(channel_id, now) {
+        return Ok(ReaderChannelCard {
+            action: CardAction::Subscribed,
+            ended: None,
+            ends_at: seat.cancel_at,
+            payment_failed: false,
+            summaries_only: !seat.is_full_article_content,
+            provided_by: Some(seat.firm_name.clone()),
+        });
+    }
     let subscription = subscriptions.find(channel_id).map(SubscriptionRow::machine);
-    Ok(machine::reader_card(channel_type, subscription.as_ref(), Utc::now()).into())
+    Ok(machine::reader_card(channel_type, subscription.as_ref(), now).into())
 }
 
 // ---- reader requests ----
@@ -616,10 +631,17 @@ pub struct SubscribedUser {
     /// Loaded with the page.
     article_views: i64,
     subscription: Option<SubscriptionRow>,
+    /// The client firm the subscriber belongs to, loaded with the page.
+    firm_name: Option<String>,
 }
 
 #[Object]
 impl SubscribedUser {
+    /// The client firm the subscriber belongs to, if any.
+    async fn firm_name(&self) -> Option<&str> {
+        self.firm_name.as_deref()
+    }
+
     #[graphql(name = "_id")]
     async fn id(&self) -> &str {
         &self.row.user_id
@@ -744,13 +766,18 @@ async fn staff_channel(ctx: &Context<'_>, channel_id: &str) -> Result<String> {
 async fn subscribed_users(ctx: &Context<'_>, channel_id: &str, rows: Vec<SubscriberRow>) -> Result<Vec<SubscribedUser>> {
     let pool = &app_state(ctx).pool;
     let ids: Vec<String> = rows.iter().map(|r| r.user_id.clone()).collect();
-    let (subscriptions, views) =
-        tokio::try_join!(queries::of_channel_users(pool, channel_id, &ids), queries::article_views_by_channel(pool, channel_id, &ids))?;
+    let (subscriptions, views, firms) = tokio::try_join!(
+        queries::of_channel_users(pool, channel_id, &ids),
+        queries::article_views_by_channel(pool, channel_id, &ids),
+        crate::firms::queries::firm_names_of(pool, &ids)
+    )?;
     let mut subscriptions: HashMap<String, SubscriptionRow> = subscriptions.into_iter().map(|s| (s.user_id.clone(), s)).collect();
     let views: HashMap<String, i64> = views.into_iter().collect();
+    let mut firms: HashMap<String, String> = firms.into_iter().collect();
     Ok(rows
         .into_iter()
         .map(|row| SubscribedUser {
+            firm_name: firms.remove(&row.user_id),
             article_views: views.get(&row.user_id).copied().unwrap_or(0),
             subscription: subscriptions.remove(&row.user_id),
             channel_id: channel_id.to_owned(),

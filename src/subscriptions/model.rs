@@ -81,6 +81,8 @@ pub struct SubscriptionAccess {
     pub cancel_at: Option<DateTime<Utc>>,
     /// False: the subscription gives article summaries only.
     pub is_full_article_content: bool,
+    /// When access starts (a firm's subscription may start later); none: it has.
+    pub starts_at: Option<DateTime<Utc>>,
 }
 
 impl SubscriptionAccess {
@@ -88,7 +90,7 @@ impl SubscriptionAccess {
     /// its end in `cancel_at`; pending, rejected, canceled, expired and payment-failed ones are not.
     /// The SQL twin of this rule is `subscriptions::queries::ACTIVE` (for filters in queries).
     pub fn is_active(&self, now: DateTime<Utc>) -> bool {
-        self.state == SubscriptionState::Active && self.cancel_at.is_none_or(|end| end > now)
+        self.state == SubscriptionState::Active && self.cancel_at.is_none_or(|end| end > now) && self.starts_at.is_none_or(|start| start <= now)
     }
 
     /// Active and giving whole articles.
@@ -104,7 +106,7 @@ mod tests {
     use super::*;
 
     fn access(state: SubscriptionState, cancel_in: Option<i64>, full: bool) -> SubscriptionAccess {
-        SubscriptionAccess { state, cancel_at: cancel_in.map(|d| Utc::now() + Duration::days(d)), is_full_article_content: full }
+        SubscriptionAccess { state, cancel_at: cancel_in.map(|d| Utc::now() + Duration::days(d)), is_full_article_content: full, starts_at: None }
     }
 
     #[test]
@@ -122,6 +124,14 @@ mod tests {
         ] {
             assert!(!access(state, None, true).is_active(now), "{state:?}");
         }
+    }
+
+    #[test]
+    fn a_subscription_that_starts_later_is_not_active_yet() {
+        let now = Utc::now();
+        let later = SubscriptionAccess { starts_at: Some(now + Duration::days(2)), ..access(SubscriptionState::Active, None, true) };
+        assert!(!later.is_active(now));
+        assert!(later.is_active(now + Duration::days(3)));
     }
 
     #[test]

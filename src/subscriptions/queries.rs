@@ -53,6 +53,7 @@ impl SubscriptionRow {
             state: SubscriptionState::parse(&self.subscription_state),
             cancel_at: self.cancel_at,
             is_full_article_content: self.is_full_article_content,
+            starts_at: None,
         }
     }
 

@@ -404,6 +404,37 @@ async fn audit(conn: &mut PgConnection, channel_id: &str, actor: &Actor, changes
     Ok(())
 }
 
+/// The audit row of a change of a firm's subscription (`firms::subscriptions`), in the same log.
+pub async fn audit_firm(
+    conn: &mut PgConnection,
+    channel_id: &str,
+    firm_id: &str,
+    actor: &Actor,
+    before: Option<&Subscription>,
+    transition: &Transition,
+) -> Result<()> {
+    let next = transition.next.as_ref();
+    sqlx::query!(
+        "insert into subscription_audit (channel_id, firm_id, actor_id, route, action, from_type, from_state, to_type, to_state,
+                                         to_cancel_at, notes)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        channel_id,
+        firm_id,
+        actor.user_id,
+        actor.route.as_str(),
+        transition.action,
+        before.map(|b| b.subscription_type.as_str()),
+        before.map(|b| b.state.as_str()),
+        next.map(|n| n.subscription_type.as_str()),
+        next.map(|n| n.state.as_str()),
+        next.and_then(|n| n.cancel_at),
+        next.and_then(|n| n.terms.notes.as_deref()),
+    )
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use chrono::TimeZone;

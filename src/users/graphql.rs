@@ -143,6 +143,23 @@ impl User {
         channels::channels_to_publish(ctx, &self.user_id, role).await
     }
 
+    /// The firm the user belongs to, if any (the user themself, or staff).
+    async fn firm(&self, ctx: &Context<'_>) -> Result<Option<crate::firms::FirmOfUser>> {
+        self.require_self_or_staff(ctx)?;
+        crate::firms::firm_of_user(ctx, &self.user_id).await
+    }
+
+    /// The seats the user's firm gives them, by channel name (the user themself, or staff).
+    async fn firm_seats(&self, ctx: &Context<'_>) -> Result<Vec<ReaderSeat>> {
+        let viewer = self.require_self_or_staff(ctx)?;
+        let seats = if viewer.user.user_id == self.user_id {
+            crate::kept::RequestScope::of(ctx).viewer_subscriptions().await?.seats.clone()
+        } else {
+            crate::firms::queries::seats_of_user(&app_state(ctx).pool, &self.user_id).await?
+        };
+        Ok(seats.into_iter().map(ReaderSeat).collect())
+    }
+
     /// The user's channel subscriptions in every state, by channel name (the user themself, or staff).
     async fn channel_subscriptions(&self, ctx: &Context<'_>) -> Result<Vec<ChannelSubscriptionObject>> {
         let viewer = viewer(ctx)?;
@@ -184,6 +201,16 @@ impl User {
 }
 
 impl User {
+    /// The caller, when they are this user or staff; FORBIDDEN otherwise.
+    fn require_self_or_staff<'a>(&self, ctx: &Context<'a>) -> Result<&'a crate::auth::Viewer> {
+        let viewer = viewer(ctx)?;
+        let role = viewer.require(ALL_ROLES)?;
+        if viewer.user.user_id != self.user_id && !role.is_staff() {
+            return Err(Error::Forbidden);
+        }
+        Ok(viewer)
+    }
+
     /// FORBIDDEN unless the caller is this user (with an Insights role).
     fn require_self(&self, ctx: &Context<'_>) -> Result<()> {
         let viewer = viewer(ctx)?;
@@ -449,3 +476,62 @@ impl UsersMutation {
         Ok(user)
     }
 }
+
+/// A seat a reader's firm gives them: shown on their Subscriptions page as "Provided by {firm}",
+/// with no cancel button (they may give it back).
+pub struct ReaderSeat(crate::firms::queries::ReaderSeatRow);
+
+#[Object]
+impl ReaderSeat {
+    async fn firm_subscription_id(&self) -> &str {
+        &self.0.firm_subscription_id
+    }
+
+    async fn firm_id(&self) -> &str {
+        &self.0.firm_id
+    }
+
+    async fn firm_name(&self) -> &str {
+        &self.0.firm_name
+    }
+
+    async fn channel_id(&self) -> &str {
+        &self.0.channel_id
+    }
+
+    async fn channel_name(&self) -> &str {
+        &self.0.channel_name
+    }
+
+    async fn starts_at(&self) -> DateTime<Utc> {
+        self.0.starts_at
+    }
+
+    /// When the firm's subscription ends; null: open-ended.
+    async fn cancel_at(&self) -> Option<DateTime<Utc>> {
+        self.0.cancel_at
+    }
+
+    async fn assigned_at(&self) -> DateTime<Utc> {
+        self.0.assigned_at
+    }
+
+    /// It gives access now (the firm's subscription is active and has started).
+    async fn is_active(&self) -> bool {
+        subscriptions::read::seat_access(&self.0).is_active(Utc::now())
+    }
+
+    async fn is_full_article_content(&self) -> bool {
+        self.0.is_full_article_content
+    }
+
+    /// New articles of the channel are emailed (the reader's per-channel setting).
+    async fn email_notifications(&self) -> bool {
+        self.0.email_notifications
+    }
+
+    async fn email_frequency(&self) -> crate::email::graphql::EmailFrequency {
+        crate::email::graphql::EmailFrequency::parse(&self.0.email_frequency)
+    }
+}
+

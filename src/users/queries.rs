@@ -150,6 +150,11 @@ pub async fn upsert_from_identity(
     }))
 }
 
+/// The user with this address, if any (addresses compare ignoring case).
+pub async fn user_id_by_email(db: impl PgExecutor<'_>, email: &str) -> sqlx::Result<Option<String>> {
+    sqlx::query_scalar!("select user_id from users where email = $1 order by created_at limit 1", email).fetch_optional(db).await
+}
+
 /// Records a sign-in; returns the previous sign-in time (none for a new user).
 pub async fn record_sign_in(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Result<Option<DateTime<Utc>>> {
     sqlx::query_scalar!(

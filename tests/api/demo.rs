@@ -227,6 +227,17 @@ async fn the_demo_fills_an_empty_database(pool: PgPool) {
     assert_eq!((kind.as_str(), state.as_str()), ("trial", "active"));
     assert!(cancel_at > Utc::now() + Duration::days(9) && cancel_at < Utc::now() + Duration::days(11), "{cancel_at}");
 
+    // Client firms: three, with seats given to some of their readers; Fiona administers hers.
+    assert_eq!(scalar(&pool, "select count(*) from firm").await, 3);
+    assert!(scalar(&pool, "select count(*) from firm_seat").await >= 4);
+    assert!(scalar(&pool, "select count(*) from firm_member m where not exists (select from firm_seat s where s.user_id = m.user_id)").await > 0);
+    let fiona = ready_user_token(&app, "firmadmin").await;
+    let me = app.gql(Some(&fiona), "{ me { firm { name isAdmin } firmSeats { channelName } } myFirm { readers { total } } }", json!({})).await;
+    assert_eq!(me["data"]["me"]["firm"], json!({ "name": "Northbridge Capital", "isAdmin": true }), "{me}");
+    assert!(!me["data"]["me"]["firmSeats"].as_array().unwrap().is_empty(), "{me}");
+    assert!(me["data"]["myFirm"]["readers"]["total"].as_i64().unwrap() >= 2, "{me}");
+    assert_eq!(scalar(&pool, "select count(*) from email_outbox where data ? 'firmName'").await, 0, "the demo emails no one");
+
     for key in ["admin", "editor", "contributor"] {
         let token = ready_user_token(&app, key).await;
         let me = app.gql(Some(&token), "{ me { _id role } }", json!({})).await;

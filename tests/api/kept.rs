@@ -24,7 +24,7 @@ impl Seed {
     async fn write(pool: &PgPool) -> Seed {
         let names = [
             "staff", "reader", "desk", "desk2", "promotion", "promotion2", "page", "topic", "topic2", "tag", "tag2", "channel",
-            "channel2", "template", "article", "draft",
+            "channel2", "template", "article", "draft", "firm", "firmsub", "firmsub2", "channel3",
         ];
         let ids: BTreeMap<&'static str, String> = names.into_iter().map(|name| (name, insights::ids::new_id())).collect();
         let seed = Seed { ids };
@@ -85,7 +85,16 @@ insert into article_promotional_content values ('{article}', '{promotion}');
 insert into channel_subscription (channel_id, user_id, subscription_type, subscription_state, account_number, legal_entity_name, billing_email_address)
     values ('{channel}', '{reader}', 'account', 'active', 'ACC-1', 'Reader Ltd', 'billing@reader.example');
 insert into category_follow (category_id, user_id) values ('{topic}', '{reader}');
-insert into article_view (article_id, user_id, views) values ('{article}', '{reader}', 2)
+insert into article_view (article_id, user_id, views) values ('{article}', '{reader}', 2);
+insert into channel (channel_id, name, type, owner_type, owner_desk_id, default_trial_duration_days)
+    values ('{channel3}', 'Metals Research', 'freeClosed', 'desk', '{desk2}', 14);
+insert into firm (firm_id, name, billing_method) values ('{firm}', 'Client Bank', 'account');
+insert into firm_member (user_id, firm_id, joined_by) values ('{reader}', '{firm}', 'staff');
+insert into firm_subscription (firm_subscription_id, firm_id, channel_id, starts_at, subscription_type, subscription_state)
+    values ('{firmsub}', '{firm}', '{channel}', now() - interval '1 day', 'account', 'active');
+insert into firm_subscription (firm_subscription_id, firm_id, channel_id, starts_at, subscription_type, subscription_state)
+    values ('{firmsub2}', '{firm}', '{channel3}', now() - interval '1 day', 'nonCharge', 'active');
+insert into firm_seat (firm_subscription_id, firm_id, user_id) values ('{firmsub}', '{firm}', '{reader}')
 ";
 
 /// The seeded row each table's changes are made to.
@@ -106,6 +115,9 @@ fn seeded_row(table: &str) -> &'static str {
         "category_follow" => "category_id = '{topic}' and user_id = '{reader}'",
         "channel_subscription" => "channel_id = '{channel}' and user_id = '{reader}'",
         "channel_admin" => "channel_id = '{channel}' and user_id = '{staff}'",
+        "firm" => "firm_id = '{firm}'",
+        "firm_subscription" => "firm_subscription_id = '{firmsub}'",
+        "firm_seat" => "firm_subscription_id = '{firmsub}' and user_id = '{reader}'",
         other => panic!("no seeded row of {other}: add one to `seeded_row`"),
     }
 }
@@ -132,6 +144,7 @@ fn inserted_row(table: &str) -> &'static str {
              values ('{channel2}', '{reader}', 'free', 'active')"
         }
         "channel_admin" => "insert into channel_admin (channel_id, user_id) values ('{channel}', '{reader}')",
+        "firm_seat" => "insert into firm_seat (firm_subscription_id, firm_id, user_id) values ('{firmsub2}', '{firm}', '{reader}')",
         other => panic!("no row to add to {other}: add one to `inserted_row`"),
     }
 }
@@ -187,6 +200,13 @@ fn changed_value(table: &str, column: &str) -> Option<&'static str> {
         ("article_contributor", "user_id") => "user_id = '{reader}'",
         ("channel_admin", "channel_id") => "channel_id = '{channel2}'",
         ("channel_admin", "user_id") => "user_id = '{reader}'",
+        ("firm_seat", "assigned_by") => "assigned_by = '{staff}'",
+        ("firm_seat", "email_frequency") => "email_frequency = 'weekly'",
+        ("firm_subscription", "channel_id") => "channel_id = '{channel2}'",
+        ("firm_subscription", "subscription_type") => "subscription_type = 'nonCharge'",
+        ("firm_subscription", "subscription_state") => "subscription_state = 'canceled'",
+        ("firm_subscription", "price_basis") => "price_basis = 'flat'",
+        ("firm_subscription", "created_by") => "created_by = '{staff}'",
         _ => return None,
     })
 }
@@ -379,6 +399,7 @@ async fn read_kept_value(pool: &PgPool, seed: &Seed, value: &KeptValue) {
         }
         "reader_subscriptions" => {
             subscriptions::queries::of_user(pool, seed.id("reader")).await.unwrap();
+            insights::firms::queries::seats_of_user(pool, seed.id("reader")).await.unwrap();
         }
         "all_channels" => {
             // As `channels::read::all_channels` reads them.

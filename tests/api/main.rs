@@ -18,6 +18,7 @@ mod email_notifications;
 mod email_settings;
 mod email_support;
 mod email_unsubscribe;
+mod firms;
 mod health;
 mod import_subscribers;
 mod interests;

@@ -23,6 +23,7 @@ pub const READY_USERS: &[ReadyUser] = &[
     ReadyUser { key: "contributor", label: "Contributor", email: "chris.contributor@insights.example", name: "Chris Contributor", company: "Insights Research", scopes: &[scopes::CONTRIBUTOR], internal: true },
     ReadyUser { key: "subscriber", label: "Subscriber", email: "sam.subscriber@client.example", name: "Sam Subscriber", company: "Client Capital", scopes: &[scopes::READER], internal: false },
     ReadyUser { key: "trial", label: "Trial subscriber", email: "tara.trial@client.example", name: "Tara Trial", company: "Prospect Partners", scopes: &[scopes::TRIAL_READER], internal: false },
+    ReadyUser { key: "firmadmin", label: "Firm administrator", email: "fiona.firmadmin@northbridge.example", name: "Fiona Firmadmin", company: "Northbridge Capital", scopes: &[scopes::READER], internal: false },
     ReadyUser { key: "none", label: "No Insights access", email: "nia.noaccess@client.example", name: "Nia Noaccess", company: "Elsewhere Ltd", scopes: &[], internal: false },
 ];
 
