@@ -25,6 +25,13 @@ function routeIds(): RouteIds {
        and exists (select 1 from channel_subscription s where s.channel_id = c.channel_id)
      order by c.name limit 1`,
   );
+  // The demo firm the ready firm administrator administers (Northbridge Capital), with its subscriptions.
+  const firm = one(
+    'client firm administered by the ready firm administrator',
+    `select m.firm_id from firm_member m join users u on u.user_id = m.user_id
+     where u.email = 'fiona.firmadmin@northbridge.example' and m.is_admin
+       and exists (select 1 from firm_subscription s where s.firm_id = m.firm_id)`,
+  );
   const published = (type: string) =>
     `select a.article_id from article a join channel c on c.channel_id = a.premium_channel_id
      where a.state = 'Published' and c.type = '${type}' order by a.created_at desc limit 1`;
@@ -47,6 +54,11 @@ function routeIds(): RouteIds {
     premiumChannel,
     subscriber: one('subscriber', `select user_id from channel_subscription where channel_id = '${premiumChannel}' limit 1`),
     topic: one('top-level topic', `select category_id from category where parent_id is null order by name limit 1`),
+    firm,
+    firmChannel: one(
+      'subscription of that firm',
+      `select channel_id from firm_subscription where firm_id = '${firm}' order by channel_id limit 1`,
+    ),
   };
 }
 

@@ -34,7 +34,8 @@ test('what the demo content lacks is added: a template', () => {
 
 test('the users the check opens pages as are signed in', async ({ browser }) => {
   mkdirSync(`${ARTIFACTS}signed-in`, { recursive: true });
-  for (const user of ['Administrator', 'Editor', 'Subscriber'] as const) {
+  // The firm administrator is the demo's (Fiona Firmadmin, of the demo firm Northbridge Capital): 'My firm'.
+  for (const user of ['Administrator', 'Editor', 'Subscriber', 'Firm administrator'] as const) {
     const path = signedInStatePath(user);
     writeFileSync(path, JSON.stringify((await readyUserSession(browser, user)).state));
   }

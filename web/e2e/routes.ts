@@ -26,10 +26,14 @@ export interface RouteIds {
   subscriber: string;
   /** A top-level topic. */
   topic: string;
+  /** The demo client firm the ready firm administrator administers (Northbridge Capital). */
+  firm: string;
+  /** A channel `firm` holds a subscription to. */
+  firmChannel: string;
 }
 
 /** Who opens a route's page: one of the provider's ready users whose role may see it, or nobody signed in. */
-export type RouteUser = 'Administrator' | 'Editor' | 'Subscriber' | 'signed out';
+export type RouteUser = 'Administrator' | 'Editor' | 'Subscriber' | 'Firm administrator' | 'signed out';
 
 export interface CheckedRoute {
   /** The router's path pattern, from the root: '/browse/article/:id/:campaignIdAndType?'. */
@@ -43,6 +47,8 @@ const staff = (pattern: string, url: CheckedRoute['url']): CheckedRoute => ({ pa
 const reader = (pattern: string, url: CheckedRoute['url']): CheckedRoute => ({ pattern, url, as: 'Subscriber' });
 /** Screens an Administrator may not open (adding articles, templates): an Editor's. */
 const editor = (pattern: string, url: CheckedRoute['url']): CheckedRoute => ({ pattern, url, as: 'Editor' });
+/** A client firm's page for its administrators ('My firm'): the demo's firm administrator. */
+const firmAdmin = (pattern: string, url: CheckedRoute['url']): CheckedRoute => ({ pattern, url, as: 'Firm administrator' });
 
 /** The taxonomy screens, at /publisher/topics and /publisher/categories alike. */
 const taxonomy = (section: 'topics' | 'categories'): CheckedRoute[] => [
@@ -84,6 +90,12 @@ export const CHECKED_ROUTES: CheckedRoute[] = [
   staff('/publisher/desks', () => 'publisher/desks'),
   staff('/publisher/desks/add', () => 'publisher/desks/add'),
   staff('/publisher/desks/edit/:id', (ids) => `publisher/desks/edit/${ids.desk}`),
+  staff('/publisher/firms', () => 'publisher/firms'),
+  staff('/publisher/firms/add', () => 'publisher/firms/add'),
+  staff('/publisher/firms/edit/:id', (ids) => `publisher/firms/edit/${ids.firm}`),
+  staff('/publisher/firms/:id', (ids) => `publisher/firms/${ids.firm}`),
+  staff('/publisher/firms/:id/subscriptions/add', (ids) => `publisher/firms/${ids.firm}/subscriptions/add`),
+  staff('/publisher/firms/:id/subscriptions/edit/:channelId', (ids) => `publisher/firms/${ids.firm}/subscriptions/edit/${ids.firmChannel}`),
   staff('/publisher/premium-channels', () => 'publisher/premium-channels'),
   staff('/publisher/premium-channels/add', () => 'publisher/premium-channels/add'),
   staff('/publisher/premium-channels/edit/:id', (ids) => `publisher/premium-channels/edit/${ids.premiumChannel}`),
@@ -106,6 +118,7 @@ export const CHECKED_ROUTES: CheckedRoute[] = [
   reader('/subscriptions', () => 'subscriptions'),
   reader('/search', () => 'search?q=copper'),
   reader('/email-notifications', () => 'email-notifications'),
+  firmAdmin('/my-firm', () => 'my-firm'),
   reader('/browse/channel', () => 'browse/channel'),
   reader('/browse/channel/:channelId', (ids) => `browse/channel/${ids.premiumChannel}`),
   reader('/browse/channel/:channelId/:status', (ids) => `browse/channel/${ids.premiumChannel}/subscribed`),

@@ -4,7 +4,8 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** Ready users of the built-in identity provider's sign-in page (src/auth/provider/page.rs). */
-export type ReadyUser = 'Administrator' | 'Editor' | 'Contributor' | 'Subscriber' | 'Trial subscriber' | 'No Insights access';
+export type ReadyUser =
+  'Administrator' | 'Editor' | 'Contributor' | 'Subscriber' | 'Trial subscriber' | 'Firm administrator' | 'No Insights access';
 
 export const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
 
@@ -48,6 +49,7 @@ export function expectedSidebar(role: 'Administrator' | 'Editor' | 'Contributor'
     'Tags',
     'Users',
     'Desks',
+    ...(premiumChannels ? ['Firms'] : []),
     ...(role === 'Administrator' ? ['Promotional Content', 'Interests', 'Reader questions'] : []),
   ];
 }

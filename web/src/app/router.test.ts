@@ -39,6 +39,8 @@ const SAMPLE_IDS: RouteIds = {
   premiumChannel: '65c00000000000000000000b',
   subscriber: '65c00000000000000000000c',
   topic: '65c00000000000000000000d',
+  firm: '65c00000000000000000000e',
+  firmChannel: '65c00000000000000000000f',
 };
 
 /** The full pattern of the deepest route `url` lands on. */

@@ -66,6 +66,11 @@ const PromotionPageForm = lazy(() => import('../features/promotions/PromotionPag
 const PromotionLanding = lazy(() => import('../features/reader/PromotionLanding'));
 const Interests = lazy(() => import('../features/interests/Interests'));
 const ChatQuestions = lazy(() => import('../features/chat/ChatQuestions'));
+const FirmList = lazy(() => import('../features/firms/FirmList'));
+const FirmForm = lazy(() => import('../features/firms/FirmForm'));
+const FirmPage = lazy(() => import('../features/firms/FirmPage'));
+const FirmSubscriptionForm = lazy(() => import('../features/firms/FirmSubscriptionForm'));
+const MyFirm = lazy(() => import('../features/firms/MyFirm'));
 
 function guarded(roles: readonly Role[], element: ReactNode): ReactNode {
   return <RequireRole roles={roles}>{element}</RequireRole>;
@@ -155,6 +160,19 @@ const publisherRoutes: RouteObject[] = [
     ],
   },
   {
+    // Client firms (issue 39): every staff role reads them; Administrators and Editors change them.
+    // Static segments ('add', 'edit') outrank ':id', the firm's page.
+    path: 'firms',
+    children: [
+      { index: true, element: guarded(ACCESS.firms, <FirmList />) },
+      { path: 'add', element: guarded(ACCESS.firmEdit, <FirmForm />) },
+      { path: 'edit/:id', element: guarded(ACCESS.firmEdit, <FirmForm />) },
+      { path: ':id', element: guarded(ACCESS.firms, <FirmPage />) },
+      { path: ':id/subscriptions/add', element: guarded(ACCESS.firmEdit, <FirmSubscriptionForm />) },
+      { path: ':id/subscriptions/edit/:channelId', element: guarded(ACCESS.firmEdit, <FirmSubscriptionForm />) },
+    ],
+  },
+  {
     path: 'premium-channels',
     children: [
       { index: true, element: guarded(ACCESS.channelList, <ChannelList />) },
@@ -212,6 +230,8 @@ export const routes: RouteObject[] = [
       { path: 'subscriptions', element: reader(<Subscriptions />) },
       { path: 'search', element: reader(<Search />) },
       { path: 'email-notifications', element: reader(<EmailNotifications />) },
+      // A client firm's administrators manage its seats (the page tells anyone else it is theirs).
+      { path: 'my-firm', element: reader(<MyFirm />) },
       // The channels directory again, and a channel's page (static 'channel' outranks 'browse/:categoryId').
       { path: 'browse/channel', element: reader(<Channels />) },
       { path: 'browse/channel/:channelId', element: reader(<ChannelPage />) },

@@ -19,10 +19,13 @@ export interface ButtonProps extends SharedProps {
   onClick?: MouseEventHandler<HTMLElement>;
   type?: 'button' | 'submit' | 'reset';
   loading?: boolean;
+  /** A button that shows and hides a part of the page: whether it is shown, and that part's id. */
+  expanded?: boolean;
+  controls?: string;
 }
 
-export function Button({ label, type = 'button', ...props }: ButtonProps) {
-  return <BpButton {...props} type={type} aria-label={label} title={label} />;
+export function Button({ label, type = 'button', expanded, controls, ...props }: ButtonProps) {
+  return <BpButton {...props} type={type} aria-label={label} title={label} aria-expanded={expanded} aria-controls={controls} />;
 }
 
 export interface AnchorButtonProps extends SharedProps {

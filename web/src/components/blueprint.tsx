@@ -19,6 +19,7 @@ const bundledIcons = import.meta.glob<IconPaths>(
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/archive.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/arrow-left.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/blocked-person.js',
+    '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/briefcase.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/calendar.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/caret-down.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/caret-up.js',

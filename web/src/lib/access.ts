@@ -28,6 +28,9 @@ export const ACCESS = {
   channelList: STAFF,
   channelEdit: ['Administrator', 'Editor'],
   channelSubscribers: ['Administrator', 'Editor'],
+  // Client firms (issue 39): every staff role reads them; Administrators and Editors change them.
+  firms: STAFF,
+  firmEdit: ['Administrator', 'Editor'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export function isStaff(role: Role | null | undefined): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatFullDateTime, formatUtcDay } from './dates';
+import { formatDate, formatDateTime, formatFullDateTime, formatUtcDay, formatUtcMonth } from './dates';
 
 describe('dates', () => {
   it("formats as 'DD MMM YYYY' and 'HH:mm'", () => {
@@ -29,5 +29,11 @@ describe('dates', () => {
     expect(formatUtcDay('2026-03-05T00:00:00Z')).toBe('05 Mar 2026');
     expect(formatUtcDay(null)).toBe('');
     expect(formatUtcDay('not a date')).toBe('');
+  });
+
+  it("shows a month given as its first instant in UTC as 'MMM YYYY', whatever the local clock", () => {
+    expect(formatUtcMonth('2026-03-01T00:00:00Z')).toBe('Mar 2026');
+    expect(formatUtcMonth('2025-12-01T00:00:00+00:00')).toBe('Dec 2025');
+    expect(formatUtcMonth(null)).toBe('');
   });
 });

@@ -45,3 +45,9 @@ export function formatUtcDay(iso: string | null | undefined): string {
   const date = iso ? toDate(iso) : null;
   return date ? formatDate(new Date(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate())) : '';
 }
+
+/** A month the server gives as its first instant in UTC ('2026-03-01T00:00:00Z') as 'Mar 2026'; '' for none. */
+export function formatUtcMonth(iso: string | null | undefined): string {
+  const date = iso ? toDate(iso) : null;
+  return date ? `${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}` : '';
+}

@@ -30,6 +30,13 @@ export const SESSION_QUERY = gql`
       tableauAccess
       trialState
       trialMinLeft
+      # The reader's firm: its administrators get 'My firm' (features/firms/MyFirm).
+      firm {
+        _id
+        name
+        isAdmin
+        usageEmail
+      }
     }
     isUserProfileComplete {
       isProfileComplete

@@ -55,6 +55,7 @@ export function testUser(role: Role | null, overrides: Partial<SessionUser> = {}
     tableauAccess: false,
     trialState: 'NoTrial',
     trialMinLeft: -1,
+    firm: null,
     ...overrides,
   } as SessionUser;
 }

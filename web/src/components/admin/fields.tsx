@@ -37,8 +37,28 @@ function FieldFrame({ id, label, error, help, children }: FieldFrameProps) {
   );
 }
 
-const describedBy = (id: string, error?: string, counter?: boolean) =>
-  [error && `${id}-error`, counter && `${id}-counter`].filter(Boolean).join(' ') || undefined;
+const describedBy = (id: string, error?: string, counter?: boolean, help?: boolean) =>
+  [error && `${id}-error`, counter && `${id}-counter`, help && `${id}-help`].filter(Boolean).join(' ') || undefined;
+
+/** The helper text under a text field, read with it. */
+function Help({ id, children }: { id: string; children: ReactNode }) {
+  return (
+    <span id={`${id}-help`} className="insights-admin-counter">
+      {children}
+    </span>
+  );
+}
+
+/** What a text field shows under it: its counter, then its helper text. */
+function textHelp(id: string, value: string, maxLength: number | undefined, counter: boolean | undefined, help: ReactNode) {
+  if (!(counter && maxLength) && !help) return null;
+  return (
+    <>
+      {counter && maxLength ? <Counter id={id} length={value.length} max={maxLength} /> : null}
+      {help ? <Help id={id}>{help}</Help> : null}
+    </>
+  );
+}
 
 /** 'N characters remaining' under a text field. */
 function Counter({ id, length, max }: { id: string; length: number; max: number }) {
@@ -56,17 +76,26 @@ export interface TextFieldProps extends FieldBinding<string> {
   counter?: boolean;
   disabled?: boolean;
   placeholder?: string;
+  /** A hint under the field, read with it ('Leave empty for unlimited'). */
+  help?: ReactNode;
 }
 
-export function TextField({ label, name, value, onChange, onBlur, error, maxLength, counter, disabled, placeholder }: TextFieldProps) {
+export function TextField({
+  label,
+  name,
+  value,
+  onChange,
+  onBlur,
+  error,
+  maxLength,
+  counter,
+  disabled,
+  placeholder,
+  help,
+}: TextFieldProps) {
   const id = useId();
   return (
-    <FieldFrame
-      id={id}
-      label={label}
-      error={error}
-      help={counter && maxLength ? <Counter id={id} length={value.length} max={maxLength} /> : null}
-    >
+    <FieldFrame id={id} label={label} error={error} help={textHelp(id, value, maxLength, counter, help)}>
       <InputGroup
         id={id}
         name={name}
@@ -76,7 +105,7 @@ export function TextField({ label, name, value, onChange, onBlur, error, maxLeng
         placeholder={placeholder}
         intent={error ? 'danger' : 'none'}
         aria-invalid={!!error}
-        aria-describedby={describedBy(id, error, counter)}
+        aria-describedby={describedBy(id, error, counter, !!help)}
         onValueChange={(v) => onChange(maxLength ? v.slice(0, maxLength) : v)}
         onBlur={onBlur}
       />
@@ -99,16 +128,12 @@ export function TextAreaField({
   counter,
   disabled,
   placeholder,
+  help,
   rows = 4,
 }: TextAreaFieldProps) {
   const id = useId();
   return (
-    <FieldFrame
-      id={id}
-      label={label}
-      error={error}
-      help={counter && maxLength ? <Counter id={id} length={value.length} max={maxLength} /> : null}
-    >
+    <FieldFrame id={id} label={label} error={error} help={textHelp(id, value, maxLength, counter, help)}>
       <TextArea
         id={id}
         name={name}
@@ -120,7 +145,7 @@ export function TextAreaField({
         placeholder={placeholder}
         intent={error ? 'danger' : 'none'}
         aria-invalid={!!error}
-        aria-describedby={describedBy(id, error, counter)}
+        aria-describedby={describedBy(id, error, counter, !!help)}
         onChange={(e) => onChange(maxLength ? e.currentTarget.value.slice(0, maxLength) : e.currentTarget.value)}
         onBlur={onBlur}
       />

@@ -37,6 +37,7 @@ describe('publisherSidebarItems', () => {
       'Tags',
       'Users',
       'Desks',
+      'Firms',
       'Promotional Content',
       'Interests',
       'Reader questions',
@@ -61,7 +62,7 @@ describe('publisherSidebarItems', () => {
   });
 
   it.each<Role>(['Editor', 'Contributor'])('leaves Promotional Content and Interests out for %s', (role) => {
-    expect(texts(role, true)).toEqual(['Articles', 'Templates', 'Channels', 'Topics', 'Tags', 'Users', 'Desks']);
+    expect(texts(role, true)).toEqual(['Articles', 'Templates', 'Channels', 'Topics', 'Tags', 'Users', 'Desks', 'Firms']);
   });
 
   it('links each section to its route', () => {
@@ -73,6 +74,7 @@ describe('publisherSidebarItems', () => {
       Tags: '/publisher/tags',
       Users: '/publisher/users',
       Desks: '/publisher/desks',
+      Firms: '/publisher/firms',
       'Promotional Content': '/publisher/promotional-content',
       Interests: '/publisher/interests',
       'Reader questions': '/publisher/chat-questions',
@@ -87,7 +89,7 @@ describe('PublisherLayout', () => {
     const links = within(sidebar)
       .getAllByRole('link')
       .map((l) => l.textContent);
-    expect(links).toEqual(['Articles', 'Templates', 'Channels', 'Topics', 'Tags', 'Users', 'Desks']);
+    expect(links).toEqual(['Articles', 'Templates', 'Channels', 'Topics', 'Tags', 'Users', 'Desks', 'Firms']);
     expect(within(sidebar).getByRole('link', { name: 'Articles' })).toHaveAttribute('aria-current', 'page');
     expect(await screen.findByRole('heading', { name: 'Articles', level: 1 })).toBeInTheDocument();
   });
@@ -103,6 +105,7 @@ describe('PublisherLayout', () => {
     const sidebar = await screen.findByRole('navigation', { name: 'Publisher' });
     expect(within(sidebar).getByRole('link', { name: 'Categories' })).toBeInTheDocument();
     expect(within(sidebar).queryByRole('link', { name: 'Channels' })).not.toBeInTheDocument();
+    expect(within(sidebar).queryByRole('link', { name: 'Firms' })).not.toBeInTheDocument();
     expect(within(sidebar).getByRole('link', { name: 'Promotional Content' })).toBeInTheDocument();
   });
 

@@ -27,6 +27,8 @@ export function publisherSidebarItems(role: Role | null | undefined, flags: Side
     { text: 'Users', to: '/publisher/users', icon: 'people' },
     { text: 'Desks', to: '/publisher/desks', icon: 'office' },
   );
+  // Client firms hold subscriptions to premium channels (issue 39).
+  if (flags.premiumChannels) items.push({ text: 'Firms', to: '/publisher/firms', icon: 'briefcase' });
   if (role === 'Administrator') {
     items.push(
       { text: 'Promotional Content', to: '/publisher/promotional-content', icon: 'star' },

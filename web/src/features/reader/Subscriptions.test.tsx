@@ -8,7 +8,16 @@ import { testConfig, testUser } from '../../testing/fixtures';
 import { renderApp } from '../../testing/renderApp';
 import { installStripe, lastElements, stripeMock } from '../../testing/stripe';
 import { PAYMENT_FAILED_TEXT } from './common/subscriptionText';
-import { cancelWarning, isCurrent, paymentMethodText, stateText, subscriptionDates, type ReaderSubscription } from './Subscriptions';
+import {
+  cancelWarning,
+  isCurrent,
+  paymentMethodText,
+  seatDates,
+  stateText,
+  subscriptionDates,
+  type ReaderSeat,
+  type ReaderSubscription,
+} from './Subscriptions';
 import { CARD_UPDATED_TEXT } from './UpdateCardDialog';
 
 vi.mock('@stripe/react-stripe-js', () => import('../../testing/stripe'));
@@ -16,6 +25,7 @@ import { changedChannel, cards, READER_IDS, readerCard } from './testData';
 import {
   AcknowledgeExpiredSubscriptionDocument,
   CancelSubscriptionDocument,
+  GiveBackFirmSeatDocument,
   SubscriptionArticlesDocument,
   SubscriptionsScreenDocument,
 } from './__generated__/Subscriptions.generated';
@@ -83,14 +93,14 @@ const EXPIRED_NON_CHARGE = sub(
 const REJECTED = sub(READER_IDS.coalChannel, 'Coal Notes', { effectiveState: 'rejected', canCancel: false, freeClosed: 'Rejected' });
 
 /** A small server: the list as it stands, changed by the mutations; counts the list's reads. */
-function server(initial: ReaderSubscription[]) {
-  const state = { subs: initial, reads: 0 };
+function server(initial: ReaderSubscription[], seats: ReaderSeat[] = []) {
+  const state = { subs: initial, seats, reads: 0 };
   const list: MockLink.MockedResponse = {
     request: { query: SubscriptionsScreenDocument },
     maxUsageCount: Number.POSITIVE_INFINITY,
     result: () => {
       state.reads += 1;
-      return { data: { me: { __typename: 'User', _id: USER._id, channelSubscriptions: state.subs } } };
+      return { data: { me: { __typename: 'User', _id: USER._id, channelSubscriptions: state.subs, firmSeats: state.seats } } };
     },
   };
   const articles: MockLink.MockedResponse = {
@@ -281,6 +291,78 @@ describe('Subscriptions page', () => {
     expect(screen.getByRole('link', { name: 'Find channels and subscribe' })).toHaveAttribute('href', '/channels');
     expect(screen.queryByRole('region', { name: 'Articles from your subscriptions' })).not.toBeInTheDocument();
     expect(screen.queryByRole('list', { name: 'Past subscriptions' })).not.toBeInTheDocument();
+  });
+});
+
+const SEAT = {
+  __typename: 'ReaderSeat',
+  firmSubscriptionId: '67e000000000000000000001',
+  firmId: '67f000000000000000000001',
+  firmName: 'Acme Bank',
+  channelId: READER_IDS.metalsChannel,
+  channelName: 'Metals Monthly',
+  startsAt: new Date(2026, 0, 5).toISOString(),
+  cancelAt: LATER,
+  assignedAt: new Date(2026, 0, 6).toISOString(),
+  isActive: true,
+  isFullArticleContent: true,
+} as ReaderSeat;
+
+describe("Subscriptions page: seats of the reader's firm", () => {
+  it("lists a seat as a subscription 'Provided by' the firm, with its end and no Cancel", async () => {
+    const { list, articles } = server([PAID], [SEAT]);
+    open([list, articles]);
+    const current = await screen.findByRole('list', { name: 'Your subscriptions' });
+    expect(within(current).getAllByRole('article')).toHaveLength(2);
+    expect(card('Metals Monthly').getByRole('link', { name: 'Metals Monthly' })).toHaveAttribute(
+      'href',
+      `/browse/channel/${READER_IDS.metalsChannel}`,
+    );
+    expect(card('Metals Monthly').getByText('Provided by Acme Bank')).toBeInTheDocument();
+    expect(card('Metals Monthly').getByText('Active')).toBeInTheDocument();
+    expect(card('Metals Monthly').getByText('Ends').nextElementSibling).toHaveTextContent('30 Apr 2026');
+    expect(card('Metals Monthly').queryByRole('button', { name: /Cancel|Withdraw/ })).not.toBeInTheDocument();
+    expect(card('Metals Monthly').getByRole('button', { name: 'Give back your seat of Metals Monthly' })).toBeInTheDocument();
+    // The reader's own subscription keeps its Cancel.
+    expect(card('Oil Weekly').getByRole('button', { name: 'Cancel subscription' })).toBeInTheDocument();
+  });
+
+  it('gives the seat back after a confirmation, then reads the list again', async () => {
+    const { list, articles, state } = server([], [SEAT]);
+    const calls: unknown[] = [];
+    const giveBack: MockLink.MockedResponse = {
+      request: { query: GiveBackFirmSeatDocument, variables: { firmSubscriptionId: SEAT.firmSubscriptionId, userId: USER._id } },
+      result: (variables: unknown) => {
+        calls.push(variables);
+        state.seats = [];
+        return { data: { releaseFirmSeat: true } };
+      },
+    };
+    open([list, articles, giveBack]);
+    await screen.findByRole('list', { name: 'Your subscriptions' });
+    // A seat alone is a subscription: no empty state, and the articles of its channel.
+    expect(screen.queryByText('You have no channel subscriptions yet')).not.toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Articles from your subscriptions' })).toBeInTheDocument();
+
+    await userEvent.click(card('Metals Monthly').getByRole('button', { name: 'Give back your seat of Metals Monthly' }));
+    let dialog = within(await screen.findByRole('dialog', { name: 'Give back your seat of Metals Monthly?' }));
+    expect(dialog.getByText(/Your access to Metals Monthly's premium articles, provided by Acme Bank, ends now\./)).toBeInTheDocument();
+    await userEvent.click(dialog.getByRole('button', { name: 'Keep seat' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls).toHaveLength(0);
+
+    await userEvent.click(card('Metals Monthly').getByRole('button', { name: 'Give back your seat of Metals Monthly' }));
+    dialog = within(await screen.findByRole('dialog', { name: 'Give back your seat of Metals Monthly?' }));
+    await userEvent.click(dialog.getByRole('button', { name: 'Give back' }));
+    expect(await screen.findByText('You have given your seat of Metals Monthly back to Acme Bank.')).toBeInTheDocument();
+    expect(calls).toHaveLength(1);
+    expect(await screen.findByText('You have no channel subscriptions yet')).toBeInTheDocument();
+  });
+
+  it("lists the dates of a seat: a start still to come, and the firm's subscription's end", () => {
+    const later = new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString();
+    expect(seatDates(SEAT).map((d) => d.label)).toEqual(['Ends']);
+    expect(seatDates({ ...SEAT, isActive: false, startsAt: later, cancelAt: null }).map((d) => d.label)).toEqual(['Starts']);
   });
 });
 

@@ -13,6 +13,10 @@
 //! reaches the server with Stripe's webhook, often later than that: after 'Update card' (and after
 //! the return from a card check at the bank) the list keeps being read until it shows a card other
 //! than the one shown before the update, for a minute at most.
+//!
+//! Seats (issue 39): a channel a seat of the reader's firm gives them is listed with their
+//! subscriptions, 'Provided by {firm}', with its end date and no Cancel: 'Give back' returns the
+//! seat to the firm after a confirmation (`releaseFirmSeat` of their own seat).
 import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useEffect, useId, useState, type ReactNode } from 'react';
@@ -31,12 +35,13 @@ import { usePollAfterUpdate } from '../../lib/usePollAfterUpdate';
 import { ArticleCardList } from './common/ArticleCardList';
 import { channelPath, CHANNELS_PATH, EMAIL_NOTIFICATIONS_PATH, subscribePath } from './common/channelText';
 import { formatDay } from './common/readerDates';
-import { PAYMENT_FAILED_TEXT } from './common/subscriptionText';
+import { PAYMENT_FAILED_TEXT, providedByText } from './common/subscriptionText';
 import { Invoices } from './Invoices';
 import { CARD_UPDATED_TEXT, takeCardUpdate, UpdateCardDialog, type CardUpdate } from './UpdateCardDialog';
 import {
   AcknowledgeExpiredSubscriptionDocument,
   CancelSubscriptionDocument,
+  GiveBackFirmSeatDocument,
   SubscriptionArticlesDocument,
   SubscriptionsScreenDocument,
   type SubscriptionsScreenQuery,
@@ -44,6 +49,7 @@ import {
 import './reader.css';
 
 export type ReaderSubscription = SubscriptionsScreenQuery['me']['channelSubscriptions'][number];
+export type ReaderSeat = SubscriptionsScreenQuery['me']['firmSeats'][number];
 type Status = ReaderSubscription['status'];
 
 /** Articles per page (spec 3 §9: 9 by default). */
@@ -140,6 +146,8 @@ export default function Subscriptions() {
   const subscriptions = data?.me.channelSubscriptions ?? [];
   const current = subscriptions.filter((s) => isCurrent(s.status));
   const past = subscriptions.filter((s) => !isCurrent(s.status));
+  const seats = data?.me.firmSeats ?? [];
+  const hasCurrent = current.length > 0 || seats.length > 0;
 
   return (
     <Page title="Your subscriptions">
@@ -154,11 +162,16 @@ export default function Subscriptions() {
       {loading && !data && <LoadingBlock label="Loading your subscriptions" />}
       {data && (
         <>
-          {current.length > 0 ? (
+          {hasCurrent ? (
             <ul aria-label="Your subscriptions" className="insights-channel-grid insights-subscriptions">
               {current.map((s) => (
                 <li key={s.channelId}>
                   <SubscriptionCard subscription={s} onUpdated={pollAfterUpdate} />
+                </li>
+              ))}
+              {seats.map((seat) => (
+                <li key={`seat-${seat.firmSubscriptionId}`}>
+                  <SeatCard seat={seat} userId={data.me._id} onUpdated={pollAfterUpdate} />
                 </li>
               ))}
             </ul>
@@ -186,7 +199,7 @@ export default function Subscriptions() {
           <Section title="Your invoices">
             <Invoices />
           </Section>
-          {current.length > 0 && (
+          {hasCurrent && (
             <Section title="Articles from your subscriptions">
               <SubscriptionArticles />
             </Section>
@@ -358,6 +371,85 @@ function SubscriptionCard({ subscription: sub, onUpdated, headingLevel = 2 }: Su
   );
 }
 
+/** The dates a seat's card lists: a start still to come, and the end of the firm's subscription. */
+export function seatDates(seat: ReaderSeat): { label: string; value: string }[] {
+  const dates: { label: string; value: string }[] = [];
+  if (!seat.isActive && new Date(seat.startsAt).getTime() > Date.now()) dates.push({ label: 'Starts', value: seat.startsAt });
+  if (seat.cancelAt) dates.push({ label: 'Ends', value: seat.cancelAt });
+  return dates.filter((d) => formatDay(d.value) !== '');
+}
+
+/**
+ * A channel a seat of the reader's firm gives them: 'Provided by {firm}', its dates, and 'Give
+ * back' (after a confirmation) instead of Cancel: the firm's subscription is not the reader's.
+ */
+function SeatCard({ seat, userId, onUpdated }: { seat: ReaderSeat; userId: string; onUpdated: () => void }) {
+  const titleId = useId();
+  const [confirming, setConfirming] = useState(false);
+  const [giveBack, givingBack] = useMutation(GiveBackFirmSeatDocument, REFETCH_LIST);
+  const dates = seatDates(seat);
+  const confirm = async () => {
+    try {
+      await giveBack({ variables: { firmSubscriptionId: seat.firmSubscriptionId, userId } });
+      void showToast({ message: `You have given your seat of ${seat.channelName} back to ${seat.firmName}.`, intent: 'success' });
+      onUpdated();
+    } catch (e) {
+      void showToast({ message: formatError(e), intent: 'danger' });
+    }
+    setConfirming(false);
+  };
+
+  return (
+    <Card className="insights-reader-card insights-subscription-card" labelledBy={titleId}>
+      <h2 id={titleId} className="insights-channel-card-title">
+        <Link to={channelPath(seat.channelId)}>{seat.channelName}</Link>
+      </h2>
+      <p className="insights-subscription-badges">
+        <Badge text={providedByText(seat.firmName)} icon="office" />
+        <Badge text={seat.isActive ? 'Active' : 'Not started'} intent={seat.isActive ? 'success' : 'none'} />
+        {!seat.isFullArticleContent && <Badge text="Summaries only" />}
+      </p>
+      {dates.length > 0 && (
+        <dl className="insights-subscription-dates">
+          {dates.map((d) => (
+            <div key={d.label}>
+              <dt>{d.label}</dt>
+              <dd>
+                <time dateTime={d.value}>{formatDay(d.value)}</time>
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      <div className="insights-channel-card-actions">
+        <Button
+          text="Give back"
+          variant="outlined"
+          label={`Give back your seat of ${seat.channelName}`}
+          onClick={() => setConfirming(true)}
+        />
+      </div>
+      <Dialog
+        isOpen={confirming}
+        title={`Give back your seat of ${seat.channelName}?`}
+        icon="disable"
+        onClose={() => !givingBack.loading && setConfirming(false)}
+        footer={
+          <>
+            <Button text="Keep seat" disabled={givingBack.loading} onClick={() => setConfirming(false)} />
+            <Button text="Give back" intent="danger" loading={givingBack.loading} onClick={() => void confirm()} />
+          </>
+        }
+      >
+        <p>
+          Your access to {seat.channelName}&apos;s premium articles, provided by {seat.firmName}, ends now. Your firm&apos;s administrator
+          can give you a seat again.
+        </p>
+      </Dialog>
+    </Card>
+  );
+}
+
 function stateIntent(status: Status): 'success' | 'warning' | 'danger' | 'none' {
   switch (status.effectiveState) {
     case 'active':
@@ -477,6 +569,18 @@ export const SUBSCRIPTIONS_SCREEN_QUERY = gql`
           typeLabel
         }
       }
+      firmSeats {
+        firmSubscriptionId
+        firmId
+        firmName
+        channelId
+        channelName
+        startsAt
+        cancelAt
+        assignedAt
+        isActive
+        isFullArticleContent
+      }
     }
   }
 `;
@@ -514,5 +618,11 @@ export const ACKNOWLEDGE_EXPIRED_SUBSCRIPTION_MUTATION = gql`
         ...ChannelAfterChange_channel
       }
     }
+  }
+`;
+
+export const GIVE_BACK_FIRM_SEAT_MUTATION = gql`
+  mutation GiveBackFirmSeat($firmSubscriptionId: ID!, $userId: ID!) {
+    releaseFirmSeat(firmSubscriptionId: $firmSubscriptionId, userId: $userId)
   }
 `;

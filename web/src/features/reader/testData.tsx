@@ -69,6 +69,7 @@ export function readerCard(overrides: Partial<ReaderCard> = {}): ReaderCard {
     endsAt: null,
     paymentFailed: false,
     summariesOnly: false,
+    providedBy: null,
     ...overrides,
   } as ReaderCard;
 }

@@ -2,6 +2,7 @@
 //! Publisher's Dashboard for staff on wide screens, a search button, the account menu, and
 //! below the small breakpoint a mobile menu. Readers browse by topic and follow topics (spec 1 §1):
 //! the topics directory is an entry of the bar, and of the mobile menu (the phone's bar has no room).
+//! A client firm's administrators (`me.firm.isAdmin`) also find 'My firm' in the menus (issue 39).
 import { Link } from 'react-router';
 import { DropdownMenu, MenuAction, MenuDivider, MenuExternalLink, MenuLink } from '../../components/DropdownMenu';
 import { NavButton } from '../../components/NavButton';
@@ -16,6 +17,8 @@ import './TopNav.css';
 
 /** The topics directory (features/reader/browse/TopicsPage). */
 const TOPICS_PATH = '/topics-page';
+/** A firm administrator's page (features/firms/MyFirm). */
+const MY_FIRM_PATH = '/my-firm';
 
 export function TopNav() {
   const user = useSession();
@@ -25,6 +28,7 @@ export function TopNav() {
   const mobile = useIsMobile();
   const topics = useTopicWording().Many;
   const signOut = () => void auth.signOut();
+  const firmAdmin = !!user.firm?.isAdmin;
 
   return (
     <TopBar>
@@ -45,6 +49,7 @@ export function TopNav() {
         {mobile ? (
           <DropdownMenu label="Menu" icon="menu">
             <MenuLink to={TOPICS_PATH} text={topics} icon="diagram-tree" />
+            {firmAdmin && <MenuLink to={MY_FIRM_PATH} text="My firm" icon="office" />}
             <MenuLink to="/email-notifications" text="Manage email notifications" icon="notifications" />
             <MenuLink to="/search" text="Search" icon="search" />
             <MenuDivider />
@@ -55,6 +60,7 @@ export function TopNav() {
             <NavButton to="/search" icon="search" label="Search" />
             <DropdownMenu label="Account menu" icon="user" text={user.name}>
               {config.profileLandingUrl && <MenuExternalLink href={config.profileLandingUrl} text="Manage account" icon="cog" newTab />}
+              {firmAdmin && <MenuLink to={MY_FIRM_PATH} text="My firm" icon="office" />}
               <MenuLink to="/email-notifications" text="Manage email notifications" icon="notifications" />
               <MenuExternalLink href={`mailto:${config.supportEmail}`} text="Contact support" icon="envelope" />
               <MenuDivider />

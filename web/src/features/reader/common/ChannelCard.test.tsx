@@ -114,4 +114,17 @@ describe('ChannelCard', () => {
     expect(card.getByText('Summaries only')).toBeInTheDocument();
     expect(card.getByRole('link', { name: 'Update payment details' })).toHaveAttribute('href', '/subscriptions');
   });
+
+  it("Subscribed through a firm's seat: says which firm provides it, with nothing to buy or cancel", () => {
+    const card = renderCard(channel({ readerCard: readerCard({ action: 'Subscribed', providedBy: 'Acme Bank', endsAt: LATER }) }));
+    expect(card.getByText('Subscribed')).toBeInTheDocument();
+    expect(card.getByText('Provided by Acme Bank')).toBeInTheDocument();
+    expect(card.queryByRole('button')).not.toBeInTheDocument();
+    expect(card.queryByRole('link', { name: /trial|subscribe|buy|cancel|pricing/i })).not.toBeInTheDocument();
+  });
+
+  it('Subscribed on their own: no firm named', () => {
+    const card = renderCard(channel({ readerCard: readerCard({ action: 'Subscribed' }) }));
+    expect(card.queryByText(/Provided by/)).not.toBeInTheDocument();
+  });
 });

@@ -2,7 +2,8 @@
 //! state machine decides what the card offers (`Channel.readerCard`); this component only maps
 //! each action to its buttons: request a trial (through the confirm-trial page), buy, subscribe to
 //! a free open channel, request access to a free closed one, a disabled button while a request is
-//! pending, the trial's end with 'Buy now', 'Access until {date}' or 'Subscribed'.
+//! pending, the trial's end with 'Buy now', 'Access until {date}' or 'Subscribed' ('Provided by
+//! {firm}' when a seat of the reader's firm gives the channel: nothing to buy or cancel).
 //!
 //! The two requests made from the card itself answer with the channel's new card, which Apollo
 //! writes over the cached channel, so every card of that channel on screen changes at once.
@@ -16,7 +17,7 @@ import { showToast } from '../../../components/Toaster';
 import { formatError } from '../../../lib/errors';
 import { confirmTrialPath, subscribePath, SUBSCRIPTIONS_PATH } from './channelText';
 import { formatDay } from './readerDates';
-import { accessRequestedText, subscribedText } from './subscriptionText';
+import { accessRequestedText, providedByText, subscribedText } from './subscriptionText';
 import {
   RequestChannelAccessDocument,
   SubscribeToFreeChannelDocument,
@@ -98,6 +99,7 @@ function actions(channel: ChannelCardActionsChannel) {
             <Badge text="Subscribed" icon="tick" intent="success" />
             {card.summariesOnly && <span className="insights-channel-card-note"> Summaries only</span>}
           </p>
+          {card.providedBy && <p className="insights-channel-card-note">{providedByText(card.providedBy)}</p>}
           {card.paymentFailed && (
             <p className="insights-channel-card-note insights-channel-card-warning">
               Payment failed. <Link to={SUBSCRIPTIONS_PATH}>Update payment details</Link>
@@ -146,6 +148,7 @@ export const CHANNEL_CARD_ACTIONS_FRAGMENT = gql`
       endsAt
       paymentFailed
       summariesOnly
+      providedBy
     }
   }
 `;

@@ -10,3 +10,6 @@ export const subscribedText = (name: string) =>
 
 export const accessRequestedText = (name: string) =>
   `Your request to access ${name} has been sent. You will get an email once it has been reviewed.`;
+
+/** A subscription a firm's seat gives the reader (issue 39): on the channel cards and the Subscriptions page. */
+export const providedByText = (firmName: string) => `Provided by ${firmName}`;

@@ -110,7 +110,9 @@ function PremiumStatus({ card }: { card: ReaderCard }) {
     case 'Subscribed':
       return (
         <Banner intent="success" title="You are subscribed">
-          You have Premium access to this channel.
+          {card.providedBy
+            ? `You have Premium access to this channel, provided by ${card.providedBy}.`
+            : 'You have Premium access to this channel.'}
         </Banner>
       );
     case 'AccessUntil':
