@@ -169,11 +169,31 @@ impl FirmObject {
         Ok(FirmReaderPage { readers: rows.into_iter().map(FirmMember::from).collect(), total })
     }
 
+    /// Its invitations not yet taken up, newest first (the latest 200).
+    async fn pending_invitations(&self, ctx: &Context<'_>) -> Result<Vec<FirmInvitation>> {
+        let rows = queries::pending_invitations(&app_state(ctx).pool, &self.row.firm_id, PENDING_INVITATIONS_SHOWN).await?;
+        Ok(rows
+            .into_iter()
+            .map(|row| FirmInvitation { email: row.email, invited_at: row.invited_at, invited_by_name: row.invited_by_name })
+            .collect())
+    }
+
     /// Its subscriptions in every state, by channel name.
     async fn subscriptions(&self, ctx: &Context<'_>) -> Result<Vec<FirmSubscriptionObject>> {
         let rows = queries::subscriptions_of(&app_state(ctx).pool, std::slice::from_ref(&self.row.firm_id)).await?;
         Ok(rows.into_iter().map(FirmSubscriptionObject).collect())
     }
+}
+
+const PENDING_INVITATIONS_SHOWN: i64 = 200;
+
+/// An invitation to join a firm, not yet taken up.
+#[derive(SimpleObject)]
+pub struct FirmInvitation {
+    email: String,
+    invited_at: DateTime<Utc>,
+    /// Who sent it, while their account exists.
+    invited_by_name: Option<String>,
 }
 
 #[derive(InputObject)]
@@ -717,6 +737,12 @@ impl FirmsMutation {
     async fn invite_to_firm(&self, ctx: &Context<'_>, email: String) -> Result<bool> {
         let state = app_state(ctx);
         service::invite(&state.pool, state.jobs.as_ref(), viewer(ctx)?, &email).await?;
+        Ok(true)
+    }
+
+    /// Withdraws an invitation not yet taken up (staff, or the firm's administrators).
+    async fn withdraw_firm_invitation(&self, ctx: &Context<'_>, firm_id: ID, email: String) -> Result<bool> {
+        service::withdraw_invitation(&app_state(ctx).pool, viewer(ctx)?, &firm_id, &email).await?;
         Ok(true)
     }
 

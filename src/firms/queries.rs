@@ -330,6 +330,37 @@ pub async fn invite(conn: &mut PgConnection, firm_id: &str, email: &str, invited
     Ok(())
 }
 
+/// An invitation not yet taken up.
+pub struct InvitationRow {
+    pub email: String,
+    pub invited_at: DateTime<Utc>,
+    pub invited_by_name: Option<String>,
+}
+
+/// A firm's invitations not yet taken up, newest first (at most `limit`).
+pub async fn pending_invitations(db: impl PgExecutor<'_>, firm_id: &str, limit: i64) -> sqlx::Result<Vec<InvitationRow>> {
+    sqlx::query_as!(
+        InvitationRow,
+        r#"select i.email as "email: String", i.invited_at, u.name as "invited_by_name?: String"
+             from firm_invitation i left join users u on u.user_id = i.invited_by
+            where i.firm_id = $1 and i.accepted_at is null
+            order by i.invited_at desc, i.email limit $2"#,
+        firm_id,
+        limit
+    )
+    .fetch_all(db)
+    .await
+}
+
+/// Withdraws an invitation not yet taken up; whether there was one.
+pub async fn withdraw_invitation(db: impl PgExecutor<'_>, firm_id: &str, email: &str) -> sqlx::Result<bool> {
+    Ok(sqlx::query!("delete from firm_invitation where firm_id = $1 and email = $2 and accepted_at is null", firm_id, email)
+        .execute(db)
+        .await?
+        .rows_affected()
+        == 1)
+}
+
 // ---- subscriptions ----
 
 /// A firm's subscription to a channel, with its seat count.

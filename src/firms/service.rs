@@ -306,3 +306,14 @@ pub async fn invite(pool: &PgPool, jobs: &dyn JobQueue, viewer: &Viewer, email: 
     tx.commit().await?;
     Ok(())
 }
+
+/// Withdraws an invitation not yet taken up: staff who change firms, or the firm's own
+/// administrators. NOT_FOUND when there is none for that address.
+pub async fn withdraw_invitation(pool: &PgPool, viewer: &Viewer, firm_id: &str, email: &str) -> Result<()> {
+    let (firm_id, _) = access_to_change(pool, viewer, firm_id).await?;
+    if queries::withdraw_invitation(pool, &firm_id, email.trim()).await? {
+        Ok(())
+    } else {
+        Err(Error::NotFound("Invitation"))
+    }
+}

@@ -457,8 +457,23 @@ async fn an_invited_colleague_joins_at_first_sign_in(pool: PgPool) {
         sqlx::query_as("select recipient, data from email_outbox where kind = 'firmInvitation'").fetch_one(&app.pool).await.unwrap();
     assert_eq!(recipient.to_lowercase(), "consultant@gmail.com");
     assert_eq!(data["firmName"], "Quay Asset Management");
+    // It waits in the firm's pending invitations until taken up; one sent by mistake is withdrawn.
+    let pending = "{ myFirm { pendingInvitations { email invitedByName } } }";
+    assert_eq!(app.gql(Some(&admin), invite, json!({ "e": "wrong@example.net" })).await["data"]["inviteToFirm"], true);
+    let listed = app.gql(Some(&admin), pending, json!({})).await;
+    assert_eq!(listed["data"]["myFirm"]["pendingInvitations"].as_array().map(Vec::len), Some(2), "{listed}");
+    let withdraw = "mutation($f: ID!, $e: String!) { withdrawFirmInvitation(firmId: $f, email: $e) }";
+    let (outsider, _) = app.signed_in_reader("someone@example.org").await;
+    let refused = app.gql(Some(&outsider), withdraw, json!({ "f": firm, "e": "wrong@example.net" })).await;
+    assert_eq!(error_code(&refused), Some("FORBIDDEN"), "{refused}");
+    assert_eq!(app.gql(Some(&admin), withdraw, json!({ "f": firm, "e": "WRONG@example.net" })).await["data"]["withdrawFirmInvitation"], true);
+    let (wrong, _) = app.signed_in_reader("wrong@example.net").await;
+    assert_eq!(my_firm(app, &wrong).await, Value::Null, "a withdrawn invitation is not taken up");
+
     let (consultant, _) = app.signed_in_reader("consultant@gmail.com").await;
     assert_eq!(my_firm(app, &consultant).await["name"], "Quay Asset Management");
+    let listed = app.gql(Some(&w.admin), &format!("{{ findFirmById(id: \"{firm}\") {{ pendingInvitations {{ email }} }} }}"), json!({})).await;
+    assert_eq!(listed["data"]["findFirmById"]["pendingInvitations"], json!([]), "taken up: {listed}");
     let joined: String = sqlx::query_scalar("select joined_by from firm_member m join users u using (user_id) where u.email = 'consultant@gmail.com'")
         .fetch_one(&app.pool)
         .await
