@@ -7,6 +7,7 @@ pub mod billing;
 pub mod channels;
 pub mod chat;
 pub mod config;
+pub mod csv_files;
 pub mod db;
 pub mod demo;
 pub mod desks;

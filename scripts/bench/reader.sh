@@ -13,7 +13,9 @@
 #   adds on navigation (production build with a manifest, in a scratch directory).
 # Prints the figures and a summary table; asserts nothing. Needs wrk (apt-get install wrk), a release
 # build (make build) and Node.js. BENCH_SKIP_WEB=1 skips the web build, BENCH_DURATION changes the
-# 20 s per load (e.g. 3s for a trial run).
+# 20 s per load (e.g. 3s for a trial run), BENCH_ONLY="article foryou" measures only those requests,
+# BENCH_CONNECTIONS="32" only those loads. BENCH_SEAT=1 (with the firms tables, issue 39) gives the
+# reader a firm seat on Channel 20, so every request also goes through the seat check.
 source "$(dirname "$0")/common.sh"
 
 duration=${BENCH_DURATION:-20s}
@@ -62,6 +64,26 @@ echo "Search matches (published): rare 'molybdenum' $(matches molybdenum), commo
 echo
 
 # ---- requests ----
+
+if [[ -n ${BENCH_SEAT:-} ]]; then
+  # Idempotent, so a kept database (BENCH_DB) takes it again.
+  psql "$DATABASE_URL" -q -v ON_ERROR_STOP=1 -v bench_email="$email" <<'SQL'
+insert into firm (firm_id, name, billing_method) values (substr(md5('bench firm'), 1, 24), 'Bench Firm', 'account')
+  on conflict do nothing;
+insert into firm_member (user_id, firm_id, joined_by)
+  select user_id, substr(md5('bench firm'), 1, 24), 'staff' from users where email = :'bench_email' on conflict do nothing;
+insert into firm_subscription (firm_subscription_id, firm_id, channel_id, seats, starts_at, subscription_type, subscription_state,
+                               account_number)
+  select substr(md5('bench firm sub'), 1, 24), substr(md5('bench firm'), 1, 24), channel_id, 10, now() - interval '1 day',
+         'account', 'active', 'BENCH-1'
+    from channel where name = 'Channel 20' on conflict do nothing;
+insert into firm_seat (firm_subscription_id, firm_id, user_id)
+  select substr(md5('bench firm sub'), 1, 24), substr(md5('bench firm'), 1, 24), user_id from users where email = :'bench_email'
+  on conflict do nothing;
+SQL
+  echo "The reader holds a firm seat on Channel 20 (BENCH_SEAT): $(q "select count(*) from firm_seat") seat(s)"
+fi
+wanted() { [[ -z ${BENCH_ONLY:-} || " $BENCH_ONLY " == *" $1 "* ]]; }
 
 q "select article_id from article where state = 'Published' order by md5(article_id) limit 10000" >"$work/ids.txt"
 # Words of the articles' text (stemmed, as the index holds them), in random order: a search for a
@@ -151,7 +173,7 @@ declare -A stmts
 start INSIGHTS_NO_WORKER=true INSIGHTS_LOG_FORMAT=json INSIGHTS_LOG="warn,insights::http=info,sqlx::query=trace"
 echo "== Answers (first: 9), as the benchmark's subscriber"
 for name in search-rare search-common search-phrase search-channel; do
-  echo "  ${label[$name]}: $(describe "$work/$name-9.json")"
+  wanted "$name" && echo "  ${label[$name]}: $(describe "$work/$name-9.json")"
 done
 echo "  findPublishedArticleById, subscribed channel: $(describe "$work/article.json" "$id_mine")"
 echo "  findPublishedArticleById, other premium channel, long: $(describe "$work/article.json" "$id_other")"
@@ -160,18 +182,23 @@ echo "  For You: $(describe "$work/foryou-9.json")"
 echo
 echo "== SQL statements per request (distinct counts over 3 requests)"
 for name in search-rare search-common search-phrase search-channel foryou; do
+  wanted "$name" || continue
   a=$(statements "$(cat "$work/$name-9.json")" || echo failed); b=$(statements "$(cat "$work/$name-50.json")" || echo failed)
   stmts[$name]="$a / $b"
   echo "  ${label[$name]}: first 9 $a, 50 $b"
 done
 # A word never searched before each time (the statements a search reads when nothing is kept).
-a=$(statements "$(sed "s/__ID__/$(sed -n 1p "$work/words.txt")/" "$work/search-varied-9.json")" || echo failed)
-stmts[search-varied]="$a"
-echo "  ${label[search-varied]}: first 9 $a"
-a=$(statements "$(sed "s/__ID__/$id_mine/" "$work/article.json")" || echo failed)
-b=$(statements "$(sed "s/__ID__/$id_other/" "$work/article.json")" || echo failed)
-stmts[article]="$a / $b"
-echo "  ${label[article]}: subscribed channel $a, other channel (long, premium) $b"
+if wanted search-varied; then
+  a=$(statements "$(sed "s/__ID__/$(sed -n 1p "$work/words.txt")/" "$work/search-varied-9.json")" || echo failed)
+  stmts[search-varied]="$a"
+  echo "  ${label[search-varied]}: first 9 $a"
+fi
+if wanted article; then
+  a=$(statements "$(sed "s/__ID__/$id_mine/" "$work/article.json")" || echo failed)
+  b=$(statements "$(sed "s/__ID__/$id_other/" "$work/article.json")" || echo failed)
+  stmts[article]="$a / $b"
+  echo "  ${label[article]}: subscribed channel $a, other channel (long, premium) $b"
+fi
 stop
 echo
 
@@ -179,13 +206,13 @@ echo "== Load: $duration per run, $(nproc) cores shared by wrk, the server and P
 start INSIGHTS_NO_WORKER=true INSIGHTS_LOG_FORMAT=json
 BODY_FILE=$work/search-common-9.json wrk -t2 -c8 -d2s -s scripts/bench/reader.lua "$url/graphql" >/dev/null
 BODY_FILE=$work/article.json ID_FILE=$work/ids.txt wrk -t2 -c8 -d2s -s scripts/bench/reader.lua "$url/graphql" >/dev/null
-for connections in 4 32; do
+for connections in ${BENCH_CONNECTIONS:-4 32}; do
   for name in search-rare search-common search-phrase search-channel; do
-    measure "${label[$name]}" "$name" "$work/$name-9.json" "$connections"
+    wanted "$name" && measure "${label[$name]}" "$name" "$work/$name-9.json" "$connections"
   done
-  measure "${label[search-varied]}" search-varied "$work/search-varied-9.json" "$connections" "$work/words.txt"
-  measure "${label[article]}" article "$work/article.json" "$connections" "$work/ids.txt"
-  measure "${label[foryou]}" foryou "$work/foryou-9.json" "$connections"
+  wanted search-varied && measure "${label[search-varied]}" search-varied "$work/search-varied-9.json" "$connections" "$work/words.txt"
+  wanted article && measure "${label[article]}" article "$work/article.json" "$connections" "$work/ids.txt"
+  wanted foryou && measure "${label[foryou]}" foryou "$work/foryou-9.json" "$connections"
 done
 stop
 echo
@@ -195,6 +222,7 @@ echo
 echo "== Summary ($(nproc) cores, release build; data loaded in $load_time)"
 printf '%-52s %-11s %9s %9s %9s %9s %9s %9s\n' "request (first: 9)" "SQL 9 / 50" "req/s@4" "p50@4" "p99@4" "req/s@32" "p50@32" "p99@32"
 for name in "${names[@]}"; do
+  wanted "$name" || continue
   row=()
   for connections in 4 32; do
     line=$(awk -F'\t' -v k="$name" -v c="$connections" '$1 == k && $2 == c' "$summary")

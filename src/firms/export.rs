@@ -5,24 +5,18 @@
 //! spreadsheet formulas, streamed from the database a chunk at a time.
 
 use axum::{
-    body::Body,
     extract::{Path, Query, State},
-    http::{HeaderMap, HeaderValue, header},
-    response::{IntoResponse, Response},
+    http::{HeaderMap, header},
+    response::Response,
 };
-use bytes::Bytes;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use futures_util::StreamExt;
 use serde::Deserialize;
 
 use super::{queries, service};
-use crate::{
-    auth::session, error::Error, http::HttpError, interests::export::escape, state::AppState, subscriptions::csv_emails::BOM,
-    validation::INVALID_DATE_MESSAGE,
-};
+use crate::{auth::session, csv_files, error::Error, http::HttpError, state::AppState, validation::INVALID_DATE_MESSAGE};
 
 pub const HEADER: [&str; 9] = ["Month", "Channel", "Reader", "Email", "Article", "Full reads", "Previews", "First read", "Last read"];
-const CHUNK: usize = 64 * 1024;
 
 #[derive(Debug, Default, Deserialize)]
 pub struct ExportParams {
@@ -62,63 +56,28 @@ pub async fn readership_csv(
     let (from, to) = period(&params)?;
     let name = queries::name(&state.pool, &firm_id).await?.unwrap_or_default();
 
-    let (sender, receiver) = tokio::sync::mpsc::channel::<Result<Bytes, std::io::Error>>(4);
-    let pool = state.pool.clone();
-    tokio::spawn(async move {
-        if let Err(error) = write_rows(&pool, &firm_id, from, to, &sender).await {
-            tracing::error!(%error, "firm readership export failed");
-            let _ = sender.send(Err(std::io::Error::other("the export could not be completed"))).await;
-        }
-    });
-    let body = Body::from_stream(futures_util::stream::unfold(receiver, |mut receiver| async move {
-        receiver.recv().await.map(|chunk| (chunk, receiver))
-    }));
     let slug: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
-    let filename = format!("attachment; filename=\"readership-{}-{}.csv\"", slug.trim_matches('-'), Utc::now().format("%Y-%m-%d"));
-    let mut response = body.into_response();
-    let response_headers = response.headers_mut();
-    response_headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
-    response_headers.insert(header::CONTENT_DISPOSITION, HeaderValue::from_str(&filename).map_err(anyhow::Error::from)?);
-    response_headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    Ok(response)
-}
-
-async fn write_rows(
-    pool: &sqlx::PgPool,
-    firm_id: &str,
-    from: DateTime<Utc>,
-    to: DateTime<Utc>,
-    sender: &tokio::sync::mpsc::Sender<Result<Bytes, std::io::Error>>,
-) -> anyhow::Result<()> {
-    let writer = |start: &[u8]| {
-        let mut buffer = Vec::with_capacity(CHUNK + 8 * 1024);
-        buffer.extend_from_slice(start);
-        csv::Writer::from_writer(buffer)
-    };
-    let mut csv = writer(BOM);
-    csv.write_record(HEADER)?;
-    let mut rows = queries::reads_by_member_and_month(pool, firm_id, from, to);
-    while let Some(row) = rows.next().await {
-        let row = row?;
-        let cells = [
-            row.month.format("%Y-%m").to_string(),
-            row.channel_name.unwrap_or_default(),
-            row.name,
-            row.email,
-            row.title,
-            row.full_reads.to_string(),
-            row.previews.to_string(),
-            row.first_read.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
-            row.last_read.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
-        ];
-        csv.write_record(cells.iter().map(|cell| escape(cell).into_owned()))?;
-        if csv.get_ref().len() >= CHUNK {
-            let full = std::mem::replace(&mut csv, writer(b""));
-            if sender.send(Ok(full.into_inner().map_err(|e| e.into_error())?.into())).await.is_err() {
-                return Ok(());
+    let file_name = format!("readership-{}-{}.csv", slug.trim_matches('-'), Utc::now().format("%Y-%m-%d"));
+    let pool = state.pool.clone();
+    Ok(csv_files::download(&file_name, &HEADER, "firm readership", move |mut csv| async move {
+        let mut rows = queries::reads_by_member_and_month(&pool, &firm_id, from, to);
+        while let Some(row) = rows.next().await {
+            let row = row?;
+            let cells = [
+                row.month.format("%Y-%m").to_string(),
+                row.channel_name.unwrap_or_default(),
+                row.name,
+                row.email,
+                row.title,
+                row.full_reads.to_string(),
+                row.previews.to_string(),
+                row.first_read.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
+                row.last_read.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
+            ];
+            if !csv.write(cells).await? {
+                break;
             }
         }
-    }
-    let _ = sender.send(Ok(csv.into_inner().map_err(|e| e.into_error())?.into())).await;
-    Ok(())
+        Ok(csv)
+    })?)
 }

@@ -145,7 +145,7 @@ impl FirmObject {
         self.row.seats_used
     }
 
-    /// Seats of its subscriptions giving access now (0 with none); null when one is unlimited.
+    /// Seats of its live subscriptions, started or not (0 with none); null when one is unlimited.
     async fn seats_held(&self) -> Option<i64> {
         self.row.seats_held
     }

@@ -20,7 +20,8 @@ use sqlx::PgPool;
 use super::{domains, queries, service};
 use crate::{
     error::Error,
-    subscriptions::import::{RefusedRow, error_report_path, operator_message, spreadsheet_safe},
+    csv_files::{RefusedRow, error_report_path, write_error_report},
+    subscriptions::import::operator_message,
 };
 
 /// Rows written per step.
@@ -278,7 +279,8 @@ pub async fn import_firms(
     progress(total, total);
 
     refused.sort_by_key(|row| row.line);
-    let error_report = write_error_report(&request.file, &refused)?;
+    let error_report = write_error_report(&request.file, "row", &refused)
+        .map_err(|source| ImportError::Report { path: error_report_path(&request.file), source })?;
     if request.dry_run {
         tx.rollback().await?;
     } else {
@@ -288,26 +290,6 @@ pub async fn import_firms(
 }
 
 /// The refused rows beside the file (an earlier run's report is removed when there are none).
-fn write_error_report(file: &Path, rows: &[RefusedRow]) -> Result<Option<PathBuf>, ImportError> {
-    let path = error_report_path(file);
-    let failed = |source: csv::Error| ImportError::Report { path: path.clone(), source };
-    if rows.is_empty() {
-        return match std::fs::remove_file(&path) {
-            Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(failed(error.into())),
-            _ => Ok(None),
-        };
-    }
-    let mut writer = csv::Writer::from_path(&path).map_err(failed)?;
-    writer.write_record(["line", "row", "reason"]).map_err(failed)?;
-    for row in rows {
-        writer
-            .write_record([row.line.to_string().as_str(), &spreadsheet_safe(&row.value), &spreadsheet_safe(&row.reason)])
-            .map_err(failed)?;
-    }
-    writer.flush().map_err(|error| failed(error.into()))?;
-    Ok(Some(path))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,9 +21,10 @@ pub struct FirmRow {
     pub readers: i64,
     /// Seats given, over every subscription.
     pub seats_used: i64,
-    /// Seats of the subscriptions giving access now (0 with none); none when one is unlimited.
+    /// Seats of the live subscriptions, the ones `subscriptions` counts (started or not; 0 with
+    /// none); none when one is unlimited.
     pub seats_held: Option<i64>,
-    /// Live subscriptions.
+    /// Live subscriptions: active and not ended, started or not.
     pub subscriptions: i64,
 }
 
@@ -44,7 +45,7 @@ pub async fn list(
                   (select count(*) from firm_seat s where s.firm_id = f.firm_id) as "seats_used!",
                   (select case when bool_or(fs.seats is null) then null else coalesce(sum(fs.seats), 0)::bigint end
                      from firm_subscription fs where fs.firm_id = f.firm_id and fs.subscription_state = 'active'
-                      and fs.starts_at <= now() and (fs.cancel_at is null or fs.cancel_at > now())) as seats_held,
+                      and (fs.cancel_at is null or fs.cancel_at > now())) as seats_held,
                   (select count(*) from firm_subscription fs where fs.firm_id = f.firm_id and fs.subscription_state = 'active'
                       and (fs.cancel_at is null or fs.cancel_at > now())) as "subscriptions!"
            from firm f

@@ -10,8 +10,7 @@ use std::hash::{Hash, Hasher};
 use std::io::Read;
 
 /// Spreadsheet programs (Excel above all) write it at the start of "CSV UTF-8" files.
-/// The UTF-8 byte order mark a spreadsheet may start a CSV file with.
-pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
+pub(crate) use crate::csv_files::BOM;
 
 /// One line of the file and what became of it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,7 +7,6 @@
 //! second run of the same file adds nothing: its users are already subscribed.
 
 use std::{
-    borrow::Cow,
     collections::HashMap,
     fs::File,
     path::{Path, PathBuf},
@@ -24,7 +23,8 @@ use super::{
     service::{self, GrantInput, SubscriptionChannel},
     store::{Actor, Route},
 };
-use crate::{channels::ChannelType, error::Error, jobs::JobQueue};
+pub use crate::csv_files::{RefusedRow, error_report_path};
+use crate::{channels::ChannelType, csv_files::write_error_report, error::Error, jobs::JobQueue};
 
 /// Rows checked and written per step: large enough that a 100,000-row file takes 20 steps of a few
 /// set-based statements each, small enough that the progress bar moves.
@@ -105,13 +105,6 @@ pub struct Summary {
     pub refused: usize,
 }
 
-/// A line of the file that added no subscriber, as the error report lists it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RefusedRow {
-    pub line: u64,
-    pub value: String,
-    pub reason: String,
-}
 
 #[derive(Debug, Clone)]
 pub struct ImportReport {
@@ -166,10 +159,6 @@ pub fn operator_message(error: &Error) -> String {
     }
 }
 
-/// Where the error report of `file` goes: `people.csv` → `people.errors.csv`.
-pub fn error_report_path(file: &Path) -> PathBuf {
-    file.with_extension("errors.csv")
-}
 
 /// Imports the file of `request` into its channel; `progress(done, total)` is called with the lines done
 /// so far, from 0 to the number of lines. All or nothing: any failure leaves the database as it was.
@@ -219,7 +208,8 @@ pub async fn import_subscribers(
     run.refused.sort_by_key(|row| row.line);
 
     // Written before the commit, so a report that cannot be written leaves nothing imported.
-    let error_report = write_error_report(&request.file, &run.refused)?;
+    let error_report = write_error_report(&request.file, "value", &run.refused)
+        .map_err(|source| ImportError::Report { path: error_report_path(&request.file), source })?;
     if request.dry_run {
         tx.rollback().await?;
     } else {
@@ -420,44 +410,9 @@ impl<'a> Run<'a> {
 
 /// Writes the refused rows beside the file (line, value, reason); with none, removes a report left by an
 /// earlier run so it is never mistaken for this one's.
-fn write_error_report(file: &Path, rows: &[RefusedRow]) -> Result<Option<PathBuf>, ImportError> {
-    let path = error_report_path(file);
-    let failed = |source: csv::Error| ImportError::Report { path: path.clone(), source };
-    if rows.is_empty() {
-        return match std::fs::remove_file(&path) {
-            Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(failed(error.into())),
-            _ => Ok(None),
-        };
-    }
-    let mut writer = csv::Writer::from_path(&path).map_err(failed)?;
-    writer.write_record(["line", "value", "reason"]).map_err(failed)?;
-    for row in rows {
-        let line = row.line.to_string();
-        writer.write_record([line.as_str(), &spreadsheet_safe(&row.value), &spreadsheet_safe(&row.reason)]).map_err(failed)?;
-    }
-    writer.flush().map_err(|error| failed(error.into()))?;
-    Ok(Some(path))
-}
-
-/// A cell a spreadsheet shows as text: one that starts like a formula (= + - @, or a tab or carriage return
-/// before one) gets a leading apostrophe, so opening the report never runs what a file smuggled in.
-pub fn spreadsheet_safe(cell: &str) -> Cow<'_, str> {
-    if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) { Cow::Owned(format!("'{cell}")) } else { Cow::Borrowed(cell) }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn formula_cells_are_escaped_and_others_kept() {
-        for cell in ["=HYPERLINK(\"http://x\")@x.com", "+1@x.com", "-2@x.com", "@SUM(A1)", "\t=1", "\r=1"] {
-            assert_eq!(spreadsheet_safe(cell), format!("'{cell}"));
-        }
-        for cell in ["ann@example.com", "", "a=b@x.com", "'quoted"] {
-            assert_eq!(spreadsheet_safe(cell), cell);
-        }
-    }
 
     #[test]
     fn the_report_sits_beside_the_file() {
