@@ -348,3 +348,40 @@ async fn administrators_see_what_readers_asked_and_what_was_cited(pool: PgPool) 
     let response = w.app.gql(Some(&w.reader), CHAT_QUESTIONS, json!({})).await;
     assert_eq!(error_code(&response), Some("FORBIDDEN"));
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_firm_seat_opens_the_premium_passages_at_once_on_two_servers(pool: PgPool) {
+    let w = world(pool.clone(), &[]).await;
+    let other = TestApp::spawn_with(pool, &["--feature-intelligence", "true", "--public-url", &w.app.address]).await;
+    let admin = w.app.token(TestRole::Administrator).await;
+    let channel: String = sqlx::query_scalar("select channel_id from channel where name = 'Metals Premium'").fetch_one(&w.app.pool).await.unwrap();
+    let reader_id = w.app.user_id(&w.reader).await;
+    let gql = |query: &'static str, variables: Value| {
+        let (app, admin) = (&w.app, &admin);
+        async move {
+            let response = app.gql(Some(admin), query, variables).await;
+            assert_eq!(response["errors"], Value::Null, "{response}");
+            response["data"].clone()
+        }
+    };
+    let firm = gql("mutation { addFirm(item: { name: \"Quarry Bank\", billingMethod: account }) { _id } }", json!({})).await["addFirm"]["_id"].clone();
+    gql("mutation($f: ID!, $u: ID!) { addFirmMember(firmId: $f, userId: $u) { _id } }", json!({ "f": firm, "u": reader_id })).await;
+    let item = json!({ "firmId": firm, "channelId": channel, "subscriptionType": "nonCharge", "seats": 1, "notes": "Pilot" });
+    let subscription = gql("mutation($item: FirmSubscriptionInput!) { createFirmSubscription(item: $item) { _id } }", json!({ "item": item }))
+        .await["createFirmSubscription"]["_id"]
+        .clone();
+    let seat = json!({ "s": subscription, "u": reader_id });
+    assert!(!cites(&w.app, &w.reader, &w.premium).await && !cites(&other, &w.reader, &w.premium).await, "no seat yet");
+    gql("mutation($s: ID!, $u: ID!) { assignFirmSeat(firmSubscriptionId: $s, userId: $u) }", seat.clone()).await;
+    assert!(cites(&w.app, &w.reader, &w.premium).await && cites(&other, &w.reader, &w.premium).await, "a seat opens the premium passages at once");
+    gql("mutation($s: ID!, $u: ID!) { releaseFirmSeat(firmSubscriptionId: $s, userId: $u) }", seat).await;
+    assert!(!cites(&other, &w.reader, &w.premium).await && !cites(&w.app, &w.reader, &w.premium).await, "and taking it back closes them at once");
+}
+
+/// Whether the reader's answer cites the premium article (and holds its words exactly then).
+async fn cites(server: &TestApp, reader: &str, premium: &String) -> bool {
+    let answer = ask_question(server, reader, QUESTION).await;
+    assert_eq!(answer.status, 200, "{}", answer.raw);
+    assert_eq!(answer.raw.contains(MARKER), answer.citations().contains(premium), "{}", answer.raw);
+    answer.citations().contains(premium)
+}
