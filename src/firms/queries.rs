@@ -463,15 +463,26 @@ pub async fn subscriptions_to_channel(db: impl PgExecutor<'_>, channel_id: &str)
     .await
 }
 
-/// The firm of each of `user_ids` that has one: (user, firm name).
-pub async fn firm_names_of(db: impl PgExecutor<'_>, user_ids: &[String]) -> sqlx::Result<Vec<(String, String)>> {
-    let rows = sqlx::query!(
-        r#"select m.user_id, f.name as "name: String" from firm_member m join firm f using (firm_id) where m.user_id = any($1)"#,
+/// A channel's subscriber's firm, and whether they hold a seat on the channel.
+pub struct SubscriberFirm {
+    pub user_id: String,
+    pub firm_name: String,
+    pub holds_seat: bool,
+}
+
+/// The firms of `user_ids` (the members among them), with their seats on `channel_id`.
+pub async fn firms_of_subscribers(db: impl PgExecutor<'_>, channel_id: &str, user_ids: &[String]) -> sqlx::Result<Vec<SubscriberFirm>> {
+    sqlx::query_as!(
+        SubscriberFirm,
+        r#"select m.user_id, f.name as "firm_name: String",
+                  exists (select from firm_seat x join firm_subscription fs using (firm_subscription_id, firm_id)
+                           where x.user_id = m.user_id and fs.channel_id = $1) as "holds_seat!"
+             from firm_member m join firm f using (firm_id) where m.user_id = any($2)"#,
+        channel_id,
         user_ids
     )
     .fetch_all(db)
-    .await?;
-    Ok(rows.into_iter().map(|r| (r.user_id, r.name)).collect())
+    .await
 }
 
 /// One firm subscription, by id or by firm and channel.

@@ -631,15 +631,20 @@ pub struct SubscribedUser {
     /// Loaded with the page.
     article_views: i64,
     subscription: Option<SubscriptionRow>,
-    /// The client firm the subscriber belongs to, loaded with the page.
-    firm_name: Option<String>,
+    /// The subscriber's client firm and whether it gives them the channel, loaded with the page.
+    firm: Option<crate::firms::queries::SubscriberFirm>,
 }
 
 #[Object]
 impl SubscribedUser {
     /// The client firm the subscriber belongs to, if any.
     async fn firm_name(&self) -> Option<&str> {
-        self.firm_name.as_deref()
+        self.firm.as_ref().map(|firm| firm.firm_name.as_str())
+    }
+
+    /// Their firm gives them the channel through a seat (with or without a subscription of their own).
+    async fn holds_firm_seat(&self) -> bool {
+        self.firm.as_ref().is_some_and(|firm| firm.holds_seat)
     }
 
     #[graphql(name = "_id")]
@@ -769,15 +774,15 @@ async fn subscribed_users(ctx: &Context<'_>, channel_id: &str, rows: Vec<Subscri
     let (subscriptions, views, firms) = tokio::try_join!(
         queries::of_channel_users(pool, channel_id, &ids),
         queries::article_views_by_channel(pool, channel_id, &ids),
-        crate::firms::queries::firm_names_of(pool, &ids)
+        crate::firms::queries::firms_of_subscribers(pool, channel_id, &ids)
     )?;
     let mut subscriptions: HashMap<String, SubscriptionRow> = subscriptions.into_iter().map(|s| (s.user_id.clone(), s)).collect();
     let views: HashMap<String, i64> = views.into_iter().collect();
-    let mut firms: HashMap<String, String> = firms.into_iter().collect();
+    let mut firms: HashMap<String, _> = firms.into_iter().map(|firm| (firm.user_id.clone(), firm)).collect();
     Ok(rows
         .into_iter()
         .map(|row| SubscribedUser {
-            firm_name: firms.remove(&row.user_id),
+            firm: firms.remove(&row.user_id),
             article_views: views.get(&row.user_id).copied().unwrap_or(0),
             subscription: subscriptions.remove(&row.user_id),
             channel_id: channel_id.to_owned(),

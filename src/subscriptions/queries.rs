@@ -204,18 +204,27 @@ pub struct SubscriberRow {
     pub last_login: Option<DateTime<Utc>>,
 }
 
+/// The firm seats on a channel as the subscriber list sorts them: `s` with the columns of a
+/// subscription the sorts read (the seat's assignment stands for the subscription's start).
+const FIRM_SEATS_OF_CHANNEL: &str = "(select x.user_id, x.assigned_at as created_at, f.cancel_at
+       from firm_subscription f join firm_seat x using (firm_subscription_id, firm_id) where f.channel_id = $1) s";
+
 /// A page of a channel's subscribers in a view.
 pub async fn subscriber_page(db: impl PgExecutor<'_>, q: &SubscriberQuery<'_>) -> sqlx::Result<Vec<SubscriberRow>> {
+    let (from, in_view) = match q.view {
+        SubscriberView::FirmSeats => (FIRM_SEATS_OF_CHANNEL, "$2::text is not null"),
+        _ => ("channel_subscription s", "s.channel_id = $1 and subscription_in_view(s, $2)"),
+    };
     let sql = format!(
         r#"select u.user_id, u.subject, u.name, u.email::text as email, u.company, u.last_login
-           from channel_subscription s join users u on u.user_id = s.user_id
-           where s.channel_id = $1 and subscription_in_view(s, $2)
+           from {from} join users u on u.user_id = s.user_id
+           where {in_view}
              and ($3::text is null or u.search_text like $3)
            order by {}
            limit $4 offset $5"#,
         q.sort.order_by(q.descending)
     );
-    // Safe: the ORDER BY is one of the whitelisted constants of `SubscriberSortField::order_by`; values are bound.
+    // Safe: FROM, WHERE and ORDER BY are constants (the sorts whitelisted by `SubscriberSortField::order_by`); values are bound.
     sqlx::query_as::<_, SubscriberRow>(sqlx::AssertSqlSafe(sql))
         .bind(q.channel_id)
         .bind(q.view.as_str())
@@ -242,6 +251,17 @@ pub async fn subscriber_by_subject(db: impl PgExecutor<'_>, channel_id: &str, su
 
 /// How many subscribers a view holds; the users are read only for a search.
 pub async fn subscriber_count(db: impl PgExecutor<'_>, channel_id: &str, view: SubscriberView, pattern: Option<&str>) -> sqlx::Result<i64> {
+    if view == SubscriberView::FirmSeats {
+        return sqlx::query_scalar!(
+            r#"select count(*) as "n!" from firm_subscription f join firm_seat x using (firm_subscription_id, firm_id)
+               where f.channel_id = $1
+                 and ($2::text is null or exists (select 1 from users u where u.user_id = x.user_id and u.search_text like $2))"#,
+            channel_id,
+            pattern,
+        )
+        .fetch_one(db)
+        .await;
+    }
     sqlx::query_scalar!(
         r#"select count(*) as "n!" from channel_subscription s
            where s.channel_id = $1 and subscription_in_view(s, $2)
@@ -264,7 +284,9 @@ pub async fn subscriber_view_counts(db: impl PgExecutor<'_>, channel_id: &str) -
                   count(*) filter (where subscription_in_view(s, 'Expired')) as "expired!",
                   count(*) filter (where subscription_in_view(s, 'NonCharge')) as "non_charge!",
                   count(*) filter (where subscription_in_view(s, 'Unsubscribed')) as "unsubscribed!",
-                  count(*) filter (where subscription_in_view(s, 'Requests')) as "requests!"
+                  count(*) filter (where subscription_in_view(s, 'Requests')) as "requests!",
+                  (select count(*) from firm_subscription f join firm_seat x using (firm_subscription_id, firm_id)
+                    where f.channel_id = $1) as "firm_seats!"
            from channel_subscription s where s.channel_id = $1"#,
         channel_id
     )
@@ -279,6 +301,7 @@ pub async fn subscriber_view_counts(db: impl PgExecutor<'_>, channel_id: &str) -
         (SubscriberView::NonCharge, row.non_charge),
         (SubscriberView::Unsubscribed, row.unsubscribed),
         (SubscriberView::Requests, row.requests),
+        (SubscriberView::FirmSeats, row.firm_seats),
     ])
 }
 

@@ -16,10 +16,12 @@ pub enum SubscriberView {
     Unsubscribed,
     /// Trial and access requests waiting for approval.
     Requests,
+    /// Readers a client firm gives the channel through a seat (they may have no subscription of their own).
+    FirmSeats,
 }
 
 impl SubscriberView {
-    pub const ALL: [SubscriberView; 8] = [
+    pub const ALL: [SubscriberView; 9] = [
         SubscriberView::All,
         SubscriberView::Trial,
         SubscriberView::Paid,
@@ -28,9 +30,10 @@ impl SubscriberView {
         SubscriberView::NonCharge,
         SubscriberView::Unsubscribed,
         SubscriberView::Requests,
+        SubscriberView::FirmSeats,
     ];
 
-    /// The name `subscription_in_view` (SQL) knows the view by.
+    /// The name `subscription_in_view` (SQL) knows the view by (FirmSeats is read from the seats instead).
     pub(super) fn as_str(self) -> &'static str {
         match self {
             SubscriberView::All => "All",
@@ -41,6 +44,7 @@ impl SubscriberView {
             SubscriberView::NonCharge => "NonCharge",
             SubscriberView::Unsubscribed => "Unsubscribed",
             SubscriberView::Requests => "Requests",
+            SubscriberView::FirmSeats => "FirmSeats",
         }
     }
 }

@@ -644,3 +644,45 @@ async fn the_readership_export_is_for_staff_and_the_firms_own_administrators(poo
     let anonymous = app.client.get(app.url(&format!("/export/firms/{firm}/readership.csv"))).send().await.unwrap();
     assert_eq!(anonymous.status(), 401);
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_channels_subscriber_lists_show_firm_seats_and_its_firms_view_the_seats(pool: PgPool) {
+    let w = world(pool).await;
+    let app = &w.app;
+    let firm = w.add_firm("Kestrel Partners", &["kestrel.example"]).await;
+    let subscription = w.subscribe_firm(&firm, Some(3)).await;
+    let (_, seated) = app.signed_in_reader("seated@kestrel.example").await;
+    let (_, own) = app.signed_in_reader("own@kestrel.example").await;
+    app.subscribe(&w.premium, &own, "account", "active", None, true).await;
+    assert_eq!(app.gql(Some(&w.admin), ASSIGN, json!({ "s": subscription, "u": seated })).await["data"]["assignFirmSeat"], true);
+
+    let list = "query($c: ID!, $v: SubscriberView!) { channelSubscribedUsers(channelId: $c, view: $v) {
+        total users { _id firmName holdsFirmSeat channelSubscription { subscriptionType } } } }";
+    let seats = app.gql(Some(&w.admin), list, json!({ "c": w.premium, "v": "FirmSeats" })).await;
+    assert_eq!(
+        seats["data"]["channelSubscribedUsers"],
+        json!({ "total": 1, "users": [{ "_id": seated, "firmName": "Kestrel Partners", "holdsFirmSeat": true, "channelSubscription": null }] }),
+        "{seats}"
+    );
+    let all = app.gql(Some(&w.admin), list, json!({ "c": w.premium, "v": "All" })).await;
+    assert_eq!(
+        all["data"]["channelSubscribedUsers"]["users"],
+        json!([{ "_id": own, "firmName": "Kestrel Partners", "holdsFirmSeat": false, "channelSubscription": { "subscriptionType": "account" } }]),
+        "{all}"
+    );
+    let counts = app.gql(Some(&w.admin), "query($c: ID!) { subscriberViewCounts(channelId: $c) { view count } }", json!({ "c": w.premium })).await;
+    let counts = counts["data"]["subscriberViewCounts"].as_array().unwrap().clone();
+    assert!(counts.contains(&json!({ "view": "FirmSeats", "count": 1 })) && counts.contains(&json!({ "view": "All", "count": 1 })), "{counts:?}");
+
+    // The channel's firms view: seats held and used; staff who do not manage the channel are refused.
+    let firms = "query($c: ID!) { channelFirmSubscriptions(channelId: $c) { firmName seats seatsUsed isActive } }";
+    let shown = app.gql(Some(&w.admin), firms, json!({ "c": w.premium })).await;
+    assert_eq!(
+        shown["data"]["channelFirmSubscriptions"],
+        json!([{ "firmName": "Kestrel Partners", "seats": 3, "seatsUsed": 1, "isActive": true }]),
+        "{shown}"
+    );
+    assert_eq!(error_code(&app.gql(Some(&w.editor), firms, json!({ "c": w.premium })).await), Some("FORBIDDEN"));
+    let (reader, _) = app.signed_in_reader("plain@elsewhere.example").await;
+    assert_eq!(error_code(&app.gql(Some(&reader), firms, json!({ "c": w.premium })).await), Some("FORBIDDEN"));
+}

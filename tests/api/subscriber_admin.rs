@@ -834,6 +834,7 @@ async fn subscriber_stats_views_paging_search_sorting_and_article_views(pool: Pg
         ("NonCharge", &["Hank", "Iris"]),
         ("Unsubscribed", &["Jack", "Kate", "Liam"]),
         ("Requests", &["Bob"]),
+        ("FirmSeats", &[]),
     ];
     let counts =
         app.gql(Some(&w.editor), "query($c: ID!) { subscriberViewCounts(channelId: $c) { view count } }", json!({ "c": w.premium })).await;
