@@ -5,7 +5,7 @@ import react from '@vitejs/plugin-react';
 // The Rust server (insights-cli serve) listens here by default; the dev server forwards
 // the API and the built-in identity provider to it so the app runs same-origin in dev too.
 const server = process.env.INSIGHTS_DEV_SERVER ?? 'http://127.0.0.1:8080';
-const proxied = ['/graphql', '/version', '/log', '/oidc', '/healthz', '/upload', '/contributor-profile-picture', '/unsubscribe'];
+const proxied = ['/graphql', '/version', '/log', '/oidc', '/healthz', '/upload', '/contributor-profile-picture', '/unsubscribe', '/export'];
 
 export default defineConfig({
   base: '/insights/',

@@ -71,10 +71,11 @@ pub async fn of_viewer(ctx: &Context<'_>) -> Result<EmailNotificationSettings> {
 pub struct EmailMutation;
 
 /// The caller's subscription to a channel, after a change.
-async fn subscription(ctx: &Context<'_>, user_id: &str, channel_id: &str) -> Result<ChannelSubscriptionObject> {
-    let row =
-        subscription_queries::of_channel_user(&app_state(ctx).pool, channel_id, user_id).await?.ok_or(Error::NotFound("Subscription"))?;
-    Ok(ChannelSubscriptionObject::new(row))
+/// The reader's own subscription to a channel after a change of its settings; none when they
+/// hold the channel only through a firm seat (the change went to the seat: `me.firmSeats`).
+async fn subscription(ctx: &Context<'_>, user_id: &str, channel_id: &str) -> Result<Option<ChannelSubscriptionObject>> {
+    let row = subscription_queries::of_channel_user(&app_state(ctx).pool, channel_id, user_id).await?;
+    Ok(row.map(ChannelSubscriptionObject::new))
 }
 
 #[Object]
@@ -92,26 +93,28 @@ impl EmailMutation {
     }
 
     /// Turns a subscribed channel's emails on or off (the other way round when `enabled` is
-    /// omitted: the spec's toggle).
+    /// omitted: the spec's toggle), for the reader's own subscription and firm seat alike.
+    /// NOT_FOUND when they hold the channel neither way; null when only through a firm seat.
     async fn set_premium_channel_email_notification_settings(
         &self,
         ctx: &Context<'_>,
         channel_id: ID,
         enabled: Option<bool>,
-    ) -> Result<ChannelSubscriptionObject> {
+    ) -> Result<Option<ChannelSubscriptionObject>> {
         let viewer = viewer(ctx)?;
         viewer.require(ALL_ROLES)?;
         settings::set_channel(&app_state(ctx).pool, &viewer.user.user_id, &channel_id, enabled).await?;
         subscription(ctx, &viewer.user.user_id, &channel_id).await
     }
 
-    /// How a subscribed channel's new articles are emailed: at once, or in a daily or weekly digest.
+    /// How a subscribed channel's new articles are emailed: at once, or in a daily or weekly digest
+    /// (own subscription and firm seat alike; null when the channel comes only through a seat).
     async fn change_email_preference(
         &self,
         ctx: &Context<'_>,
         channel_id: ID,
         frequency: EmailFrequency,
-    ) -> Result<ChannelSubscriptionObject> {
+    ) -> Result<Option<ChannelSubscriptionObject>> {
         let viewer = viewer(ctx)?;
         viewer.require(ALL_ROLES)?;
         settings::set_frequency(&app_state(ctx).pool, &viewer.user.user_id, &channel_id, frequency.as_str()).await?;

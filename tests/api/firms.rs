@@ -651,7 +651,7 @@ async fn a_channels_subscriber_lists_show_firm_seats_and_its_firms_view_the_seat
     let app = &w.app;
     let firm = w.add_firm("Kestrel Partners", &["kestrel.example"]).await;
     let subscription = w.subscribe_firm(&firm, Some(3)).await;
-    let (_, seated) = app.signed_in_reader("seated@kestrel.example").await;
+    let (seated_token, seated) = app.signed_in_reader("seated@kestrel.example").await;
     let (_, own) = app.signed_in_reader("own@kestrel.example").await;
     app.subscribe(&w.premium, &own, "account", "active", None, true).await;
     assert_eq!(app.gql(Some(&w.admin), ASSIGN, json!({ "s": subscription, "u": seated })).await["data"]["assignFirmSeat"], true);
@@ -673,6 +673,17 @@ async fn a_channels_subscriber_lists_show_firm_seats_and_its_firms_view_the_seat
     let counts = app.gql(Some(&w.admin), "query($c: ID!) { subscriberViewCounts(channelId: $c) { view count } }", json!({ "c": w.premium })).await;
     let counts = counts["data"]["subscriberViewCounts"].as_array().unwrap().clone();
     assert!(counts.contains(&json!({ "view": "FirmSeats", "count": 1 })) && counts.contains(&json!({ "view": "All", "count": 1 })), "{counts:?}");
+
+    // The seat holder sets the channel's emails with the reader's own mutations: the seat changes,
+    // and with no subscription of their own the answer is null (no error).
+    let toggle = "mutation($c: ID!) { setPremiumChannelEmailNotificationSettings(channelId: $c, enabled: false) { channelId } }";
+    let toggled = app.gql(Some(&seated_token), toggle, json!({ "c": w.premium })).await;
+    assert_eq!(toggled, json!({ "data": { "setPremiumChannelEmailNotificationSettings": null } }), "{toggled}");
+    let daily = "mutation($c: ID!) { changeEmailPreference(channelId: $c, frequency: daily) { channelId } }";
+    let changed = app.gql(Some(&seated_token), daily, json!({ "c": w.premium })).await;
+    assert_eq!(changed, json!({ "data": { "changeEmailPreference": null } }), "{changed}");
+    let seat = app.gql(Some(&seated_token), "{ me { firmSeats { emailNotifications emailFrequency } } }", json!({})).await;
+    assert_eq!(seat["data"]["me"]["firmSeats"], json!([{ "emailNotifications": false, "emailFrequency": "daily" }]), "{seat}");
 
     // The channel's firms view: seats held and used; staff who do not manage the channel are refused.
     let firms = "query($c: ID!) { channelFirmSubscriptions(channelId: $c) { firmName seats seatsUsed isActive } }";

@@ -3,7 +3,9 @@
 // firm's administrator and gives the firm a subscription of 2 seats to a premium channel. The firm's
 // administrator gives the other reader a seat on 'My firm'; that reader reads the channel's premium
 // article in full, sees the seat 'Provided by' the firm; the administrator takes the seat back and
-// the reader is back to the preview.
+// the reader is back to the preview. Beside that journey: the channel's firms view shows the firm's
+// 2 seats, the seat's channel is in the reader's email settings, and the firm's administrator
+// invites a colleague and withdraws the pending invitation.
 //
 // Everything is made for this run: the desk, the premium channel and its article through the API;
 // the two readers sign in through the provider's 'another user' form at a domain of this run. Each
@@ -34,6 +36,7 @@ interface Setup {
   admin: Awaited<ReturnType<typeof readyUserSession>>;
   firmAdmin: Reader;
   reader: Reader;
+  channelId: string;
   articleId: string;
 }
 
@@ -95,7 +98,7 @@ test.beforeAll(async ({ browser, playwright }) => {
   // Both at the firm's domain before it exists: adding the firm brings them in.
   const firmAdmin = await signInReader(browser, `Frida Firmlead ${run}`, `e2e-firm-admin-${run}@${DOMAIN}`);
   const reader = await signInReader(browser, `Rex Reader ${run}`, `e2e-firm-reader-${run}@${DOMAIN}`);
-  s = { admin, firmAdmin, reader, articleId };
+  s = { admin, firmAdmin, reader, channelId, articleId };
 });
 
 /** Contexts opened by the test, closed after it. */
@@ -181,6 +184,14 @@ test('The Administrator adds a firm whose domain brings two readers, makes one i
   await expect(heading1(page, FIRM)).toBeVisible();
   await expect(rowOf(page.getByRole('table', { name: 'Subscriptions' }), CHANNEL)).toContainText('0 / 2');
   await screenshot(page, 'firm-page-subscriptions');
+
+  // The channel's subscriber stats list the firm on their Firms tab, with its seats held and used.
+  await page.goto(`publisher/premium-channels/subscriber-stats/${s.channelId}`);
+  await expect(heading1(page, `${CHANNEL}: subscribers`)).toBeVisible();
+  await page.getByRole('tab', { name: 'Firms' }).click();
+  const firmRow = rowOf(page.getByRole('table', { name: 'Firms' }), FIRM);
+  await expect(firmRow.getByRole('cell')).toHaveText([FIRM, '2', '0', 'Paid - Clearing', 'Active', /\d{4}$/, 'No end date']);
+  await expectAccessible(page, "a channel's firms");
 });
 
 test("The firm's administrator gives the reader a seat on My firm; the reader reads the premium article in full", async ({ browser }) => {
@@ -208,6 +219,26 @@ test("The firm's administrator gives the reader a seat on My firm; the reader re
   await expect(card.getByText(`Provided by ${FIRM}`, { exact: true })).toBeVisible();
   await expect(card.getByRole('button', { name: 'Cancel subscription' })).toHaveCount(0);
   await expect(card.getByRole('button', { name: `Give back your seat of ${CHANNEL}` })).toBeVisible();
+
+  // The seat's channel is among the reader's email settings.
+  await reader.goto('email-notifications');
+  await expect(reader.getByRole('checkbox', { name: CHANNEL, exact: true })).toHaveAccessibleDescription(`Provided by ${FIRM}`);
+});
+
+test("The firm's administrator sees the invitation just sent as pending and withdraws it", async ({ browser }) => {
+  const admin = await pageWith(browser, s.firmAdmin.state);
+  await admin.goto('my-firm');
+  await expect(heading1(admin, 'My firm')).toBeVisible();
+  const colleague = `e2e-firm-colleague-${run}@${DOMAIN}`;
+  const invite = admin.getByRole('form', { name: 'Invite a colleague' });
+  await invite.getByLabel("Colleague's email").fill(colleague);
+  await invite.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(toast(admin, `Invitation sent to ${colleague}`)).toBeVisible();
+  const pending = admin.getByRole('table', { name: 'Pending invitations' });
+  await expect(rowOf(pending, colleague)).toContainText(s.firmAdmin.name);
+  await admin.getByRole('button', { name: `Withdraw the invitation to ${colleague}` }).click();
+  await expect(toast(admin, `The invitation to ${colleague} has been withdrawn.`)).toBeVisible();
+  await expect(pending).toContainText('No pending invitations');
 });
 
 test('The administrator takes the seat back: the reader sees the preview again', async ({ browser }) => {

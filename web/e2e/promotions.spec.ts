@@ -303,7 +303,8 @@ test('An administrator promotes a page, an editor places it, a reader registers 
   const download = admin.waitForEvent('download');
   await admin.getByRole('button', { name: 'Export CSV' }).click();
   const file = await download;
-  expect(file.suggestedFilename()).toBe('interests.csv');
+  // The server's name for the file, with the day.
+  expect(file.suggestedFilename()).toMatch(/^interests-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = readFileSync((await file.path())!, 'utf8');
   const lines = csv
     .replace(/^\uFEFF/, '')

@@ -3,25 +3,20 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Role } from '../../lib/access';
+import { stubDownloads } from '../../testing/downloads';
 import { testUser } from '../../testing/fixtures';
 import { renderApp } from '../../testing/renderApp';
 import { FirmPageDocument } from './__generated__/FirmPage.generated';
 import {
   AddFirmMemberDocument,
   FirmReaderCandidatesDocument,
-  FirmReadersDocument,
   RemoveFirmMemberDocument,
   SetFirmAdminDocument,
 } from './__generated__/FirmReaders.generated';
-import {
-  AssignFirmSeatDocument,
-  FirmSeatCandidatesDocument,
-  FirmSeatsDocument,
-  ReleaseFirmSeatDocument,
-} from './__generated__/FirmSeats.generated';
 import { CancelFirmSubscriptionDocument } from './__generated__/FirmSubscriptions.generated';
-import { FirmReadershipDocument } from './__generated__/FirmUsage.generated';
+import { NO_INVITATIONS_TEXT } from './FirmInvitations';
 import { ADA, BOB, CYD, FIRM_IDS, member, subscriptionRow } from './testData';
+import { firmServer, invitation } from './testServer';
 
 const OIL = subscriptionRow();
 const GAS = subscriptionRow({
@@ -56,13 +51,43 @@ function firm(overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** A small server: the firm, its readers and the oil channel's seats, changed by the mutations. */
-function server(options: { firm?: ReturnType<typeof firm>; seatsFull?: boolean } = {}) {
-  const state = {
-    holders: [{ __typename: 'FirmSeatHolder', user: ADA, assignedAt: new Date(2026, 0, 7).toISOString() }],
-    members: [member(ADA, { isAdmin: true, seatChannelIds: [FIRM_IDS.oilChannel] }), member(BOB, { joinedBy: 'invitation' }), member(CYD)],
-  };
-  const calls = { assign: vi.fn(), release: vi.fn(), admin: vi.fn(), remove: vi.fn(), add: vi.fn(), cancel: vi.fn() };
+const READING = {
+  channels: [
+    {
+      __typename: 'FirmChannelMonth',
+      channelId: FIRM_IDS.oilChannel,
+      channelName: 'Oil Weekly',
+      month: '2026-03-01T00:00:00Z',
+      readers: 2,
+      fullReads: 7,
+      previews: 3,
+      articlesRead: 5,
+    },
+  ],
+  reads: [
+    {
+      __typename: 'FirmReaderRead',
+      user: ADA,
+      articleId: '67b000000000000000000001',
+      title: 'Brent above $90',
+      channelName: 'Oil Weekly',
+      fullReads: 2,
+      previews: 0,
+      lastRead: new Date(2026, 2, 3, 9, 30).toISOString(),
+    },
+  ],
+};
+
+/** The shared firm server (readers, seats, reading, invitations) and the staff page's own answers. */
+function server(options: { firm?: ReturnType<typeof firm>; seatsFull?: boolean; invitations?: ReturnType<typeof invitation>[] } = {}) {
+  const shared = firmServer({
+    members: [member(ADA, { isAdmin: true }), member(BOB, { joinedBy: 'invitation' }), member(CYD)],
+    seatsFull: options.seatsFull,
+    reading: READING,
+    invitations: options.invitations,
+  });
+  const { state } = shared;
+  const calls = { ...shared.calls, admin: vi.fn(), remove: vi.fn(), add: vi.fn(), cancel: vi.fn() };
   const page: MockLink.MockedResponse = {
     request: { query: FirmPageDocument, variables: { id: FIRM_IDS.acme } },
     maxUsageCount: Number.POSITIVE_INFINITY,
@@ -71,73 +96,6 @@ function server(options: { firm?: ReturnType<typeof firm>; seatsFull?: boolean }
       const f = options.firm ?? firm();
       const subscriptions = f.subscriptions.map((s) => (s._id === FIRM_IDS.subOil ? { ...s, seatsUsed: state.holders.length } : s));
       return { data: { findFirmById: { ...f, seatsUsed: state.holders.length, subscriptions } } };
-    },
-  };
-  const readers: MockLink.MockedResponse = {
-    request: { query: FirmReadersDocument, variables: () => true },
-    maxUsageCount: Number.POSITIVE_INFINITY,
-    result: (v: { params?: { search?: string | null } }) => {
-      const q = v.params?.search?.toLowerCase() ?? '';
-      const found = state.members.filter((m) => m.user.name.toLowerCase().includes(q) || m.user.email.includes(q));
-      return {
-        data: {
-          findFirmById: {
-            __typename: 'Firm',
-            _id: FIRM_IDS.acme,
-            readers: { __typename: 'FirmReaderPage', total: found.length, readers: found },
-          },
-        },
-      };
-    },
-  };
-  const seats: MockLink.MockedResponse = {
-    request: { query: FirmSeatsDocument, variables: { firmId: FIRM_IDS.acme, channelId: FIRM_IDS.oilChannel } },
-    maxUsageCount: Number.POSITIVE_INFINITY,
-    result: () => ({
-      data: {
-        firmSeats: {
-          __typename: 'FirmSeats',
-          subscription: { __typename: 'FirmSubscription', _id: FIRM_IDS.subOil, seats: 2, seatsUsed: state.holders.length, isLive: true },
-          holders: state.holders,
-        },
-      },
-    }),
-  };
-  const candidates: MockLink.MockedResponse = {
-    request: { query: FirmSeatCandidatesDocument, variables: () => true },
-    maxUsageCount: Number.POSITIVE_INFINITY,
-    result: (v: { params?: { search?: string | null } }) => {
-      const q = v.params?.search?.toLowerCase() ?? '';
-      const readers = state.members
-        .filter((m) => m.user.name.toLowerCase().includes(q))
-        .map((m) => ({ __typename: 'FirmMember', user: m.user, seatChannelIds: m.seatChannelIds }));
-      return { data: { findFirmById: { __typename: 'Firm', _id: FIRM_IDS.acme, readers: { __typename: 'FirmReaderPage', readers } } } };
-    },
-  };
-  const assign: MockLink.MockedResponse = {
-    request: { query: AssignFirmSeatDocument, variables: () => true },
-    maxUsageCount: Number.POSITIVE_INFINITY,
-    result: (v: { firmSubscriptionId: string; userId: string }) => {
-      calls.assign(v);
-      if (options.seatsFull) {
-        return {
-          errors: [
-            { message: 'All 2 seats are in use', extensions: { code: 'BAD_USER_INPUT', fields: { seats: 'All 2 seats are in use' } } },
-          ],
-        };
-      }
-      const m = state.members.find((x) => x.user._id === v.userId);
-      if (m) state.holders = [...state.holders, { __typename: 'FirmSeatHolder', user: m.user, assignedAt: new Date().toISOString() }];
-      return { data: { assignFirmSeat: true } };
-    },
-  };
-  const release: MockLink.MockedResponse = {
-    request: { query: ReleaseFirmSeatDocument, variables: () => true },
-    maxUsageCount: Number.POSITIVE_INFINITY,
-    result: (v: { firmSubscriptionId: string; userId: string }) => {
-      calls.release(v);
-      state.holders = state.holders.filter((h) => h.user._id !== v.userId);
-      return { data: { releaseFirmSeat: true } };
     },
   };
   const setAdmin: MockLink.MockedResponse = {
@@ -156,41 +114,6 @@ function server(options: { firm?: ReturnType<typeof firm>; seatsFull?: boolean }
       calls.remove(v);
       state.members = state.members.filter((m) => m.user._id !== v.userId);
       return { data: { removeFirmMember: { __typename: 'Firm', _id: FIRM_IDS.acme, readerCount: state.members.length } } };
-    },
-  };
-  const readership: MockLink.MockedResponse = {
-    request: { query: FirmReadershipDocument, variables: { firmId: FIRM_IDS.acme } },
-    maxUsageCount: Number.POSITIVE_INFINITY,
-    result: {
-      data: {
-        firmReadership: {
-          __typename: 'FirmReadership',
-          channels: [
-            {
-              __typename: 'FirmChannelMonth',
-              channelId: FIRM_IDS.oilChannel,
-              channelName: 'Oil Weekly',
-              month: '2026-03-01T00:00:00Z',
-              readers: 2,
-              fullReads: 7,
-              previews: 3,
-              articlesRead: 5,
-            },
-          ],
-          reads: [
-            {
-              __typename: 'FirmReaderRead',
-              user: ADA,
-              articleId: '67b000000000000000000001',
-              title: 'Brent above $90',
-              channelName: 'Oil Weekly',
-              fullReads: 2,
-              previews: 0,
-              lastRead: new Date(2026, 2, 3, 9, 30).toISOString(),
-            },
-          ],
-        },
-      },
     },
   };
   const cancel: MockLink.MockedResponse = {
@@ -243,7 +166,7 @@ function server(options: { firm?: ReturnType<typeof firm>; seatsFull?: boolean }
   return {
     state,
     calls,
-    mocks: [page, readers, seats, candidates, assign, release, setAdmin, remove, readership, cancel, readerSearch, add],
+    mocks: [...shared.mocks, page, setAdmin, remove, cancel, readerSearch, add],
   };
 }
 
@@ -309,7 +232,9 @@ describe('FirmPage', () => {
     await user.type(picker, 'do');
     await user.click(await screen.findByRole('option', { name: /Dora Other/ }));
     await user.click(screen.getByRole('button', { name: 'Add reader' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('This reader belongs to North Fund: remove them there first');
+    // Under the picker (the removal's toast may still be showing, an alert too).
+    const refusal = await screen.findByText('This reader belongs to North Fund: remove them there first');
+    expect(refusal.closest('[role="alert"]')).not.toBeNull();
     await user.click(screen.getByRole('button', { name: 'Change Dora Other (dora@north.example)' }));
     await user.type(screen.getByRole('combobox', { name: 'Add a reader' }), 'da');
     await user.click(await screen.findByRole('option', { name: /Dan Dealer/ }));
@@ -351,7 +276,12 @@ describe('FirmPage', () => {
 
     // Ada holds one already: the picker offers the others.
     await user.type(panel.getByRole('combobox', { name: 'Give a seat of Oil Weekly' }), 'b');
-    await waitFor(() => expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([expect.stringContaining('Bob Broker')]));
+    await waitFor(() =>
+      expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
+        expect.stringContaining('Bob Broker'),
+        expect.stringContaining('Cyd Credit'),
+      ]),
+    );
     await user.click(screen.getByRole('option', { name: /Bob Broker/ }));
     await user.click(panel.getByRole('button', { name: 'Give seat' }));
     expect(await screen.findByText('Bob Broker now has a seat of Oil Weekly.')).toBeInTheDocument();
@@ -403,6 +333,62 @@ describe('FirmPage', () => {
     );
   });
 
+  it('lists the pending invitations on the Readers tab and withdraws one', async () => {
+    const user = userEvent.setup();
+    const { calls } = open('Editor', `/publisher/firms/${FIRM_IDS.acme}`, {
+      invitations: [invitation('dan@acme-bank.example'), invitation('eve@acme-bank.example', null)],
+    });
+    const table = await screen.findByRole('table', { name: 'Pending invitations' });
+    expect(screen.getByRole('heading', { level: 3, name: 'Pending invitations' })).toBeInTheDocument();
+    await within(table).findByText('dan@acme-bank.example');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Email', 'Invited', 'Invited by', 'Action']);
+    expect(rowOf(table, 'dan@acme-bank.example').getByText('Ada Analyst')).toBeInTheDocument();
+    expect(rowOf(table, 'dan@acme-bank.example').getByText('02 Mar 2026 09:15')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Withdraw the invitation to dan@acme-bank.example' }));
+    expect(await screen.findByText('The invitation to dan@acme-bank.example has been withdrawn.')).toBeInTheDocument();
+    expect(calls.withdraw).toHaveBeenCalledWith({ firmId: FIRM_IDS.acme, email: 'dan@acme-bank.example' });
+    await waitFor(() => expect(within(table).queryByText('dan@acme-bank.example')).not.toBeInTheDocument());
+    await user.click(screen.getByRole('button', { name: 'Withdraw the invitation to eve@acme-bank.example' }));
+    expect(await within(table).findByText(NO_INVITATIONS_TEXT)).toBeInTheDocument();
+  });
+
+  it("downloads the firm's reading as CSV from the Usage tab with the bearer token, busy meanwhile", async () => {
+    const user = userEvent.setup();
+    const { fetchSpy, saved, answer } = stubDownloads();
+    open('Editor', `/publisher/firms/${FIRM_IDS.acme}?tab=usage`);
+    const button = await screen.findByRole('button', { name: 'Download CSV' });
+    await user.click(button);
+    await waitFor(() => expect(fetchSpy).toHaveBeenCalledTimes(1));
+    const [url, init] = fetchSpy.mock.calls[0];
+    expect(url).toBe(`/export/firms/${FIRM_IDS.acme}/readership.csv`);
+    expect(new Headers(init?.headers).get('authorization')).toBe('Bearer test-access-token');
+    expect(button.className).toMatch(/loading/);
+
+    // The file keeps the name the server gives it.
+    answer(
+      new Response('Month,Channel\n', {
+        status: 200,
+        headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="readership-acme-bank-2026-03-10.csv"' },
+      }),
+    );
+    await waitFor(() => expect(saved).toEqual([{ href: 'blob:download', download: 'readership-acme-bank-2026-03-10.csv' }]));
+    await waitFor(() => expect(button.className).not.toMatch(/loading/));
+  });
+
+  it('says why in a toast when the CSV cannot be downloaded', async () => {
+    const user = userEvent.setup();
+    const { answer } = stubDownloads();
+    open('Editor', `/publisher/firms/${FIRM_IDS.acme}?tab=usage`);
+    await user.click(await screen.findByRole('button', { name: 'Download CSV' }));
+    answer(new Response(JSON.stringify({ code: 'FORBIDDEN', message: 'Not your firm' }), { status: 403 }));
+    expect(await screen.findByText('The download failed: FORBIDDEN::Not your firm')).toBeInTheDocument();
+  });
+
   it('lets Contributors read the firm without any action', async () => {
     const user = userEvent.setup();
     open('Contributor');
@@ -413,6 +399,8 @@ describe('FirmPage', () => {
     expect(screen.queryByRole('button', { name: /^Remove/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('combobox', { name: 'Add a reader' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Edit firm' })).not.toBeInTheDocument();
+    const invitations = await screen.findByRole('table', { name: 'Pending invitations' });
+    expect(within(invitations).queryByRole('columnheader', { name: 'Action' })).not.toBeInTheDocument();
 
     await user.click(screen.getByRole('tab', { name: /Subscriptions/ }));
     await user.click(await screen.findByRole('button', { name: 'Seats of Oil Weekly' }));

@@ -1,7 +1,8 @@
 //! A client firm's page for staff (issue 39): the firm's name as the heading, its details (domains,
 //! account number, billing method, state, counts, notes), 'Edit firm', and three tabs kept in the
-//! address (`?tab=`): Readers (`FirmReaders`), Subscriptions (`FirmSubscriptions`, with each one's
-//! seats, and 'Add subscription') and Usage (`FirmUsage`). Contributors read it all; Administrators
+//! address (`?tab=`): Readers (`FirmReaders`, and the invitations not yet taken up:
+//! `FirmInvitations`), Subscriptions (`FirmSubscriptions`, with each one's seats, and 'Add
+//! subscription') and Usage (`FirmUsage`, with its CSV). Contributors read it all; Administrators
 //! and Editors change it. An archived firm shows what it was, without the actions.
 import { gql } from '@apollo/client';
 import { useQuery } from '@apollo/client/react';
@@ -17,6 +18,7 @@ import { ACCESS, hasAccess } from '../../lib/access';
 import { formatError } from '../../lib/errors';
 import { useSession } from '../../lib/session';
 import { FirmPageDocument, type FirmPageQuery } from './__generated__/FirmPage.generated';
+import { FirmInvitations } from './FirmInvitations';
 import { FirmReaders } from './FirmReaders';
 import { FirmSubscriptions } from './FirmSubscriptions';
 import { addFirmSubscriptionPath, BILLING_METHOD_LABELS, editFirmPath, FIRMS_PATH, firmSeatsText, type FirmTab } from './firmText';
@@ -112,6 +114,7 @@ function FirmScreen({ firm, onChanged }: { firm: Firm; onChanged: () => void }) 
                     canManage={canChange}
                     onChanged={onChanged}
                   />
+                  <FirmInvitations firmId={firm._id} canWithdraw={canChange} />
                 </div>
               ),
             },

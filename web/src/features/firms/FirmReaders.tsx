@@ -7,11 +7,9 @@
 import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'react';
-import { AdminList, ConfirmDialog, SearchSelectField, useListState, type AdminColumn } from '../../components/admin';
-import { Banner } from '../../components/Banner';
+import { AdminList, ConfirmDialog, useListState, type AdminColumn } from '../../components/admin';
 import { Button } from '../../components/Button';
 import { CheckboxControl } from '../../components/Controls';
-import { EmailDescription } from '../../components/EmailDescription';
 import { showToast } from '../../components/Toaster';
 import { fieldErrors, formatError } from '../../lib/errors';
 import {
@@ -24,6 +22,7 @@ import {
   type FirmReadersQuery,
 } from './__generated__/FirmReaders.generated';
 import { JOINED_BY_LABELS, seatChannelNames } from './firmText';
+import { PersonPicker } from './PersonPicker';
 import { TableScroll } from './TableScroll';
 import './firms.css';
 
@@ -166,70 +165,42 @@ export function FirmReaders({ firmId, firmName, subscriptions, canManage, onChan
 /** 'Add a reader': a reader (Subscriber) found by name or email, made a member by staff. */
 function AddReader({ firmId, firmName, onAdded }: { firmId: string; firmName: string; onAdded: () => void }) {
   const [search, setSearch] = useState<string | null>(null);
-  const [chosen, setChosen] = useState<Candidate | null>(null);
-  const [refusal, setRefusal] = useState<string | null>(null);
   const { data, previousData, loading, error } = useQuery(FirmReaderCandidatesDocument, {
     variables: { searchQuery: search || null, limit: READER_CANDIDATES },
     skip: search === null,
   });
   // This firm's members are members already; another firm's are shown with it (the server refuses them).
   const candidates = ((data ?? previousData)?.getPaginatedUsers.users ?? []).filter((u) => u.firm?._id !== firmId);
-  const [addMember, { loading: adding }] = useMutation(AddFirmMemberDocument);
+  const [addMember] = useMutation(AddFirmMemberDocument);
 
-  const add = async () => {
-    if (!chosen) {
-      setRefusal('Choose a reader');
-      return;
-    }
-    setRefusal(null);
+  const add = async (chosen: Candidate) => {
     try {
       await addMember({ variables: { firmId, userId: chosen._id } });
       void showToast({ message: `${chosen.name} has been added to ${firmName}.`, intent: 'success' });
-      setChosen(null);
       onAdded();
+      return null;
     } catch (e) {
-      setRefusal(fieldErrors(e).userId ?? formatError(e));
+      return fieldErrors(e).userId ?? formatError(e);
     }
   };
 
   return (
-    <div className="insights-firm-section">
-      <div className="insights-firm-picker">
-        <SearchSelectField<Candidate>
-          label="Add a reader"
-          name="reader"
-          value={chosen}
-          onChange={(user) => {
-            setChosen(user);
-            setRefusal(null);
-          }}
-          onBlur={() => {}}
-          items={candidates}
-          itemKey={(u) => u._id}
-          itemLabel={(u) => `${u.name} (${u.email})`}
-          optionLabel={(u) => u.name}
-          itemDescription={(u) => (
-            <>
-              <EmailDescription email={u.email} />
-              {u.firm && ` · ${u.firm.name}`}
-            </>
-          )}
-          onSearch={setSearch}
-          loading={loading}
-          failed={!!error}
-          listLabel="Matching readers"
-          placeholder="Search readers by name or email..."
-          noMatchesText="No readers found"
-          icon="person"
-        />
-        <Button text="Add reader" intent="primary" loading={adding} onClick={() => void add()} />
-      </div>
-      {refusal && (
-        <Banner intent="danger" role="alert">
-          {refusal}
-        </Banner>
-      )}
-    </div>
+    <PersonPicker<Candidate>
+      label="Add a reader"
+      name="reader"
+      items={candidates}
+      personOf={(u) => u}
+      extraDescription={(u) => u.firm && ` · ${u.firm.name}`}
+      onSearch={setSearch}
+      loading={loading}
+      failed={!!error}
+      listLabel="Matching readers"
+      placeholder="Search readers by name or email..."
+      noMatchesText="No readers found"
+      buttonText="Add reader"
+      chooseText="Choose a reader"
+      onPick={add}
+    />
   );
 }
 

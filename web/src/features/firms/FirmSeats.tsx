@@ -6,11 +6,8 @@
 import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useId, useState } from 'react';
-import { SearchSelectField } from '../../components/admin';
 import { Banner } from '../../components/Banner';
-import { Button } from '../../components/Button';
 import { DataTable } from '../../components/DataTable';
-import { EmailDescription } from '../../components/EmailDescription';
 import { LoadingBlock } from '../../components/LoadingScreen';
 import { showToast } from '../../components/Toaster';
 import { formatDate } from '../../lib/dates';
@@ -23,7 +20,9 @@ import {
   type FirmSeatCandidatesQuery,
   type FirmSeatsQuery,
 } from './__generated__/FirmSeats.generated';
+import { actionColumn } from './actionColumn';
 import { seatsUsedText } from './firmText';
+import { PersonPicker } from './PersonPicker';
 import { TableScroll } from './TableScroll';
 import './firms.css';
 
@@ -85,19 +84,12 @@ export function FirmSeatsPanel({ firmId, channelId, channelName, canChange, onCh
     { key: 'since', title: 'Since', render: (h: Holder) => formatDate(new Date(h.assignedAt)) },
     ...(canChange
       ? [
-          {
-            key: 'action',
-            title: 'Action',
-            render: (h: Holder) => (
-              <Button
-                text="Take back"
-                size="small"
-                label={`Take back the seat of ${h.user.name}`}
-                loading={releasing === h.user._id}
-                onClick={() => void takeBack(h)}
-              />
-            ),
-          },
+          actionColumn<Holder>({
+            text: 'Take back',
+            label: (h) => `Take back the seat of ${h.user.name}`,
+            busy: (h) => releasing === h.user._id,
+            onClick: (h) => void takeBack(h),
+          }),
         ]
       : []),
   ];
@@ -152,65 +144,41 @@ interface GiveSeatProps {
 /** 'Give a seat': a member of the firm without a seat of this channel, found by name or email. */
 function GiveSeat({ firmId, channelId, channelName, firmSubscriptionId, onGiven }: GiveSeatProps) {
   const [search, setSearch] = useState<string | null>(null);
-  const [chosen, setChosen] = useState<Candidate | null>(null);
-  const [refusal, setRefusal] = useState<string | null>(null);
   const { data, previousData, loading, error } = useQuery(FirmSeatCandidatesDocument, {
     variables: { firmId, params: { page: 1, pageSize: SEAT_CANDIDATES, search: search || null } },
     skip: search === null,
     fetchPolicy: 'network-only',
   });
   const members = ((data ?? previousData)?.findFirmById.readers.readers ?? []).filter((m) => !m.seatChannelIds.includes(channelId));
-  const [assign, { loading: giving }] = useMutation(AssignFirmSeatDocument);
+  const [assign] = useMutation(AssignFirmSeatDocument);
 
-  const give = async () => {
-    if (!chosen) {
-      setRefusal('Choose a member of the firm');
-      return;
-    }
-    setRefusal(null);
+  const give = async (chosen: Candidate) => {
     try {
       await assign({ variables: { firmSubscriptionId, userId: chosen.user._id } });
       void showToast({ message: `${chosen.user.name} now has a seat of ${channelName}.`, intent: 'success' });
-      setChosen(null);
       await onGiven();
+      return null;
     } catch (e) {
-      setRefusal(seatError(e));
+      return seatError(e);
     }
   };
 
   return (
-    <div className="insights-firm-section">
-      <div className="insights-firm-picker">
-        <SearchSelectField<Candidate>
-          label={`Give a seat of ${channelName}`}
-          name="seatHolder"
-          value={chosen}
-          onChange={(member) => {
-            setChosen(member);
-            setRefusal(null);
-          }}
-          onBlur={() => {}}
-          items={members}
-          itemKey={(m) => m.user._id}
-          itemLabel={(m) => `${m.user.name} (${m.user.email})`}
-          optionLabel={(m) => m.user.name}
-          itemDescription={(m) => <EmailDescription email={m.user.email} />}
-          onSearch={setSearch}
-          loading={loading}
-          failed={!!error}
-          listLabel="Members without a seat"
-          placeholder="Search the firm's readers..."
-          noMatchesText="No member without a seat matches"
-          icon="person"
-        />
-        <Button text="Give seat" intent="primary" loading={giving} onClick={() => void give()} />
-      </div>
-      {refusal && (
-        <Banner intent="danger" role="alert">
-          {refusal}
-        </Banner>
-      )}
-    </div>
+    <PersonPicker<Candidate>
+      label={`Give a seat of ${channelName}`}
+      name="seatHolder"
+      items={members}
+      personOf={(m) => m.user}
+      onSearch={setSearch}
+      loading={loading}
+      failed={!!error}
+      listLabel="Members without a seat"
+      placeholder="Search the firm's readers..."
+      noMatchesText="No member without a seat matches"
+      buttonText="Give seat"
+      chooseText="Choose a member of the firm"
+      onPick={give}
+    />
   );
 }
 

@@ -9,6 +9,7 @@ import {
   ChangeFirmSubscriptionDocument,
   CreateFirmSubscriptionDocument,
   FirmSubscriptionFormDocument,
+  type FirmSubscriptionFormQueryVariables,
 } from './__generated__/FirmSubscriptionForm.generated';
 import {
   EMPTY_VALUES,
@@ -35,20 +36,38 @@ const OIL = {
   notes: 'Agreed with the desk',
 };
 
-function formData(subscriptions: unknown[] = [OIL]) {
-  return {
-    findFirmById: { __typename: 'Firm', _id: FIRM_IDS.acme, name: 'Acme Bank', state: 'active', subscriptions },
-    premiumChannels: [
-      { __typename: 'Channel', _id: FIRM_IDS.gasChannel, name: 'Gas Daily', price: '49.00', defaultTrialDurationDays: 21 },
-      { __typename: 'Channel', _id: FIRM_IDS.oilChannel, name: 'Oil Weekly', price: '99.00', defaultTrialDurationDays: null },
-    ],
-  };
-}
+const COAL_CHANNEL = '67c000000000000000000003';
 
-const formMock = (subscriptions?: unknown[]): MockLink.MockedResponse => ({
-  request: { query: FirmSubscriptionFormDocument, variables: { id: FIRM_IDS.acme } },
+/** The premium channels by name, and whether the signed-in Editor administers each (not Coal Notes). */
+const PREMIUM_CHANNELS = [
+  {
+    channel: { __typename: 'Channel', _id: COAL_CHANNEL, name: 'Coal Notes', price: '30.00', defaultTrialDurationDays: null },
+    mine: false,
+  },
+  {
+    channel: { __typename: 'Channel', _id: FIRM_IDS.gasChannel, name: 'Gas Daily', price: '49.00', defaultTrialDurationDays: 21 },
+    mine: true,
+  },
+  {
+    channel: { __typename: 'Channel', _id: FIRM_IDS.oilChannel, name: 'Oil Weekly', price: '99.00', defaultTrialDurationDays: null },
+    mine: true,
+  },
+];
+
+/** The form's query: the firm, and the premium channels `channels(params)` lists for the filter asked ('MyChannels': the Editor's). */
+const formMock = (subscriptions: unknown[] = [OIL], calls: FirmSubscriptionFormQueryVariables[] = []): MockLink.MockedResponse => ({
+  request: { query: FirmSubscriptionFormDocument, variables: () => true },
   maxUsageCount: Number.POSITIVE_INFINITY,
-  result: { data: formData(subscriptions) },
+  result: (v: FirmSubscriptionFormQueryVariables) => {
+    calls.push(v);
+    const items = PREMIUM_CHANNELS.filter((c) => v.channels?.filter !== 'MyChannels' || c.mine).map((c) => c.channel);
+    return {
+      data: {
+        findFirmById: { __typename: 'Firm', _id: FIRM_IDS.acme, name: 'Acme Bank', state: 'active', subscriptions },
+        channels: { __typename: 'ChannelPage', items },
+      },
+    };
+  },
 });
 
 /** The firm page the form returns to (its Subscriptions tab). */
@@ -276,6 +295,21 @@ describe('FirmSubscriptionForm', () => {
     expect(change).toHaveBeenCalledWith({
       item: expect.objectContaining({ version: 3, seats: 5, startsAt: null, cancelAt: '2026-12-31T00:00:00.000Z', priceBasis: 'flat' }),
     });
+  });
+
+  it.each([
+    ['Editor', 'MyChannels', ['Choose a channel', 'Gas Daily']],
+    ['Administrator', 'All', ['Choose a channel', 'Coal Notes', 'Gas Daily']],
+  ] as const)('offers an %s the premium channels they manage (%s)', async (role, filter, offered) => {
+    const calls: FirmSubscriptionFormQueryVariables[] = [];
+    renderApp({ path: `/publisher/firms/${FIRM_IDS.acme}/subscriptions/add`, user: testUser(role), mocks: [formMock([OIL], calls)] });
+    const channel = await screen.findByRole('combobox', { name: 'Channel' });
+    expect(
+      within(channel)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(offered);
+    expect(calls[0]).toEqual({ id: FIRM_IDS.acme, channels: expect.objectContaining({ filter, type: 'Premium', pageSize: 200 }) });
   });
 
   it('says so when the firm has no subscription to the channel', async () => {

@@ -5,6 +5,8 @@
 //! types), the account number (clearing account) or billing method (billed externally), notes
 //! (required when adding, as on the subscriber form) and 'Full article content'. A change is sent
 //! at the version read (a stale one answers CONFLICT). Saves return to the firm's Subscriptions tab.
+//! The channels offered are the premium ones the user manages (an Editor: those they administer, as
+//! the server requires; an Administrator: all), from the channel list's `channels(params)`.
 import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useParams } from 'react-router';
@@ -21,17 +23,20 @@ import {
 import { Banner } from '../../components/Banner';
 import { LoadingBlock } from '../../components/LoadingScreen';
 import { Page } from '../../components/Page';
+import type { Role } from '../../lib/access';
 import { useConfig } from '../../lib/config';
 import { formatUtcDay } from '../../lib/dates';
 import { isoToDayText, localDay } from '../../lib/days';
 import { formatError } from '../../lib/errors';
 import { normalisePrice, PRICE_PATTERN } from '../../lib/price';
+import { useSession } from '../../lib/session';
 import {
   ChangeFirmSubscriptionDocument,
   CreateFirmSubscriptionDocument,
   FirmSubscriptionFormDocument,
   type FirmSubscriptionFieldsFragment,
   type FirmSubscriptionFormQuery,
+  type FirmSubscriptionFormQueryVariables,
 } from './__generated__/FirmSubscriptionForm.generated';
 import {
   asFirmSubscriptionType,
@@ -50,12 +55,25 @@ import { FIRMS_PATH, firmPath } from './firmText';
 import './firms.css';
 
 type FormData = FirmSubscriptionFormQuery;
-type Channel = FormData['premiumChannels'][number];
+type Channel = FormData['channels']['items'][number];
+type ChannelParams = NonNullable<FirmSubscriptionFormQueryVariables['channels']>;
+
+/**
+ * The premium channels the user manages, as the channel list asks for 'My Channels'; the largest
+ * page the list serves (200) holds them all.
+ */
+export function managedPremiumChannels(role: Role | null): ChannelParams {
+  return { filter: role === 'Administrator' ? 'All' : 'MyChannels', type: 'Premium', page: 1, pageSize: 200, sortField: 'Name' };
+}
 
 /** The route screen: subscriptions/add, or subscriptions/edit/{channelId}, of the firm {id}. */
 export default function FirmSubscriptionFormScreen() {
   const { id = '', channelId } = useParams();
-  const { data, previousData, loading, error } = useQuery(FirmSubscriptionFormDocument, { variables: { id }, fetchPolicy: 'network-only' });
+  const { role } = useSession();
+  const { data, previousData, loading, error } = useQuery(FirmSubscriptionFormDocument, {
+    variables: { id, channels: managedPremiumChannels(role) },
+    fetchPolicy: 'network-only',
+  });
   const shown = data ?? previousData;
   const title = channelId ? 'Edit subscription' : 'Add subscription';
   if (shown) {
@@ -103,7 +121,8 @@ export function FirmSubscriptionForm({ data, record }: { data: FormData; record:
   const [create] = useMutation(CreateFirmSubscriptionDocument);
   const [change] = useMutation(ChangeFirmSubscriptionDocument);
   const initialStart = record ? toValues(record).startsAt : '';
-  const channelName = (id: string | null) => record?.channelName ?? data.premiumChannels.find((c) => c._id === id)?.name ?? '';
+  const channels = data.channels.items;
+  const channelName = (id: string | null) => record?.channelName ?? channels.find((c) => c._id === id)?.name ?? '';
 
   const form = useAdminForm<FirmSubscriptionValues, FirmSubscriptionFieldsFragment>({
     type: 'subscription',
@@ -130,7 +149,7 @@ export function FirmSubscriptionForm({ data, record }: { data: FormData; record:
 
   const { values } = form;
   const type = values.subscriptionType;
-  const channel: Channel | undefined = data.premiumChannels.find((c) => c._id === values.channelId);
+  const channel: Channel | undefined = channels.find((c) => c._id === values.channelId);
   const defaultTrialDays = channel?.defaultTrialDurationDays ?? constants.defaultTrialChannelDays;
   const price = form.field('pricePerMonth');
   const seats = form.field('seats');
@@ -163,7 +182,7 @@ export function FirmSubscriptionForm({ data, record }: { data: FormData; record:
           label="Channel"
           noneLabel="Choose a channel"
           // A firm holds one subscription per channel: the channels of its live ones are not offered.
-          options={data.premiumChannels.filter((c) => !subscribed.has(c._id)).map((c) => ({ value: c._id, label: c.name }))}
+          options={channels.filter((c) => !subscribed.has(c._id)).map((c) => ({ value: c._id, label: c.name }))}
           {...form.field('channelId')}
         />
       )}
@@ -244,7 +263,7 @@ export const FIRM_SUBSCRIPTION_FORM_OPERATIONS = gql`
     notes
   }
 
-  query FirmSubscriptionForm($id: ID!) {
+  query FirmSubscriptionForm($id: ID!, $channels: ChannelListParams) {
     findFirmById(id: $id) {
       _id
       name
@@ -254,11 +273,13 @@ export const FIRM_SUBSCRIPTION_FORM_OPERATIONS = gql`
         ...FirmSubscriptionFields
       }
     }
-    premiumChannels {
-      _id
-      name
-      price
-      defaultTrialDurationDays
+    channels(params: $channels) {
+      items {
+        _id
+        name
+        price
+        defaultTrialDurationDays
+      }
     }
   }
 

@@ -1,16 +1,19 @@
 //! A firm's reading over the last twelve months (issue 39, `firmReadership`), on the staff firm page
 //! and on 'My firm': per month and channel (readers, full reads, previews, articles read in full),
-//! and per reader and article (the server lists at most 500 reads).
+//! and per reader and article (the server lists at most 500 reads). 'Download CSV' saves the same
+//! period's reading, one row per reader, article and month, from the server's export.
 import { gql } from '@apollo/client';
 import { useQuery } from '@apollo/client/react';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { Banner } from '../../components/Banner';
 import { DataTable } from '../../components/DataTable';
+import { DownloadButton } from '../../components/DownloadButton';
 import { LoadingBlock } from '../../components/LoadingScreen';
 import { formatDateTime, formatUtcMonth } from '../../lib/dates';
 import { formatError } from '../../lib/errors';
 import { FirmReadershipDocument, type FirmReadershipQuery } from './__generated__/FirmUsage.generated';
+import { firmReadershipCsvPath } from './firmText';
 import { TableScroll } from './TableScroll';
 import './firms.css';
 
@@ -55,7 +58,15 @@ export function FirmUsage({ firmId, headingLevel = 3 }: { firmId: string; headin
   if (!usage) return null;
   return (
     <>
-      <p className="insights-firm-note">The last twelve months.</p>
+      <div className="insights-firm-actions">
+        <p className="insights-firm-note">The last twelve months.</p>
+        <DownloadButton
+          text="Download CSV"
+          url={firmReadershipCsvPath(firmId)}
+          fileName="readership.csv"
+          failureText="The download failed"
+        />
+      </div>
       <section className="insights-firm-section" aria-labelledby={monthsId}>
         <Heading id={monthsId}>Reading per channel and month</Heading>
         <TableScroll label="Reading per channel and month">

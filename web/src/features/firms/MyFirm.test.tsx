@@ -3,27 +3,29 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { GraphQLFormattedError } from 'graphql';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { stubDownloads } from '../../testing/downloads';
 import { testUser } from '../../testing/fixtures';
 import { renderApp } from '../../testing/renderApp';
-import { FirmReadersDocument } from './__generated__/FirmReaders.generated';
-import {
-  AssignFirmSeatDocument,
-  FirmSeatCandidatesDocument,
-  FirmSeatsDocument,
-  ReleaseFirmSeatDocument,
-} from './__generated__/FirmSeats.generated';
-import { FirmReadershipDocument } from './__generated__/FirmUsage.generated';
 import { InviteToFirmDocument, MyFirmDocument, SetFirmUsageEmailDocument } from './__generated__/MyFirm.generated';
+import { NO_INVITATIONS_TEXT } from './FirmInvitations';
 import { MY_FIRM_TITLE, NOT_FIRM_ADMIN_TEXT } from './MyFirm';
 import { ADA, BOB, FIRM_IDS, member, subscriptionRow } from './testData';
+import { firmServer, invitation } from './testServer';
 
 const FIRM_OF_USER = { __typename: 'FirmOfUser', _id: FIRM_IDS.acme, name: 'Acme Bank', isAdmin: true, usageEmail: false };
 const ADMIN = testUser('Subscriber', { _id: FIRM_IDS.ada, name: 'Ada Analyst', firm: FIRM_OF_USER });
 
 /** The firm as its administrator reads it, with the seats of its oil subscription (2, one given). */
-function server(options: { seatsFull?: boolean; myFirmErrors?: GraphQLFormattedError[] } = {}) {
-  const state = { holders: [{ __typename: 'FirmSeatHolder', user: ADA, assignedAt: new Date(2026, 0, 7).toISOString() }] };
-  const calls = { assign: vi.fn(), release: vi.fn(), invite: vi.fn(), usage: vi.fn() };
+function server(
+  options: { seatsFull?: boolean; myFirmErrors?: GraphQLFormattedError[]; invitations?: ReturnType<typeof invitation>[] } = {},
+) {
+  const shared = firmServer({
+    members: [member(ADA, { isAdmin: true }), member(BOB)],
+    seatsFull: options.seatsFull,
+    invitations: options.invitations,
+  });
+  const { state } = shared;
+  const calls = { ...shared.calls, invite: vi.fn(), usage: vi.fn() };
   const myFirm: MockLink.MockedResponse = {
     request: { query: MyFirmDocument },
     maxUsageCount: Number.POSITIVE_INFINITY,
@@ -47,84 +49,6 @@ function server(options: { seatsFull?: boolean; myFirmErrors?: GraphQLFormattedE
             },
           },
   };
-  const readers: MockLink.MockedResponse = {
-    request: { query: FirmReadersDocument, variables: () => true },
-    maxUsageCount: Number.POSITIVE_INFINITY,
-    result: () => {
-      const holders = new Set(state.holders.map((h) => h.user._id));
-      const list = [ADA, BOB].map((u) =>
-        member(u, { isAdmin: u === ADA, seatChannelIds: holders.has(u._id) ? [FIRM_IDS.oilChannel] : [] }),
-      );
-      return {
-        data: {
-          findFirmById: { __typename: 'Firm', _id: FIRM_IDS.acme, readers: { __typename: 'FirmReaderPage', total: 2, readers: list } },
-        },
-      };
-    },
-  };
-  const seats: MockLink.MockedResponse = {
-    request: { query: FirmSeatsDocument, variables: { firmId: FIRM_IDS.acme, channelId: FIRM_IDS.oilChannel } },
-    maxUsageCount: Number.POSITIVE_INFINITY,
-    result: () => ({
-      data: {
-        firmSeats: {
-          __typename: 'FirmSeats',
-          subscription: { __typename: 'FirmSubscription', _id: FIRM_IDS.subOil, seats: 2, seatsUsed: state.holders.length, isLive: true },
-          holders: state.holders,
-        },
-      },
-    }),
-  };
-  const candidates: MockLink.MockedResponse = {
-    request: { query: FirmSeatCandidatesDocument, variables: () => true },
-    maxUsageCount: Number.POSITIVE_INFINITY,
-    result: () => ({
-      data: {
-        findFirmById: {
-          __typename: 'Firm',
-          _id: FIRM_IDS.acme,
-          readers: {
-            __typename: 'FirmReaderPage',
-            readers: [ADA, BOB].map((u) => ({
-              __typename: 'FirmMember',
-              user: u,
-              seatChannelIds: state.holders.some((h) => h.user._id === u._id) ? [FIRM_IDS.oilChannel] : [],
-            })),
-          },
-        },
-      },
-    }),
-  };
-  const assign: MockLink.MockedResponse = {
-    request: { query: AssignFirmSeatDocument, variables: () => true },
-    maxUsageCount: Number.POSITIVE_INFINITY,
-    result: (v: { userId: string }) => {
-      calls.assign(v);
-      if (options.seatsFull) {
-        return {
-          errors: [
-            { message: 'All 1 seats are in use', extensions: { code: 'BAD_USER_INPUT', fields: { seats: 'All 1 seats are in use' } } },
-          ],
-        };
-      }
-      state.holders = [...state.holders, { __typename: 'FirmSeatHolder', user: BOB, assignedAt: new Date().toISOString() }];
-      return { data: { assignFirmSeat: true } };
-    },
-  };
-  const release: MockLink.MockedResponse = {
-    request: { query: ReleaseFirmSeatDocument, variables: () => true },
-    maxUsageCount: Number.POSITIVE_INFINITY,
-    result: (v: { userId: string }) => {
-      calls.release(v);
-      state.holders = state.holders.filter((h) => h.user._id !== v.userId);
-      return { data: { releaseFirmSeat: true } };
-    },
-  };
-  const readership: MockLink.MockedResponse = {
-    request: { query: FirmReadershipDocument, variables: { firmId: FIRM_IDS.acme } },
-    maxUsageCount: Number.POSITIVE_INFINITY,
-    result: { data: { firmReadership: { __typename: 'FirmReadership', channels: [], reads: [] } } },
-  };
   const invite: MockLink.MockedResponse = {
     request: { query: InviteToFirmDocument, variables: () => true },
     maxUsageCount: Number.POSITIVE_INFINITY,
@@ -137,6 +61,7 @@ function server(options: { seatsFull?: boolean; myFirmErrors?: GraphQLFormattedE
           ],
         };
       }
+      state.invitations = [invitation(v.email), ...state.invitations];
       return { data: { inviteToFirm: true } };
     },
   };
@@ -148,7 +73,7 @@ function server(options: { seatsFull?: boolean; myFirmErrors?: GraphQLFormattedE
       return { data: { setFirmUsageEmail: v.on } };
     },
   };
-  return { state, calls, mocks: [myFirm, readers, seats, candidates, assign, release, readership, invite, usage] };
+  return { state, calls, mocks: [...shared.mocks, myFirm, invite, usage] };
 }
 
 beforeAll(async () => {
@@ -205,7 +130,7 @@ describe('My firm', () => {
     await user.type(await panel.findByRole('combobox', { name: 'Give a seat of Oil Weekly' }), 'bob');
     await user.click(await screen.findByRole('option', { name: /Bob Broker/ }));
     await user.click(panel.getByRole('button', { name: 'Give seat' }));
-    expect(await panel.findByRole('alert')).toHaveTextContent('All 1 seats are in use');
+    expect(await panel.findByRole('alert')).toHaveTextContent(/^All 2 seats are in use$/);
   });
 
   it("invites a colleague: checks the address, shows the server's refusal on the field, and says 'Invitation sent to …'", async () => {
@@ -234,6 +159,36 @@ describe('My firm', () => {
     expect(calls.invite).toHaveBeenLastCalledWith({ email: 'dan@acme-bank.example' });
     expect(email).toHaveValue('');
   }, 15_000);
+
+  it('lists the invitation just sent among the pending ones, and withdraws it', async () => {
+    const user = userEvent.setup();
+    const { mocks, calls } = server();
+    renderApp({ path: '/my-firm', user: ADMIN, mocks });
+    const table = await screen.findByRole('table', { name: 'Pending invitations' });
+    expect(within(table).getByText(NO_INVITATIONS_TEXT)).toBeInTheDocument();
+
+    const invite = within(screen.getByRole('form', { name: 'Invite a colleague' }));
+    await user.type(invite.getByLabelText("Colleague's email"), 'dan@acme-bank.example');
+    await user.click(invite.getByRole('button', { name: 'Send invitation' }));
+    expect(await within(table).findByText('dan@acme-bank.example')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Withdraw the invitation to dan@acme-bank.example' }));
+    expect(await screen.findByText('The invitation to dan@acme-bank.example has been withdrawn.')).toBeInTheDocument();
+    expect(calls.withdraw).toHaveBeenCalledWith({ firmId: FIRM_IDS.acme, email: 'dan@acme-bank.example' });
+    expect(await within(table).findByText(NO_INVITATIONS_TEXT)).toBeInTheDocument();
+  }, 15_000);
+
+  it("downloads the firm's reading as CSV from the Reading section", async () => {
+    const user = userEvent.setup();
+    const { fetchSpy, saved, answer } = stubDownloads();
+    const { mocks } = server();
+    renderApp({ path: '/my-firm', user: ADMIN, mocks });
+    const reading = within(await screen.findByRole('region', { name: 'Reading' }));
+    await user.click(await reading.findByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(fetchSpy.mock.calls[0]?.[0]).toBe(`/export/firms/${FIRM_IDS.acme}/readership.csv`));
+    answer(new Response('Month,Channel\n', { status: 200 }));
+    await waitFor(() => expect(saved).toEqual([{ href: 'blob:download', download: 'readership.csv' }]));
+  });
 
   it('turns the monthly usage summary on from its first value', async () => {
     const user = userEvent.setup();

@@ -1,9 +1,10 @@
 //! 'My firm' (issue 39), the reader page of a client firm's administrators (`myFirm`): the firm's
 //! subscriptions with their seats (give and take back: `FirmSubscriptions`), its readers and their
-//! seats (`FirmReaders`), 'Invite a colleague' (they join at their first sign-in), the firm's
-//! reading per channel and month (`FirmUsage`), and 'Email me a monthly usage summary'. The account
-//! menu offers the page to firm administrators only (`me.firm.isAdmin`); anyone else who opens it
-//! is told it is for them, and so is one the server refuses (FORBIDDEN).
+//! seats (`FirmReaders`), 'Invite a colleague' (they join at their first sign-in) with the
+//! invitations not yet taken up (`FirmInvitations`, each one withdrawn at will), the firm's reading
+//! per channel and month with its CSV (`FirmUsage`), and 'Email me a monthly usage summary'. The
+//! account menu offers the page to firm administrators only (`me.firm.isAdmin`); anyone else who
+//! opens it is told it is for them, and so is one the server refuses (FORBIDDEN).
 import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
@@ -19,7 +20,9 @@ import { useConfig } from '../../lib/config';
 import { INVALID_EMAIL, isEmail } from '../../lib/email';
 import { fieldErrors, formatError, hasErrorCode } from '../../lib/errors';
 import { useSession } from '../../lib/session';
+import { FirmInvitationsDocument } from './__generated__/FirmInvitations.generated';
 import { InviteToFirmDocument, MyFirmDocument, SetFirmUsageEmailDocument, type MyFirmQuery } from './__generated__/MyFirm.generated';
+import { FirmInvitations } from './FirmInvitations';
 import { FirmReaders } from './FirmReaders';
 import { FirmSubscriptions } from './FirmSubscriptions';
 import { firmSeatsText, MESSAGES } from './firmText';
@@ -105,6 +108,7 @@ function FirmSections({ firm, usageEmail, onChanged }: { firm: Firm; usageEmail:
       </Section>
       <Section title="Invite a colleague">
         <InviteColleague firmName={firm.name} />
+        <FirmInvitations firmId={firm._id} canWithdraw />
       </Section>
       <Section title="Reading">
         <FirmUsage firmId={firm._id} />
@@ -136,7 +140,8 @@ function InviteColleague({ firmName }: { firmName: string }) {
       return;
     }
     try {
-      await invite({ variables: { email: typed } });
+      // The pending invitations list the new one.
+      await invite({ variables: { email: typed }, refetchQueries: [FirmInvitationsDocument] });
       void showToast({ message: `Invitation sent to ${typed}`, intent: 'success' });
       setEmail('');
       setTouched(false);

@@ -28,6 +28,14 @@ export function editFirmSubscriptionPath(firmId: string, channelId: string): str
   return `${FIRMS_PATH}/${firmId}/subscriptions/edit/${channelId}`;
 }
 
+/**
+ * A firm's reading as CSV (`GET /export/firms/{id}/readership.csv`). Without `from`/`to` it covers
+ * the last twelve months, the same period as `firmReadership` shows.
+ */
+export function firmReadershipCsvPath(firmId: string): string {
+  return `/export/firms/${encodeURIComponent(firmId)}/readership.csv`;
+}
+
 export const BILLING_METHOD_LABELS: Record<FirmBillingMethod, string> = {
   account: 'Clearing account',
   invoice: 'Invoice',
@@ -65,13 +73,9 @@ export function seatsText(used: number, seats: number | null | undefined): strin
   return `${used} / ${seats ?? 'unlimited'}`;
 }
 
-/**
- * A firm's seats used / held. The server's `seatsHeld` is null both when a subscription is
- * unlimited and when no subscription has started (its sum over none): a firm without a live
- * subscription holds no seat, not unlimited ones.
- */
-export function firmSeatsText(firm: { seatsUsed: number; seatsHeld?: number | null; subscriptionCount: number }): string {
-  return seatsText(firm.seatsUsed, firm.subscriptionCount === 0 ? (firm.seatsHeld ?? 0) : firm.seatsHeld);
+/** A firm's seats used / held: `seatsHeld` is null when one of its live subscriptions is unlimited. */
+export function firmSeatsText(firm: { seatsUsed: number; seatsHeld?: number | null }): string {
+  return seatsText(firm.seatsUsed, firm.seatsHeld);
 }
 
 /** '3 of 5 seats used', or '3 seats used (unlimited)'. */

@@ -2,6 +2,7 @@ import type { MockLink } from '@apollo/client/testing';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { stubDownloads } from '../../testing/downloads';
 import { testUser } from '../../testing/fixtures';
 import { renderApp } from '../../testing/renderApp';
 import { InterestsDocument, type InterestsQueryVariables } from './__generated__/Interests.generated';
@@ -214,16 +215,7 @@ describe('Interests', () => {
 
   it('exports the same selection as CSV with the bearer token, busy while it downloads', async () => {
     const user = userEvent.setup();
-    let finish: (response: Response) => void = () => {};
-    const fetchSpy = vi.fn((_url: string, _init?: RequestInit) => new Promise<Response>((resolve) => (finish = resolve)));
-    vi.stubGlobal('fetch', fetchSpy);
-    const createObjectURL = vi.fn(() => 'blob:interests');
-    // jsdom has no object URLs.
-    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
-    const saved: { href: string; download: string }[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      saved.push({ href: this.href, download: this.download });
-    });
+    const { fetchSpy, saved, answer } = stubDownloads('blob:interests');
 
     const calls: Params[] = [];
     renderApp({ path: `${PATH}?itemId=${IDS.promo}`, user: ADMIN, mocks: [interestsMock(calls)] });
@@ -238,7 +230,7 @@ describe('Interests', () => {
     expect(new Headers(init?.headers).get('authorization')).toBe('Bearer test-access-token');
     expect(screen.getByRole('button', { name: 'Export CSV' }).className).toMatch(/loading/);
 
-    finish(new Response('Registered at,Kind\n', { status: 200, headers: { 'content-type': 'text/csv' } }));
+    answer(new Response('Registered at,Kind\n', { status: 200, headers: { 'content-type': 'text/csv' } }));
     await waitFor(() => expect(saved).toEqual([{ href: 'blob:interests', download: 'interests.csv' }]));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Export CSV' }).className).not.toMatch(/loading/));
   });

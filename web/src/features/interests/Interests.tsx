@@ -9,15 +9,12 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { AdminList, useListState, type AdminColumn, type AdminListFilter, type ListState } from '../../components/admin';
 import { Button } from '../../components/Button';
+import { DownloadButton } from '../../components/DownloadButton';
 import { Badge } from '../../components/Card';
 import { InputField } from '../../components/InputField';
 import { Page } from '../../components/Page';
-import { showToast } from '../../components/Toaster';
-import { useAccessToken } from '../../lib/auth';
 import { formatDateTime } from '../../lib/dates';
 import { DATE_MESSAGES } from '../../lib/days';
-import { logger } from '../../lib/logger';
-import { downloadProtectedFile } from './downloadCsv';
 import { InterestsDocument, type InterestsQuery, type InterestsQueryVariables } from './__generated__/Interests.generated';
 import './interests.css';
 
@@ -178,7 +175,16 @@ export default function Interests() {
         onRetry={() => void refetch()}
         search={{ placeholder: 'Search readers...' }}
         filters={KIND_FILTERS}
-        actions={<ExportButton filters={filters} disabled={badRange} />}
+        actions={
+          <DownloadButton
+            text="Export CSV"
+            icon="document"
+            url={exportUrl(filters)}
+            fileName="interests.csv"
+            failureText="The export failed"
+            disabled={badRange}
+          />
+        }
       />
     </Page>
   );
@@ -196,24 +202,6 @@ function DeliveryBadge({ interest }: { interest: Interest }) {
   ) : (
     <Badge text={delivery.text} intent={delivery.intent} />
   );
-}
-
-function ExportButton({ filters, disabled }: { filters: InterestFilters; disabled: boolean }) {
-  const token = useAccessToken();
-  const [busy, setBusy] = useState(false);
-  const exportCsv = async () => {
-    setBusy(true);
-    try {
-      await downloadProtectedFile(exportUrl(filters), await token(), 'interests.csv');
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      logger.warn(`Exporting interests failed: ${message}`);
-      void showToast({ message: `The export failed: ${message}`, intent: 'danger' });
-    } finally {
-      setBusy(false);
-    }
-  };
-  return <Button text="Export CSV" icon="document" loading={busy} disabled={disabled} onClick={() => void exportCsv()} />;
 }
 
 export const INTERESTS_QUERY = gql`

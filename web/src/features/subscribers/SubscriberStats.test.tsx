@@ -14,6 +14,8 @@ import {
   SubscriberStatsHeaderDocument,
   type ChannelSubscribersQueryVariables,
 } from './__generated__/SubscriberStats.generated';
+import { ChannelFirmSubscriptionsDocument } from './__generated__/ChannelFirms.generated';
+import { NO_FIRMS_TEXT } from './ChannelFirms';
 import { IDS, listUser, subscriberChannel } from './testData';
 
 const PATH = `/publisher/premium-channels/subscriber-stats/${IDS.oil}`;
@@ -29,6 +31,7 @@ const COUNTS = [
   ['NonCharge', 1],
   ['Unsubscribed', 0],
   ['Requests', 2],
+  ['FirmSeats', 1],
 ] as const;
 
 const USERS = [
@@ -38,9 +41,27 @@ const USERS = [
     { subscriptionType: 'stripe', cancelAt: null, status: { effectiveState: 'active', typeLabel: 'Paid - Non-clearing' } },
   ),
   listUser(
-    { _id: IDS.cy, insightsUserId: 'auth0|cy', name: 'Cy Client', email: 'cy@example.com', company: 'Cyan', articleViewsByChannel: 12 },
+    {
+      _id: IDS.cy,
+      insightsUserId: 'auth0|cy',
+      name: 'Cy Client',
+      email: 'cy@example.com',
+      company: 'Cyan',
+      firmName: 'Acme Bank',
+      articleViewsByChannel: 12,
+    },
     { subscriptionType: 'nonCharge', cancelAt: '2030-12-31T23:59:59Z', status: { effectiveState: 'active', typeLabel: 'Non-charge' } },
   ),
+];
+
+/** A reader a client firm gives the channel through a seat, with no subscription of their own. */
+const SEAT_HOLDERS = [
+  {
+    ...listUser({ _id: IDS.cy, insightsUserId: 'auth0|cy', name: 'Cy Client', email: 'cy@example.com', company: 'Cyan' }),
+    firmName: 'Acme Bank',
+    holdsFirmSeat: true,
+    channelSubscription: null,
+  },
 ];
 
 const REQUESTS = [
@@ -80,9 +101,35 @@ function listMock(calls: ChannelSubscribersQueryVariables[]): MockLink.MockedRes
       const v = variables as ChannelSubscribersQueryVariables;
       calls.push(v);
       const q = v.searchQuery?.toLowerCase();
-      const rows = (v.view === 'Requests' ? REQUESTS : USERS).filter((u) => !q || u.name.toLowerCase().includes(q));
+      const all = v.view === 'Requests' ? REQUESTS : v.view === 'FirmSeats' ? SEAT_HOLDERS : USERS;
+      const rows = all.filter((u) => !q || u.name.toLowerCase().includes(q));
       return { data: { channelSubscribedUsers: { __typename: 'SubscribedUserPage', total: rows.length, users: rows } } };
     },
+  };
+}
+
+/** A client firm's subscription to the channel, as the Firms tab reads it. */
+function channelFirm(overrides: Record<string, unknown> = {}) {
+  return {
+    __typename: 'FirmSubscription',
+    _id: '67e000000000000000000001',
+    firmId: '67f000000000000000000001',
+    firmName: 'Acme Bank',
+    seats: 2,
+    seatsUsed: 1,
+    typeLabel: 'Paid - Clearing',
+    subscriptionState: 'active',
+    startsAt: new Date(2026, 0, 5).toISOString(),
+    cancelAt: '2026-12-31T23:59:59Z',
+    ...overrides,
+  };
+}
+
+function channelFirmsMock(firms: ReturnType<typeof channelFirm>[]): MockLink.MockedResponse {
+  return {
+    request: { query: ChannelFirmSubscriptionsDocument, variables: { channelId: IDS.oil } },
+    maxUsageCount: Number.POSITIVE_INFINITY,
+    result: { data: { channelFirmSubscriptions: firms } },
   };
 }
 
@@ -122,11 +169,13 @@ describe('SubscriberStats', { timeout: 15_000 }, () => {
       'Non-charge (1)',
       'Unsubscribed (0)',
       'Requests (2)',
+      'Firm seats (1)',
     ]);
     expect(views().getByRole('button', { name: 'Trial (2)' })).toHaveAttribute('aria-pressed', 'true');
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
       'Name',
       'Company',
+      'Firm',
       'Email',
       'Type',
       'State',
@@ -138,6 +187,8 @@ describe('SubscriberStats', { timeout: 15_000 }, () => {
     expect(rowTexts()[0]).toEqual([
       'Ada Reader',
       'Acme',
+      // A reader in no client firm.
+      '',
       'ada@example.com',
       'Trial',
       'Active',
@@ -409,6 +460,71 @@ describe('SubscriberStats', { timeout: 15_000 }, () => {
       ],
     });
     await waitFor(() => expect(router.state.location.pathname).toBe('/publisher/premium-channels'));
+  });
+
+  it("shows a subscriber's client firm in the Firm column", async () => {
+    renderApp({ path: PATH, user: administrator, mocks: [headerMock({ n: 0 }), listMock([])] });
+    await screen.findByText('Cy Client');
+    const cy = rowTexts().find((r) => r[0] === 'Cy Client');
+    expect(cy?.slice(0, 3)).toEqual(['Cy Client', 'Cyan', 'Acme Bank']);
+  });
+
+  it('lists the firm seats of the channel: the firm marked, no subscription of their own to edit', async () => {
+    const user = userEvent.setup();
+    renderApp({ path: PATH, user: editor, mocks: [headerMock({ n: 0 }), listMock([])] });
+    await screen.findByText('Ada Reader');
+    await user.click(views().getByRole('button', { name: 'Firm seats (1)' }));
+    await waitFor(() =>
+      expect(rowTexts().map((r) => r.slice(0, 5))).toEqual([['Cy Client', 'Cyan', 'Acme Bank (seat)', 'cy@example.com', 'Firm seat']]),
+    );
+    expect(screen.queryByRole('link', { name: 'Edit Cy Client' })).not.toBeInTheDocument();
+  });
+
+  it("lists the firms' subscriptions to the channel on the Firms tab, kept in the address", async () => {
+    const user = userEvent.setup();
+    const firms = [
+      channelFirm(),
+      channelFirm({
+        _id: '67e000000000000000000002',
+        firmId: '67f000000000000000000002',
+        firmName: 'North Fund',
+        seats: null,
+        seatsUsed: 4,
+        typeLabel: 'Trial',
+        subscriptionState: 'expired',
+        cancelAt: null,
+      }),
+    ];
+    const { router } = renderApp({ path: PATH, user: editor, mocks: [headerMock({ n: 0 }), listMock([]), channelFirmsMock(firms)] });
+    await screen.findByText('Ada Reader');
+    await user.click(screen.getByRole('tab', { name: 'Firms' }));
+    const firmTable = await screen.findByRole('table', { name: 'Firms' });
+    expect(router.state.location.search).toBe('?tab=firms');
+    const rows = within(firmTable)
+      .getAllByRole<HTMLTableRowElement>('row')
+      .map((r) => [...r.cells].map((c) => c.textContent));
+    expect(rows).toEqual([
+      ['Firm', 'Seats held', 'Seats used', 'Type', 'State', 'Starts', 'Ends'],
+      ['Acme Bank', '2', '1', 'Paid - Clearing', 'Active', '05 Jan 2026', '31 Dec 2026'],
+      ['North Fund', 'Unlimited', '4', 'Trial', 'Expired', '05 Jan 2026', 'No end date'],
+    ]);
+    expect(within(firmTable).getByRole('link', { name: 'Acme Bank' })).toHaveAttribute('href', '/publisher/firms/67f000000000000000000001');
+
+    await user.click(screen.getByRole('tab', { name: 'Subscribers' }));
+    expect(await screen.findByRole('table', { name: 'Subscribers' })).toBeInTheDocument();
+    expect(router.state.location.search).toBe('');
+  });
+
+  it('says so when no firm subscribes to the channel', async () => {
+    renderApp({ path: `${PATH}?tab=firms`, user: administrator, mocks: [headerMock({ n: 0 }), listMock([]), channelFirmsMock([])] });
+    expect(await screen.findByText(NO_FIRMS_TEXT)).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Firms' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('has no Firms tab on a free channel (firms subscribe to premium channels)', async () => {
+    renderApp({ path: PATH, user: administrator, mocks: [headerMock({ n: 0 }, subscriberChannel({ type: 'freeClosed' })), listMock([])] });
+    await screen.findByText('Ada Reader');
+    expect(screen.queryByRole('tab')).not.toBeInTheDocument();
   });
 
   it('refuses Contributors', async () => {

@@ -1,20 +1,23 @@
 //! A channel's subscriber stats (spec 3 §2 'Subscriber stats', §4 'Request approval', §6): the
 //! views Trial, All, Paid, Payment failed, Expired, Non-charge and Unsubscribed, plus Requests
-//! (pending trial and access requests), with their counts; name, company, email, type, state,
-//! subscribed since, end and article views by channel, paged, searched and sorted by the server
-//! (`channelSubscribedUsers`). Requests are approved or rejected here; subscribers are edited,
+//! (pending trial and access requests), with their counts; name, company, client firm, email,
+//! type, state, subscribed since, end and article views by channel, paged, searched and sorted by
+//! the server (`channelSubscribedUsers`). A premium channel has a second tab, Firms (issue 39):
+//! the client firms' subscriptions to it with their seats (`ChannelFirms`), kept in the address
+//! (`?tab=firms`). Requests are approved or rejected here; subscribers are edited,
 //! cancelled now (not card subscriptions) or deleted. An archived channel is read-only; a user who
 //! may not manage the channel's subscribers goes back to the channels list.
 import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'react';
-import { Navigate, useParams } from 'react-router';
+import { Navigate, useParams, useSearchParams } from 'react-router';
 import { AdminList, Breadcrumbs, ConfirmDialog, useListState, type AdminColumn, type ListState } from '../../components/admin';
 import { Banner } from '../../components/Banner';
 import { Button, type IconName, type Intent } from '../../components/Button';
 import { LinkButton } from '../../components/LinkButton';
 import { LoadingBlock } from '../../components/LoadingScreen';
 import { Page } from '../../components/Page';
+import { Tabs } from '../../components/Tabs';
 import { showToast } from '../../components/Toaster';
 import { formatUtcDay } from '../../lib/dates';
 import { formatError, hasErrorCode } from '../../lib/errors';
@@ -30,6 +33,7 @@ import {
   type ChannelSubscribersQuery,
   type ChannelSubscribersQueryVariables,
 } from './__generated__/SubscriberStats.generated';
+import { ChannelFirms } from './ChannelFirms';
 import { channelAccess } from './subscriberChannel';
 import { addBulkPath, addSubscriberPath, CHANNELS_PATH, editSubscriberPath, STATE_LABELS, viewsText } from './subscriberText';
 import './subscribers.css';
@@ -48,6 +52,8 @@ export const SUBSCRIBER_VIEWS: readonly { value: SubscriberView; label: string }
   { value: 'NonCharge', label: 'Non-charge' },
   { value: 'Unsubscribed', label: 'Unsubscribed' },
   { value: 'Requests', label: 'Requests' },
+  // Readers a client firm gives the channel through a seat (issue 39).
+  { value: 'FirmSeats', label: 'Firm seats' },
 ];
 
 const SORT_FIELDS: Record<string, SortField> = {
@@ -57,6 +63,12 @@ const SORT_FIELDS: Record<string, SortField> = {
   subscribedAt: 'subscribedAt',
   cancelAt: 'cancelAt',
 };
+
+/** A subscriber's firm, marked when it gives them the channel through a seat. */
+export function firmText(u: Pick<Subscriber, 'firmName' | 'holdsFirmSeat'>): string {
+  if (!u.firmName) return '';
+  return u.holdsFirmSeat ? `${u.firmName} (seat)` : u.firmName;
+}
 
 /** The list state as `channelSubscribedUsers` wants it. */
 export function subscriberListVariables(channelId: string, state: ListState): ChannelSubscribersQueryVariables {
@@ -97,6 +109,9 @@ const canCancelNow = (user: Subscriber) =>
 const canDelete = (user: Subscriber) => !(isCard(user) && isLive(user));
 
 type ActionKind = 'approve' | 'reject' | 'cancel' | 'delete';
+
+/** The screen's tabs (premium channels): the subscribers, and the client firms' subscriptions. */
+type StatsTab = 'subscribers' | 'firms';
 
 interface ActionWords {
   title: string;
@@ -160,6 +175,7 @@ export default function SubscriberStats() {
   const [state, change] = useListState({ filter: 'Trial', sort: { key: 'subscribedAt', direction: 'desc' } });
   const [pending, setPending] = useState<{ kind: ActionKind; user: Subscriber } | null>(null);
   const [running, setRunning] = useState(false);
+  const [params, setParams] = useSearchParams();
 
   const header = useQuery(SubscriberStatsHeaderDocument, { variables: { channelId: id }, fetchPolicy: 'cache-and-network' });
   const list = useQuery(ChannelSubscribersDocument, {
@@ -249,8 +265,10 @@ export default function SubscriberStats() {
   const columns: AdminColumn<Subscriber>[] = [
     { key: 'name', title: 'Name', sortable: true, render: (u) => u.name },
     { key: 'company', title: 'Company', sortable: true, render: (u) => u.company ?? '' },
+    // A reader of a client firm (issue 39): their firm, blank for a reader in none.
+    { key: 'firm', title: 'Firm', render: (u) => firmText(u) },
     { key: 'email', title: 'Email', sortable: true, render: (u) => u.email },
-    { key: 'type', title: 'Type', render: (u) => u.channelSubscription?.status.typeLabel ?? '' },
+    { key: 'type', title: 'Type', render: (u) => u.channelSubscription?.status.typeLabel ?? (u.holdsFirmSeat ? 'Firm seat' : '') },
     {
       key: 'state',
       title: 'State',
@@ -270,7 +288,8 @@ export default function SubscriberStats() {
       key: 'actions',
       title: 'Actions',
       render: (u) =>
-        requestKind(u) ? (
+        // A seat holder without a subscription of their own: their seat is the firm's to manage.
+        !u.channelSubscription ? null : requestKind(u) ? (
           <span className="insights-subscriber-actions insights-subscriber-row-actions">
             {actionButton('approve', u, 'success')}
             {actionButton('reject', u, 'danger')}
@@ -292,6 +311,30 @@ export default function SubscriberStats() {
   }
 
   const words = pending && ACTIONS[pending.kind];
+  const subscribers = (
+    <AdminList
+      label="Subscribers"
+      columns={columns}
+      rows={shown?.channelSubscribedUsers.users ?? []}
+      total={shown?.channelSubscribedUsers.total ?? 0}
+      rowKey={(u) => u._id}
+      state={state}
+      onStateChange={change}
+      loading={list.loading}
+      error={shown ? undefined : list.error}
+      onRetry={() => void list.refetch()}
+      search={{ placeholder: 'Search subscribers...' }}
+      filters={views}
+      actions={
+        !readOnly && (
+          <span className="insights-subscriber-actions">
+            <LinkButton to={addSubscriberPath(channel._id)} text="Add subscriber" icon="add" intent="primary" />
+            <LinkButton to={addBulkPath(channel._id)} text="Add subscribers in bulk" icon="people" />
+          </span>
+        )
+      }
+    />
+  );
 
   return (
     <Page
@@ -303,28 +346,20 @@ export default function SubscriberStats() {
           This channel is archived: its subscribers can no longer be changed.
         </Banner>
       )}
-      <AdminList
-        label="Subscribers"
-        columns={columns}
-        rows={shown?.channelSubscribedUsers.users ?? []}
-        total={shown?.channelSubscribedUsers.total ?? 0}
-        rowKey={(u) => u._id}
-        state={state}
-        onStateChange={change}
-        loading={list.loading}
-        error={shown ? undefined : list.error}
-        onRetry={() => void list.refetch()}
-        search={{ placeholder: 'Search subscribers...' }}
-        filters={views}
-        actions={
-          !readOnly && (
-            <span className="insights-subscriber-actions">
-              <LinkButton to={addSubscriberPath(channel._id)} text="Add subscriber" icon="add" intent="primary" />
-              <LinkButton to={addBulkPath(channel._id)} text="Add subscribers in bulk" icon="people" />
-            </span>
-          )
-        }
-      />
+      {channel.type === 'premium' ? (
+        <Tabs<StatsTab>
+          id="subscriber-stats"
+          label="Subscriber stats"
+          selected={params.get('tab') === 'firms' ? 'firms' : 'subscribers'}
+          onChange={(next) => setParams(next === 'firms' ? { tab: next } : {}, { replace: true })}
+          tabs={[
+            { id: 'subscribers', title: 'Subscribers', panel: subscribers },
+            { id: 'firms', title: 'Firms', panel: <ChannelFirms channelId={channel._id} /> },
+          ]}
+        />
+      ) : (
+        subscribers
+      )}
       {pending && words && (
         <ConfirmDialog
           isOpen
@@ -380,6 +415,8 @@ export const SUBSCRIBER_STATS_OPERATIONS = gql`
         name
         email
         company
+        firmName
+        holdsFirmSeat
         articleViewsByChannel
         channelSubscription {
           subscriptionType

@@ -21,6 +21,11 @@ export function editSubscriberPath(channelId: string, insightsUserId: string): s
   return `${CHANNELS_PATH}/subscribers/${channelId}/edit/${encodeURIComponent(insightsUserId)}`;
 }
 
+/** A client firm's staff page (features/firms), linked from a channel's firms. */
+export function firmPagePath(firmId: string): string {
+  return `/publisher/firms/${firmId}`;
+}
+
 /** Contract `SubscriptionState`. */
 export type SubscriptionState = 'active' | 'canceled' | 'rejected' | 'expired' | 'pending' | 'paymentFailed';
 

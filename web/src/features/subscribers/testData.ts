@@ -45,6 +45,8 @@ export function listUser(overrides: Record<string, unknown> = {}, subscription: 
     name: 'Ada Reader',
     email: 'ada@example.com',
     company: 'Acme',
+    firmName: null,
+    holdsFirmSeat: false,
     articleViewsByChannel: 3,
     channelSubscription: {
       __typename: 'ChannelSubscription',

@@ -6,7 +6,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { testUser } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/renderApp';
 import { READER_IDS } from '../testData';
-import { emailChannels, PAYMENT_FAILED_EMAILS_TEXT, type EmailSubscription } from './EmailNotifications';
+import {
+  emailChannels,
+  PAYMENT_FAILED_EMAILS_TEXT,
+  seatNotStartedText,
+  type EmailSeat,
+  type EmailSubscription,
+} from './EmailNotifications';
 import { timeZoneOptions } from './timeZones';
 import {
   ChangeEmailFrequencyDocument,
@@ -47,6 +53,23 @@ const PENDING = sub(READER_IDS.clubChannel, 'Analyst Club', {}, 'pending');
 const PAYMENT_FAILED = sub(READER_IDS.powerChannel, 'Power Weekly', { emailNotifications: false }, 'paymentFailed');
 const ENDED = sub(READER_IDS.coalChannel, 'Coal Notes', {}, 'expired');
 
+/** A channel a seat of the reader's firm gives them. */
+function seat(channelId: string, channelName: string, fields: Partial<EmailSeat> = {}): EmailSeat {
+  return {
+    __typename: 'ReaderSeat',
+    firmSubscriptionId: `67e${channelId.slice(3)}`,
+    channelId,
+    channelName,
+    firmName: 'Acme Bank',
+    isActive: true,
+    emailNotifications: true,
+    emailFrequency: 'immediate',
+    ...fields,
+  } as EmailSeat;
+}
+
+const NEWS_SEAT = seat(READER_IDS.newsChannel, 'Energy News', { emailFrequency: 'weekly' });
+
 interface Calls {
   settings: Record<string, unknown>[];
   channel: { channelId: string; enabled: boolean }[];
@@ -57,8 +80,8 @@ interface Calls {
  * A small server: the reader's settings as they stand, changed by the mutations, which it
  * records; `refuse` makes the next mutations fail with the server's message.
  */
-function server(subs: EmailSubscription[], settings = { channelNotifications: true, timeZone: 'UTC' }) {
-  const state = { subs, settings, refuse: null as GraphQLError | null };
+function server(subs: EmailSubscription[], settings = { channelNotifications: true, timeZone: 'UTC' }, seats: EmailSeat[] = []) {
+  const state = { subs, seats, settings, refuse: null as GraphQLError | null };
   const calls: Calls = { settings: [], channel: [], frequency: [] };
   const me = (): Me =>
     ({
@@ -66,6 +89,7 @@ function server(subs: EmailSubscription[], settings = { channelNotifications: tr
       _id: USER._id,
       emailNotificationSettings: { __typename: 'EmailNotificationSettings', ...state.settings },
       channelSubscriptions: state.subs,
+      firmSeats: state.seats,
     }) as Me;
   const always = { maxUsageCount: Number.POSITIVE_INFINITY, delay: 0 };
   const screenQuery: MockLink.MockedResponse = {
@@ -85,10 +109,15 @@ function server(subs: EmailSubscription[], settings = { channelNotifications: tr
       return { data: { setUserEmailNotificationSettings: { __typename: 'EmailNotificationSettings', ...state.settings } } };
     },
   };
-  const changed = (channelId: string, change: Partial<EmailSubscription>) => {
+  // As the server does: the reader's subscription and seat of the channel change alike, and the
+  // answer is their own subscription, null when they hold the channel only through a seat.
+  const changed = (channelId: string, change: Pick<Partial<EmailSubscription>, 'emailNotifications' | 'emailFrequency'>) => {
     state.subs = state.subs.map((s) => (s.channelId === channelId ? { ...s, ...change } : s));
-    const s = state.subs.find((x) => x.channelId === channelId)!;
-    return { __typename: 'ChannelSubscription', channelId, emailNotifications: s.emailNotifications, emailFrequency: s.emailFrequency };
+    state.seats = state.seats.map((s) => (s.channelId === channelId ? { ...s, ...change } : s));
+    const s = state.subs.find((x) => x.channelId === channelId);
+    return s
+      ? { __typename: 'ChannelSubscription', channelId, emailNotifications: s.emailNotifications, emailFrequency: s.emailFrequency }
+      : null;
   };
   const setChannel: MockLink.MockedResponse = {
     request: {
@@ -308,6 +337,36 @@ describe('Email notifications page', () => {
     expect(checkbox).toBeChecked();
   });
 
+  it("lists a channel of the reader's firm seat, 'Provided by' the firm, set with the same mutations", async () => {
+    const { mocks, calls, state } = server([OIL], undefined, [
+      NEWS_SEAT,
+      seat(READER_IDS.metalsChannel, 'Metals Monthly', { isActive: false }),
+    ]);
+    open(mocks);
+    const news = await screen.findByRole('checkbox', { name: 'Energy News' });
+    expect(
+      channels()
+        .getAllByRole('checkbox')
+        .map((c) => c.closest('label')?.textContent),
+    ).toEqual(['Energy News', 'Metals Monthly', 'Oil Weekly']);
+    expect(news).toBeChecked();
+    expect(news).toHaveAccessibleDescription('Provided by Acme Bank');
+    expect(screen.getByRole('checkbox', { name: 'Metals Monthly' })).toHaveAccessibleDescription(seatNotStartedText('Acme Bank'));
+    expect(frequency('Energy News')).toHaveValue('weekly');
+
+    await userEvent.click(news);
+    await waitFor(() => expect(calls.channel).toEqual([{ channelId: READER_IDS.newsChannel, enabled: false }]));
+    expect(await screen.findByText('All changes saved.')).toBeInTheDocument();
+    expect(news).not.toBeChecked();
+    expect(state.seats[0].emailNotifications).toBe(false);
+
+    await userEvent.click(news);
+    await waitFor(() => expect(news).toBeChecked());
+    await userEvent.selectOptions(frequency('Energy News'), 'Daily digest');
+    await waitFor(() => expect(calls.frequency).toEqual([{ channelId: READER_IDS.newsChannel, frequency: 'daily' }]));
+    expect(frequency('Energy News')).toHaveValue('daily');
+  });
+
   it('shows a failed load with a way to try again', async () => {
     const failing: MockLink.MockedResponse = {
       request: { query: EmailNotificationsScreenDocument },
@@ -324,8 +383,16 @@ describe('Email notifications page', () => {
 
 describe('Email settings helpers', () => {
   it('lists the live subscriptions (giving access now, or with a failed payment), by name', () => {
-    const me = { channelSubscriptions: [OIL, PENDING, GAS, PAYMENT_FAILED, ENDED] } as unknown as Me;
-    expect(emailChannels(me).map((s) => s.channel.name)).toEqual(['Gas Daily', 'Oil Weekly', 'Power Weekly']);
+    const me = { channelSubscriptions: [OIL, PENDING, GAS, PAYMENT_FAILED, ENDED], firmSeats: [] } as unknown as Me;
+    expect(emailChannels(me).map((s) => s.name)).toEqual(['Gas Daily', 'Oil Weekly', 'Power Weekly']);
+  });
+
+  it("adds the seats' channels, once for a channel also held by the reader's own subscription", () => {
+    const me = { channelSubscriptions: [OIL], firmSeats: [NEWS_SEAT, seat(READER_IDS.oilChannel, 'Oil Weekly')] } as unknown as Me;
+    expect(emailChannels(me).map((s) => [s.name, s.description])).toEqual([
+      ['Energy News', 'Provided by Acme Bank'],
+      ['Oil Weekly', undefined],
+    ]);
   });
 
   it('offers every zone, UTC first, with the saved and device zones even when the list lacks them', () => {

@@ -2,7 +2,9 @@
 //! a back link, the global On/Off of channel emails (there even before the reader holds any
 //! channel), and per channel the reader holds now (active, or live with a failed payment) a
 //! checkbox and how often its new articles come (at once, or in a daily or weekly digest), with
-//! the time zone digests are sent in.
+//! the time zone digests are sent in. Channels a seat of the reader's firm gives them (issue 39,
+//! `me.firmSeats`) are listed too, 'Provided by {firm}', and set with the same per-channel
+//! mutations (the server applies them to the seat).
 //!
 //! Every change is saved as it is made and shown at once. The global switch is saved 500 ms after
 //! the last flip (`setUserEmailNotificationSettings`, spec 3 §9), so flipping it back and forth
@@ -22,6 +24,7 @@ import { useConfig } from '../../../lib/config';
 import { fieldErrors, formatError } from '../../../lib/errors';
 import { useDebouncedCall } from '../../../lib/useDebounced';
 import { CHANNELS_PATH, SUBSCRIPTIONS_PATH } from '../common/channelText';
+import { providedByText } from '../common/subscriptionText';
 import {
   ChangeEmailFrequencyDocument,
   EmailNotificationsScreenDocument,
@@ -36,8 +39,19 @@ import './email.css';
 
 type Me = EmailNotificationsScreenQuery['me'];
 export type EmailSubscription = Me['channelSubscriptions'][number];
+export type EmailSeat = Me['firmSeats'][number];
 export type EmailFrequency = EmailSubscription['emailFrequency'];
 type Settings = Me['emailNotificationSettings'];
+
+/** A channel whose emails the reader sets: their own subscription's, or their firm seat's. */
+export interface EmailChannel {
+  channelId: string;
+  name: string;
+  emailNotifications: boolean;
+  emailFrequency: EmailFrequency;
+  /** Why it sends nothing for now, when it does not; or who provides it. */
+  description?: string;
+}
 
 export const FREQUENCIES: readonly ChoiceOption<EmailFrequency>[] = [
   { value: 'immediate', label: 'Immediate' },
@@ -48,19 +62,40 @@ export const FREQUENCIES: readonly ChoiceOption<EmailFrequency>[] = [
 /** Spec 3 §9: the email settings wait 500 ms, like the search boxes (the config's one debounce). */
 const DEFAULT_DEBOUNCE_MS = 500;
 
-/**
- * The channels whose emails the reader can set: the subscriptions the server's state machine calls
- * live, those giving access now and those whose payment failed (still the reader's, until the card
- * is fixed or the subscription ends).
- */
-export function emailChannels(me: Me): EmailSubscription[] {
-  return me.channelSubscriptions
-    .filter((s) => s.status.effectiveState === 'active' || s.status.effectiveState === 'paymentFailed')
-    .sort((a, b) => a.channel.name.localeCompare(b.channel.name));
-}
-
 /** Why a channel with a failed payment sends nothing for now (the server emails active subscriptions only). */
 export const PAYMENT_FAILED_EMAILS_TEXT = 'Payment failed: its emails start again once your payment goes through.';
+
+/** A seat of a firm subscription that starts later: its emails start with it. */
+export const seatNotStartedText = (firmName: string) => `${providedByText(firmName)}, from its start: its emails start then.`;
+
+/**
+ * The channels whose emails the reader can set, by name: the subscriptions the server's state
+ * machine calls live, those giving access now and those whose payment failed (still the reader's,
+ * until the card is fixed or the subscription ends), and the channels of their firm seats. A
+ * channel held both ways is listed once: a change sets both.
+ */
+export function emailChannels(me: Me): EmailChannel[] {
+  const own: EmailChannel[] = me.channelSubscriptions
+    .filter((s) => s.status.effectiveState === 'active' || s.status.effectiveState === 'paymentFailed')
+    .map((s) => ({
+      channelId: s.channelId,
+      name: s.channel.name,
+      emailNotifications: s.emailNotifications,
+      emailFrequency: s.emailFrequency,
+      description: s.status.effectiveState === 'paymentFailed' ? PAYMENT_FAILED_EMAILS_TEXT : undefined,
+    }));
+  const ownIds = new Set(own.map((c) => c.channelId));
+  const seats: EmailChannel[] = me.firmSeats
+    .filter((seat) => !ownIds.has(seat.channelId))
+    .map((seat) => ({
+      channelId: seat.channelId,
+      name: seat.channelName,
+      emailNotifications: seat.emailNotifications,
+      emailFrequency: seat.emailFrequency,
+      description: seat.isActive ? providedByText(seat.firmName) : seatNotStartedText(seat.firmName),
+    }));
+  return [...own, ...seats].sort((a, b) => a.name.localeCompare(b.name));
+}
 
 export default function EmailNotifications() {
   const { data, loading, error, refetch } = useQuery(EmailNotificationsScreenDocument, { fetchPolicy: 'cache-and-network' });
@@ -88,19 +123,13 @@ function writeSettings(cache: ApolloCache, settings: Settings) {
   );
 }
 
+/** The server changes the reader's subscription and seat of the channel alike: so does the cache. */
 function writeSubscription(cache: ApolloCache, next: SubscriptionChange) {
+  const changed = <T extends SubscriptionChange>(s: T): T =>
+    s.channelId === next.channelId ? { ...s, emailNotifications: next.emailNotifications, emailFrequency: next.emailFrequency } : s;
   cache.updateQuery({ query: EmailNotificationsScreenDocument }, (prev) =>
     prev
-      ? {
-          me: {
-            ...prev.me,
-            channelSubscriptions: prev.me.channelSubscriptions.map((s) =>
-              s.channelId === next.channelId
-                ? { ...s, emailNotifications: next.emailNotifications, emailFrequency: next.emailFrequency }
-                : s,
-            ),
-          },
-        }
+      ? { me: { ...prev.me, channelSubscriptions: prev.me.channelSubscriptions.map(changed), firmSeats: prev.me.firmSeats.map(changed) } }
       : undefined,
   );
 }
@@ -108,7 +137,7 @@ function writeSubscription(cache: ApolloCache, next: SubscriptionChange) {
 type SubscriptionChange = Pick<EmailSubscription, 'channelId' | 'emailNotifications' | 'emailFrequency'>;
 
 /** A subscription as a change will leave it, for the optimistic answer (with the __typename the cache adds). */
-function optimisticSubscription(sub: EmailSubscription, change: Partial<SubscriptionChange>): SubscriptionChange {
+function optimisticSubscription(sub: EmailChannel, change: Partial<SubscriptionChange>): SubscriptionChange {
   const next = {
     __typename: 'ChannelSubscription',
     channelId: sub.channelId,
@@ -150,12 +179,8 @@ function EmailSettings({ me }: { me: Me }) {
   const [saveSettings] = useMutation(SetEmailSettingsDocument, {
     update: (cache, { data }) => data && writeSettings(cache, data.setUserEmailNotificationSettings),
   });
-  const [setChannelEmails] = useMutation(SetChannelEmailsDocument, {
-    update: (cache, { data }) => data && writeSubscription(cache, data.setPremiumChannelEmailNotificationSettings),
-  });
-  const [changeFrequency] = useMutation(ChangeEmailFrequencyDocument, {
-    update: (cache, { data }) => data && writeSubscription(cache, data.changeEmailPreference),
-  });
+  const [setChannelEmails] = useMutation(SetChannelEmailsDocument);
+  const [changeFrequency] = useMutation(ChangeEmailFrequencyDocument);
 
   /** Runs a save; a refusal is shown (the optimistic change is undone by Apollo or by `onFailure`). */
   const run = async (save: () => Promise<unknown>, onFailure?: (e: unknown) => void) => {
@@ -197,25 +222,29 @@ function EmailSettings({ me }: { me: Me }) {
     debounced.schedule(value);
   };
 
-  const toggleChannel = (sub: EmailSubscription, enabled: boolean) =>
+  // The server answers null for a channel held only through a firm seat (the seat changed, and
+  // there is no subscription of the reader's own to return): the change is then what was asked.
+  const toggleChannel = (sub: EmailChannel, enabled: boolean) => {
+    const next = optimisticSubscription(sub, { emailNotifications: enabled });
     void run(() =>
       setChannelEmails({
         variables: { channelId: sub.channelId, enabled },
-        optimisticResponse: {
-          setPremiumChannelEmailNotificationSettings: optimisticSubscription(sub, { emailNotifications: enabled }),
-        },
+        optimisticResponse: { setPremiumChannelEmailNotificationSettings: next },
+        update: (cache, { data }) => writeSubscription(cache, data?.setPremiumChannelEmailNotificationSettings ?? next),
       }),
     );
+  };
 
-  const chooseFrequency = (sub: EmailSubscription, frequency: EmailFrequency) =>
+  const chooseFrequency = (sub: EmailChannel, frequency: EmailFrequency) => {
+    const next = optimisticSubscription(sub, { emailFrequency: frequency });
     void run(() =>
       changeFrequency({
         variables: { channelId: sub.channelId, frequency },
-        optimisticResponse: {
-          changeEmailPreference: optimisticSubscription(sub, { emailFrequency: frequency }),
-        },
+        optimisticResponse: { changeEmailPreference: next },
+        update: (cache, { data }) => writeSubscription(cache, data?.changeEmailPreference ?? next),
       }),
     );
+  };
 
   const chooseTimeZone = (timeZone: string) => {
     setTimeZoneError(undefined);
@@ -274,16 +303,16 @@ function EmailSettings({ me }: { me: Me }) {
             {channels.map((sub) => (
               <li key={sub.channelId} className="insights-email-channel">
                 <CheckboxControl
-                  label={sub.channel.name}
+                  label={sub.name}
                   checked={sub.emailNotifications}
                   disabled={!channelEmailsOn}
                   onChange={(enabled) => toggleChannel(sub, enabled)}
-                  description={sub.status.effectiveState === 'paymentFailed' ? PAYMENT_FAILED_EMAILS_TEXT : undefined}
+                  description={sub.description}
                 />
                 <SelectControl
                   inline
                   label="Frequency"
-                  accessibleName={`Email frequency for ${sub.channel.name}`}
+                  accessibleName={`Email frequency for ${sub.name}`}
                   options={FREQUENCIES}
                   value={sub.emailFrequency}
                   disabled={!channelEmailsOn || !sub.emailNotifications}
@@ -356,6 +385,15 @@ export const EMAIL_NOTIFICATIONS_SCREEN_QUERY = gql`
         status {
           effectiveState
         }
+      }
+      firmSeats {
+        firmSubscriptionId
+        channelId
+        channelName
+        firmName
+        isActive
+        emailNotifications
+        emailFrequency
       }
     }
   }
