@@ -124,9 +124,9 @@ describe('FirmList', () => {
   });
 
   it("words a firm's seats: 'unlimited' when a subscription has no limit, none without a subscription", () => {
-    expect(firmSeatsText({ seatsUsed: 12, seatsHeld: 20, subscriptionCount: 2 })).toBe('12 / 20');
-    expect(firmSeatsText({ seatsUsed: 3, seatsHeld: null, subscriptionCount: 1 })).toBe('3 / unlimited');
-    expect(firmSeatsText({ seatsUsed: 0, seatsHeld: 0, subscriptionCount: 0 })).toBe('0 / 0');
+    expect(firmSeatsText({ seatsUsed: 12, seatsHeld: 20 })).toBe('12 / 20');
+    expect(firmSeatsText({ seatsUsed: 3, seatsHeld: null })).toBe('3 / unlimited');
+    expect(firmSeatsText({ seatsUsed: 0, seatsHeld: 0 })).toBe('0 / 0');
   });
 
   it('turns the list state into the parameters of firms(params)', () => {
