@@ -5,7 +5,7 @@ use async_graphql::{Context, Enum, ID, InputObject, Object, SimpleObject};
 use super::settings::{self, Settings, SettingsChange};
 use crate::{
     auth::ALL_ROLES,
-    error::{Error, Result},
+    error::Result,
     graphql::{app_state, viewer},
     subscriptions::{ChannelSubscriptionObject, queries as subscription_queries},
 };
