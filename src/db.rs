@@ -21,6 +21,14 @@ pub async fn connect_with(config: &crate::Config) -> anyhow::Result<PgPool> {
     connect_waiting(options, config.db_max_connections, Duration::from_millis(config.db_acquire_timeout_ms)).await
 }
 
+/// `connect_with`, every connection acting as `actor` for the audit trail (the CLI's command, the
+/// workers): a startup parameter, so it costs no statement.
+pub async fn connect_as(config: &crate::Config, actor: &crate::audit::Actor) -> anyhow::Result<PgPool> {
+    let options = PgConnectOptions::from_str(&config.database_url).context("parse DATABASE_URL")?;
+    let options = options.options([crate::audit::connection_setting(actor)]);
+    connect_waiting(options, config.db_max_connections, Duration::from_millis(config.db_acquire_timeout_ms)).await
+}
+
 /// The pool of the HTTP server's requests: `connect_with`, with every statement stopped by
 /// PostgreSQL past `INSIGHTS_STATEMENT_TIMEOUT_MS` (SQLSTATE 57014, answered as a request that took
 /// too long; 0: no limit). A request is abandoned after 60 s at most; without a limit its

@@ -2,6 +2,7 @@
 //! binary wires it together; the `insights-jobs` crate runs its background work.
 
 pub mod articles;
+pub mod audit;
 pub mod auth;
 pub mod billing;
 pub mod channels;

@@ -71,6 +71,9 @@ pub struct Services {
     /// Set when `serve` is shutting down: `/healthz` answers 503 `draining` so the load balancer
     /// moves away, while requests are still served.
     pub draining: Arc<std::sync::atomic::AtomicBool>,
+    /// This state with the audited pool (`audit::audited_pool`), for the requests that change
+    /// things; None in that state itself.
+    pub audited: Option<AppState>,
 }
 
 impl AppState {
@@ -121,6 +124,19 @@ impl AppState {
             limits,
             users,
             draining: Arc::default(),
+            audited: None,
         })
+        .with_audited_pool()
+    }
+
+    fn with_audited_pool(self) -> AppState {
+        let audited = AppState::from(Services { pool: crate::audit::audited_pool(&self.pool), ..Services::clone(&self) });
+        AppState::from(Services { audited: Some(audited), ..Services::clone(&self) })
+    }
+
+    /// The state a change runs with: its connections carry the actor of the task that takes
+    /// them (`audit::scoped`), so the trail's triggers know who made the change.
+    pub fn audited(&self) -> AppState {
+        self.audited.clone().unwrap_or_else(|| self.clone())
     }
 }

@@ -1,6 +1,7 @@
 //! `insights-cli`: serves the API and the web app, runs the background workers, and performs
 //! operator tasks. Each subcommand builds its state from one `Config` and calls the library.
 
+mod audit;
 mod billing;
 mod firms;
 mod operate;
@@ -75,6 +76,10 @@ enum Command {
     /// INSIGHTS_UPLOAD_URL and checks each copy.
     #[command(subcommand)]
     Uploads(uploads::UploadsCommand),
+    /// The audit trail, newest first, with the web app's filters: who changed what, when and from
+    /// where (`--since 2026-01-01 --actor USER_ID --entity article[:ID] --action editArticle`);
+    /// `--csv` prints it as the web app's export. Reading the trail is recorded.
+    Audit(audit::AuditArgs),
 }
 
 #[derive(Args)]
@@ -268,9 +273,27 @@ struct SchemaArgs {
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// The command this process runs (`firms import`), as the audit trail names its changes.
+static COMMAND: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// The subcommand names of the command line, outermost first.
+fn command_name(matches: &clap::ArgMatches) -> String {
+    let mut names = Vec::new();
+    let mut matches = matches;
+    while let Some((name, sub)) = matches.subcommand() {
+        names.push(name.to_owned());
+        matches = sub;
+    }
+    names.join(" ")
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    match Cli::parse().command {
+    use clap::{CommandFactory, FromArgMatches};
+    let matches = Cli::command().get_matches();
+    COMMAND.set(command_name(&matches)).expect("set once");
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    match cli.command {
         Command::Serve(args) => serve(args).await,
         Command::Worker(args) => worker(args.config).await,
         Command::Migrate(args) => migrate(args.config).await,
@@ -286,11 +309,18 @@ async fn main() -> anyhow::Result<()> {
         Command::Jobs(args) => operate::jobs(args).await,
         Command::Outbox(args) => operate::outbox(args).await,
         Command::Uploads(command) => uploads::uploads(command).await,
+        Command::Audit(args) => audit::audit(args).await,
     }
 }
 
+/// The database, acting as this command for the audit trail (`cli firms import`).
 async fn connect(config: &Config) -> anyhow::Result<sqlx::PgPool> {
-    db::connect_with(config).await
+    db::connect_as(config, &insights::audit::Actor::cli(COMMAND.get().map_or("", String::as_str))).await
+}
+
+/// The workers' database: their changes are the workers' in the audit trail.
+async fn connect_workers(config: &Config) -> anyhow::Result<sqlx::PgPool> {
+    db::connect_as(config, &insights::audit::Actor::worker()).await
 }
 
 async fn apply_migrations(pool: &sqlx::PgPool) -> anyhow::Result<()> {
@@ -358,7 +388,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let traces = telemetry::init_with_traces(&config.log_format, &config.log_filter, &config.telemetry);
     insights::auth::provider::check_before_serving(&config)?;
     // Migrations and the workers' jobs run as long as they take; requests' statements are bounded.
-    let unbounded = connect(&config).await?;
+    let unbounded = connect_workers(&config).await?;
     if !args.skip_migrations {
         apply_migrations(&unbounded).await?;
     }
@@ -411,7 +441,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
 
 async fn worker(config: Config) -> anyhow::Result<()> {
     let traces = telemetry::init_with_traces(&config.log_format, &config.log_filter, &config.telemetry);
-    let pool = connect(&config).await?;
+    let pool = connect_workers(&config).await?;
     let state = AppState::new(pool, config, insights_jobs::queue());
     state.uploads.check_at_startup().await;
     let shutdown = shutdown_on_signal();

@@ -47,6 +47,7 @@ fn period(params: &ExportParams) -> crate::error::Result<(DateTime<Utc>, DateTim
 pub async fn readership_csv(
     State(state): State<AppState>,
     Path(firm_id): Path<String>,
+    origin: crate::audit::Origin,
     headers: HeaderMap,
     Query(params): Query<ExportParams>,
 ) -> Result<Response, HttpError> {
@@ -54,6 +55,8 @@ pub async fn readership_csv(
     let auth = session::authenticate(&state, authorization).await?;
     let (firm_id, _) = service::access(&state.pool, auth.viewer()?, &firm_id).await?;
     let (from, to) = period(&params)?;
+    let details = serde_json::json!({ "from": from, "to": to });
+    crate::audit::record_export(&state, &auth, &origin, "GET /export/firms/readership.csv", Some(("firm", &firm_id)), &details).await?;
     let name = queries::name(&state.pool, &firm_id).await?.unwrap_or_default();
 
     let slug: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();

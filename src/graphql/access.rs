@@ -58,7 +58,7 @@ pub fn selected_operation<'a>(document: &'a ExecutableDocument, operation_name: 
 
 /// The root field names the request's operation selects (through fragments too). Each fragment is
 /// read once, however often it is spread and however deep: nothing it selects escapes the check.
-fn root_fields<'a>(document: &'a ExecutableDocument, operation_name: Option<&str>) -> Vec<&'a str> {
+pub fn root_fields<'a>(document: &'a ExecutableDocument, operation_name: Option<&str>) -> Vec<&'a str> {
     let Some(operation) = selected_operation(document, operation_name) else {
         return Vec::new();
     };

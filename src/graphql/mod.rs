@@ -53,6 +53,7 @@ pub struct QueryRoot(
     crate::chat::ChatQuery,
     crate::interests::InterestsQuery,
     crate::firms::FirmsQuery,
+    crate::audit::AuditQuery,
 );
 
 #[derive(MergedObject, Default)]

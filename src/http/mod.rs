@@ -72,6 +72,7 @@ pub fn build_app(state: AppState) -> Router {
         .route("/contributor-profile-picture/{id}", get(crate::users::contributor_profile_picture))
         .route("/export/interests.csv", get(crate::interests::export::interests_csv))
         .route("/export/firms/{id}/readership.csv", get(crate::firms::export::readership_csv))
+        .route("/export/audit.csv", get(crate::audit::export::audit_csv))
         .route("/tableau/views/{id}/image", get(crate::tableau::view_image))
         .route("/healthz", get(health::healthz))
         .route("/", get(|| async { Redirect::permanent("/insights/") }))
@@ -101,6 +102,7 @@ async fn graphql(
     request: axum::extract::Request,
 ) -> Result<Response, HttpError> {
     let authorization = request.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let origin = crate::audit::Origin::of_request(&state, &request);
     let auth = match session::authenticate(&state, authorization.as_deref()).await {
         Ok(auth) => auth,
         Err(error) => return Ok(graphql_failure(error)),
@@ -132,12 +134,20 @@ async fn graphql(
     let mut response = match checked {
         Checked::Refused(error) | Checked::Unparsable(error) => async_graphql::Response::from_errors(vec![error]),
         Checked::Allowed(document) if is_shared_read(&document, request.operation_name.as_deref()) => {
-            return shared_read(&state, &schema, parsed(request, document), auth).await;
+            return shared_read(&state, &schema, parsed(request, document), auth, origin).await;
         }
         Checked::Allowed(document) => {
             let is_query = access::selected_operation(&document, request.operation_name.as_deref())
                 .is_some_and(|operation| operation.ty == async_graphql::parser::types::OperationType::Query);
-            schema.execute(request_data(&state, parsed(request, document), auth, is_query)).await
+            if is_query {
+                schema.execute(request_data(&state, parsed(request, document), auth, origin, true)).await
+            } else {
+                // A change: run as its caller on the audited pool, so the trail knows who made it.
+                let action = access::root_fields(&document, request.operation_name.as_deref()).join("+");
+                let actor = crate::audit::Actor::of_request(&auth, &origin, action);
+                let request = request_data(&state.audited(), parsed(request, document), auth, origin, false);
+                crate::audit::scoped(actor, schema.execute(request)).await
+            }
         }
     };
     for error in &mut response.errors {
@@ -212,15 +222,24 @@ fn parsed(mut request: async_graphql::Request, document: Box<async_graphql::pars
 /// The request with its per-request data: the caller, and the request's scope (`kept::RequestScope`:
 /// for a query, the values its fields share, each read once so that the fields agree; a mutation
 /// reads them at each use, for its later fields must see what earlier ones wrote).
-fn request_data(state: &AppState, request: async_graphql::Request, auth: Auth, is_query: bool) -> async_graphql::Request {
+/// The state is the schema's, or for a change the audited one (`AppState::audited`): a request's
+/// own data comes before the schema's.
+fn request_data(state: &AppState, request: async_graphql::Request, auth: Auth, origin: crate::audit::Origin, is_query: bool) -> async_graphql::Request {
     let user_id = auth.viewer().ok().map(|viewer| viewer.user.user_id.clone());
-    request.data(auth).data(crate::kept::RequestScope::new(state.clone(), user_id, is_query))
+    let request = if is_query { request } else { request.data(state.clone()) };
+    request.data(auth).data(origin).data(crate::kept::RequestScope::new(state.clone(), user_id, is_query))
 }
 
 /// A shared topic read: answered from the serialised response of the current taxonomy revision,
 /// or executed and kept when it succeeds. The revision is read first, so a kept response is
 /// never newer than the revision it is filed under.
-async fn shared_read(state: &AppState, schema: &AppSchema, request: async_graphql::Request, auth: Auth) -> Result<Response, HttpError> {
+async fn shared_read(
+    state: &AppState,
+    schema: &AppSchema,
+    request: async_graphql::Request,
+    auth: Auth,
+    origin: crate::audit::Origin,
+) -> Result<Response, HttpError> {
     let key = serde_json::to_string(&(&request.query, &request.operation_name, &request.variables)).map_err(anyhow::Error::from)?;
     let revision = match crate::kept::revisions::of_topics(&state.pool).await {
         Ok(revision) => revision,
@@ -229,7 +248,7 @@ async fn shared_read(state: &AppState, schema: &AppSchema, request: async_graphq
     if let Some(body) = state.kept.shared_topic_reads.find(&key, revision) {
         return Ok(json_body((*body).clone()));
     }
-    let response = schema.execute(request_data(state, request, auth, true)).await;
+    let response = schema.execute(request_data(state, request, auth, origin, true)).await;
     if !response.errors.is_empty() {
         return Ok(graphql_response(response));
     }

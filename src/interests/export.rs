@@ -45,15 +45,19 @@ fn day(field: &str, value: &Option<String>) -> crate::error::Result<Option<Naive
 
 pub async fn interests_csv(
     State(state): State<AppState>,
+    origin: crate::audit::Origin,
     headers: HeaderMap,
     Query(params): Query<ExportParams>,
 ) -> Result<Response, HttpError> {
     let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
-    session::authenticate(&state, authorization).await?.viewer()?.require(ADMINISTRATOR)?;
+    let auth = session::authenticate(&state, authorization).await?;
+    auth.viewer()?.require(ADMINISTRATOR)?;
     let kind = present(&params.kind)
         .map(|k| InterestKind::parse(k).ok_or_else(|| Error::field("kind", "Use Article, Channel or PromotionalContent")))
         .transpose()?;
     let filter = filter(kind, present(&params.item_id), day("from", &params.from)?, day("to", &params.to)?, present(&params.search_query))?;
+    let details = serde_json::json!({ "kind": params.kind, "itemId": params.item_id, "from": params.from, "to": params.to, "searchQuery": params.search_query });
+    crate::audit::record_export(&state, &auth, &origin, "GET /export/interests.csv", None, &details).await?;
     let pool = state.pool.clone();
     let file_name = format!("interests-{}.csv", Utc::now().format("%Y-%m-%d"));
     Ok(csv_files::download(&file_name, &HEADER, "interests", move |mut csv| async move {

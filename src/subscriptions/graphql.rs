@@ -844,6 +844,8 @@ impl SubscriptionsQuery {
         let channel_id = staff_channel(ctx, &channel_id).await?;
         let pool = &app_state(ctx).pool;
         let row = queries::subscriber_by_subject(pool, &channel_id, &insights_user_id).await?.ok_or(Error::NotFound("Subscriber"))?;
+        let details = serde_json::json!({ "channelId": channel_id });
+        crate::audit::graphql::record_read(ctx, "channelSubscriber", Some(("user", &row.user_id)), &details).await?;
         Ok(subscribed_users(ctx, &channel_id, vec![row]).await?.remove(0))
     }
 

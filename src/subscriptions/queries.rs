@@ -338,12 +338,13 @@ pub struct AuditRow {
     pub notes: Option<String>,
 }
 
-/// A reader's subscription history on a channel, newest first.
+/// A reader's subscription history on a channel, newest first: the trail's rows of its changes
+/// (`store::audit`), through the `subscription_audit` view.
 pub async fn audit_log(db: impl PgExecutor<'_>, channel_id: &str, user_id: &str, limit: i64) -> sqlx::Result<Vec<AuditRow>> {
     sqlx::query_as!(
         AuditRow,
-        r#"select a.changed_at, a.actor_id, u.name as "actor_name?", u.email as "actor_email?: String", a.route, a.action, a.from_type, a.from_state,
-                  a.to_type, a.to_state, a.to_cancel_at, a.notes
+        r#"select a.changed_at as "changed_at!", a.actor_id, u.name as "actor_name?", u.email as "actor_email?: String",
+                  a.route as "route!", a.action as "action!", a.from_type, a.from_state, a.to_type, a.to_state, a.to_cancel_at, a.notes
            from subscription_audit a left join users u on u.user_id = a.actor_id
            where a.channel_id = $1 and a.user_id = $2
            order by a.changed_at desc, a.audit_id desc

@@ -361,50 +361,64 @@ impl<'a> Columns<'a> {
     }
 }
 
+/// The trail's rows of these changes (`audit`), one per reader: the route and transition, and the
+/// subscription's type and state before and after. Who made them is the connection's actor (the
+/// request's, the CLI's, the workers'); with none, the machine's own `actor`.
 async fn audit(conn: &mut PgConnection, channel_id: &str, actor: &Actor, changes: &[&Change]) -> Result<()> {
     let mut user_id = Vec::with_capacity(changes.len());
-    let mut action = Vec::with_capacity(changes.len());
-    let mut from_type = Vec::with_capacity(changes.len());
-    let mut from_state = Vec::with_capacity(changes.len());
-    let mut to_type = Vec::with_capacity(changes.len());
-    let mut to_state = Vec::with_capacity(changes.len());
-    let mut to_cancel_at = Vec::with_capacity(changes.len());
-    let mut notes = Vec::with_capacity(changes.len());
-    for change in changes {
-        let next = change.transition.next.as_ref();
-        user_id.push(change.user_id.as_str());
-        action.push(change.transition.action);
-        from_type.push(change.before.as_ref().map(|b| b.subscription_type.as_str()));
-        from_state.push(change.before.as_ref().map(|b| b.state.as_str()));
-        to_type.push(next.map(|n| n.subscription_type.as_str()));
-        to_state.push(next.map(|n| n.state.as_str()));
-        to_cancel_at.push(next.and_then(|n| n.cancel_at));
-        notes.push(next.and_then(|n| n.terms.notes.as_deref()).filter(|_| actor.route != Route::Reader));
+    let mut change = Vec::with_capacity(changes.len());
+    for c in changes {
+        user_id.push(c.user_id.as_str());
+        change.push(audit_change(actor, c.before.as_ref(), &c.transition));
     }
     sqlx::query!(
-        r#"insert into subscription_audit (channel_id, user_id, actor_id, route, action, from_type, from_state, to_type,
-                                          to_state, to_cancel_at, notes)
-           select $1, v.user_id, $2, $3, v.action, v.from_type, v.from_state, v.to_type, v.to_state, v.to_cancel_at, v.notes
-           from unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::text[])
-                as v(user_id, action, from_type, from_state, to_type, to_state, to_cancel_at, notes)"#,
+        "select audit_record(case when audit_context() ->> 'kind' = 'system' then $2::jsonb end, null, 'channel_subscription',
+                             $1 || '/' || v.user_id, v.change)
+         from unnest($3::text[], $4::jsonb[]) as v(user_id, change)",
         channel_id,
-        actor.user_id,
-        actor.route.as_str(),
+        fallback_actor(actor),
         &user_id as &[&str],
-        &action as &[&str],
-        &from_type as &[Option<&str>],
-        &from_state as &[Option<&str>],
-        &to_type as &[Option<&str>],
-        &to_state as &[Option<&str>],
-        &to_cancel_at as &[Option<DateTime<Utc>>],
-        &notes as &[Option<&str>],
+        &change,
     )
     .execute(&mut *conn)
     .await?;
     Ok(())
 }
 
-/// The audit row of a change of a firm's subscription (`firms::subscriptions`), in the same log.
+/// What the trail keeps of a subscription change.
+fn audit_change(actor: &Actor, before: Option<&Subscription>, transition: &Transition) -> serde_json::Value {
+    let next = transition.next.as_ref();
+    let mut after = serde_json::Map::new();
+    if let Some(next) = next {
+        after.insert("type".into(), next.subscription_type.as_str().into());
+        after.insert("state".into(), next.state.as_str().into());
+        if let Some(cancel_at) = next.cancel_at {
+            after.insert("cancelAt".into(), cancel_at.to_rfc3339().into());
+        }
+        if let Some(notes) = next.terms.notes.as_deref().filter(|_| actor.route != Route::Reader) {
+            after.insert("notes".into(), notes.into());
+        }
+    }
+    serde_json::json!({
+        "route": actor.route.as_str(),
+        "transition": transition.action,
+        "before": before.map(|b| serde_json::json!({ "type": b.subscription_type.as_str(), "state": b.state.as_str() })).unwrap_or_else(|| serde_json::json!({})),
+        "after": after,
+    })
+}
+
+/// The machine's actor as the trail names one, for a connection that names none.
+fn fallback_actor(actor: &Actor) -> serde_json::Value {
+    let kind = match actor.route {
+        Route::Cli => "cli",
+        Route::Worker => "worker",
+        Route::Stripe => "stripe",
+        _ => "user",
+    };
+    serde_json::json!({ "kind": kind, "id": actor.user_id, "action": actor.route.as_str() })
+}
+
+/// The trail's row of a change of a firm's subscription (`firms::subscriptions`).
 pub async fn audit_firm(
     conn: &mut PgConnection,
     channel_id: &str,
@@ -413,22 +427,13 @@ pub async fn audit_firm(
     before: Option<&Subscription>,
     transition: &Transition,
 ) -> Result<()> {
-    let next = transition.next.as_ref();
     sqlx::query!(
-        "insert into subscription_audit (channel_id, firm_id, actor_id, route, action, from_type, from_state, to_type, to_state,
-                                         to_cancel_at, notes)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        "select audit_record(case when audit_context() ->> 'kind' = 'system' then $3::jsonb end, null, 'firm_subscription',
+                             $1 || '/' || $2, $4)",
         channel_id,
         firm_id,
-        actor.user_id,
-        actor.route.as_str(),
-        transition.action,
-        before.map(|b| b.subscription_type.as_str()),
-        before.map(|b| b.state.as_str()),
-        next.map(|n| n.subscription_type.as_str()),
-        next.map(|n| n.state.as_str()),
-        next.and_then(|n| n.cancel_at),
-        next.and_then(|n| n.terms.notes.as_deref()),
+        fallback_actor(actor),
+        audit_change(actor, before, transition),
     )
     .execute(&mut *conn)
     .await?;

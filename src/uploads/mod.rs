@@ -22,6 +22,7 @@ use axum::{
 };
 
 use crate::{
+    audit::{self, Actor, Origin},
     auth::{STAFF, session},
     error::Error,
     http::HttpError,
@@ -123,14 +124,18 @@ pub async fn store_image(store: &UploadStore, bytes: Vec<u8>) -> Result<(String,
 }
 
 /// `POST /upload`: multipart with one part named `file`.
-pub async fn upload(State(state): State<AppState>, headers: HeaderMap, mut multipart: Multipart) -> Result<Response, HttpError> {
+pub async fn upload(State(state): State<AppState>, origin: Origin, headers: HeaderMap, mut multipart: Multipart) -> Result<Response, HttpError> {
     let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
-    session::authenticate(&state, authorization).await?.viewer()?.require(STAFF)?;
+    let auth = session::authenticate(&state, authorization).await?;
+    auth.viewer()?.require(STAFF)?;
 
     let bytes = read_file_part(&mut multipart, state.config.uploads.max_image_bytes).await?;
     let size = bytes.len();
     let (name, kind) = store_image(&state.uploads, bytes).await?;
     tracing::info!(file = %name, size, "image uploaded");
+    let actor = Actor::of_request(&auth, &origin, "POST /upload");
+    let change = serde_json::json!({ "op": "insert", "after": { "name": name, "contentType": kind.content_type(), "size": size } });
+    audit::queries::record(&state.pool, Some(&actor), None, Some("upload"), Some(&name), &change).await.map_err(Error::from)?;
     let body = serde_json::json!({
         "link": format!("/uploads/{name}"),
         "fileName": name,
@@ -183,9 +188,15 @@ impl IntoResponse for UploadFileError {
 }
 
 /// `POST /upload-file`: multipart with one part named `file`, a PDF whose pages are stored as images.
-pub async fn upload_file(State(state): State<AppState>, headers: HeaderMap, mut multipart: Multipart) -> Result<Response, UploadFileError> {
+pub async fn upload_file(
+    State(state): State<AppState>,
+    origin: Origin,
+    headers: HeaderMap,
+    mut multipart: Multipart,
+) -> Result<Response, UploadFileError> {
     let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
-    session::authenticate(&state, authorization).await?.viewer()?.require(STAFF)?;
+    let auth = session::authenticate(&state, authorization).await?;
+    auth.viewer()?.require(STAFF)?;
     let renderer = &state.pdf_renderer;
     // Known missing: look again (it may have been installed since) before taking the file.
     if !renderer.is_available() && !renderer.check().await {
@@ -206,6 +217,11 @@ pub async fn upload_file(State(state): State<AppState>, headers: HeaderMap, mut 
     let _ = tokio::fs::remove_dir_all(&work).await;
     let names = stored?;
     tracing::info!(pages = names.len(), size = bytes.len(), "PDF uploaded");
+    let actor = Actor::of_request(&auth, &origin, "POST /upload-file");
+    let change = serde_json::json!({ "op": "insert", "after": { "pages": names, "size": bytes.len() } });
+    audit::queries::record(&state.pool, Some(&actor), None, Some("upload"), names.first().map(String::as_str), &change)
+        .await
+        .map_err(Error::from)?;
     let pages: Vec<_> = names.iter().map(|name| serde_json::json!({ "link": format!("/uploads/{name}"), "fileName": name })).collect();
     Ok((StatusCode::CREATED, Json(serde_json::json!({ "pageCount": pages.len(), "pages": pages }))).into_response())
 }

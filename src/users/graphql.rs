@@ -426,15 +426,25 @@ impl UsersMutation {
     async fn update_user_from_token(&self, ctx: &Context<'_>, id_token: String) -> Result<UserFromToken> {
         let viewer = viewer(ctx)?;
         let state = app_state(ctx);
-        let claims = state.tokens.validate(&id_token, &state.config.auth.client_id).await.map_err(|error| {
-            tracing::info!(%error, "id token refused");
-            Error::Unauthenticated
-        })?;
+        // A refusal is a sign-in refused, in the audit trail with its reason.
+        let refused = async |error: Error, reason: &str| -> Result<UserFromToken> {
+            let change = serde_json::json!({ "outcome": "refused", "reason": reason });
+            crate::audit::queries::record(&state.pool, None, Some("sign-in"), Some("user"), Some(&viewer.user.user_id), &change).await?;
+            Err(error)
+        };
+        let claims = match state.tokens.validate(&id_token, &state.config.auth.client_id).await {
+            Ok(claims) => claims,
+            Err(error) => {
+                tracing::info!(%error, "id token refused");
+                return refused(Error::Unauthenticated, &format!("id token refused: {error}")).await;
+            }
+        };
         let config = &state.config;
-        let from_id_token =
-            Identity::from_claims(&claims, &config.auth.email_claim, &config.auth.name_claim).ok_or(Error::Unauthenticated)?;
+        let Some(from_id_token) = Identity::from_claims(&claims, &config.auth.email_claim, &config.auth.name_claim) else {
+            return refused(Error::Unauthenticated, "id token without a subject or email").await;
+        };
         if from_id_token.subject != viewer.identity.subject {
-            return Err(Error::Forbidden);
+            return refused(Error::Forbidden, "id token of another user").await;
         }
         if !from_id_token.usable_email() {
             return Err(crate::auth::session::unusable_email());
@@ -446,6 +456,8 @@ impl UsersMutation {
         // Nothing is written when a newer token's claims are stored already.
         queries::upsert_from_identity(&mut *tx, &identity, crate::auth::session::issued_at(&claims), is_internal).await?;
         let previous_sign_in = queries::record_sign_in(&mut *tx, &viewer.user.user_id).await?;
+        let signed_in = serde_json::json!({ "outcome": "signed in" });
+        crate::audit::queries::record(&mut *tx, None, Some("sign-in"), Some("user"), Some(&viewer.user.user_id), &signed_in).await?;
         let user = queries::find_by_subject(&mut *tx, &identity.subject).await?.ok_or(Error::NotFound("User"))?;
         tx.commit().await?;
         // Other servers drop their copy on the change notification; this one at once.

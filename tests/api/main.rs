@@ -2,6 +2,7 @@
 //! a free port, and talks to it over HTTP.
 
 mod api_conventions;
+mod audit;
 mod articles;
 mod auth;
 mod billing_accounts;

@@ -82,6 +82,7 @@ export const CHECKED_ROUTES: CheckedRoute[] = [
   staff('/publisher/promotional-page/edit/:id', (ids) => `publisher/promotional-page/edit/${ids.promotionPage}`),
   staff('/publisher/interests', () => 'publisher/interests'),
   staff('/publisher/chat-questions', () => 'publisher/chat-questions'),
+  staff('/publisher/audit', () => 'publisher/audit'),
   staff('/publisher/tags', () => 'publisher/tags'),
   staff('/publisher/tags/add', () => 'publisher/tags/add'),
   staff('/publisher/tags/edit/:id', (ids) => `publisher/tags/edit/${ids.tag}`),

@@ -22,6 +22,7 @@ use sha2::{Digest, Sha256};
 use tower_http::cors::CorsLayer;
 
 use crate::{
+    audit::{self, Actor, Origin},
     auth::{claim_limits, scopes},
     config::Config,
     state::AppState,
@@ -220,7 +221,7 @@ pub fn subject_for(config: &Config, email: &str, internal: bool) -> String {
     format!("{prefix}{hex}")
 }
 
-async fn authorize(State(state): State<AppState>, Form(form): Form<SignInForm>) -> Result<Response, crate::http::HttpError> {
+async fn authorize(State(state): State<AppState>, origin: Origin, Form(form): Form<SignInForm>) -> Result<Response, crate::http::HttpError> {
     let config = &state.config;
     let (redirect_uri, challenge) = match check_authorize(config, &form.params) {
         Ok(checked) => checked,
@@ -239,6 +240,8 @@ async fn authorize(State(state): State<AppState>, Form(form): Form<SignInForm>) 
             // An address the users table cannot hold would only fail at the API.
             let unstorable = email.chars().count() > claim_limits::EMAIL || email.chars().any(char::is_control);
             if !email.contains('@') || email.starts_with('@') || unstorable {
+                let shown: String = email.chars().filter(|c| !c.is_control()).take(claim_limits::EMAIL).collect();
+                record_sign_in(&state, &origin, Some(&shown), None, Err("Enter a valid email address.")).await?;
                 let html = page::authorize_page_with_error(config, &form.params, "Enter a valid email address.");
                 return Ok((StatusCode::BAD_REQUEST, Html(html)).into_response());
             }
@@ -303,28 +306,52 @@ fn oauth_error(error: &str, description: &str) -> Response {
         .into_response()
 }
 
-async fn token(State(state): State<AppState>, Form(request): Form<TokenRequest>) -> Result<Response, crate::http::HttpError> {
+/// Records a sign-in at the token endpoint (a code exchanged), or its refusal with the reason.
+async fn record_sign_in(
+    state: &AppState,
+    origin: &Origin,
+    email: Option<&str>,
+    subject: Option<&str>,
+    outcome: std::result::Result<(), &str>,
+) -> crate::error::Result<()> {
+    let mut actor = Actor::of_request(&crate::auth::Auth::Anonymous, origin, "sign-in");
+    actor.email = email.map(str::to_owned);
+    let change = match outcome {
+        Ok(()) => serde_json::json!({ "outcome": "signed in" }),
+        Err(reason) => serde_json::json!({ "outcome": "refused", "reason": reason }),
+    };
+    audit::queries::record(&state.pool, Some(&actor), None, subject.map(|_| "user"), subject, &change).await?;
+    Ok(())
+}
+
+async fn token(State(state): State<AppState>, origin: Origin, Form(request): Form<TokenRequest>) -> Result<Response, crate::http::HttpError> {
     let config = &state.config;
     if request.client_id.as_deref() != Some(config.auth.client_id.as_str()) {
+        record_sign_in(&state, &origin, None, None, Err("unknown client_id")).await?;
         return Ok(oauth_error("invalid_client", "unknown client_id"));
     }
     let now = Utc::now();
     let issued = match request.grant_type.as_str() {
         "authorization_code" => {
             let (Some(code), Some(verifier)) = (request.code.as_deref(), request.code_verifier.as_deref()) else {
+                record_sign_in(&state, &origin, None, None, Err("code and code_verifier are required")).await?;
                 return Ok(oauth_error("invalid_request", "code and code_verifier are required"));
             };
             let Some(grant) = queries::take_code(&state.pool, &hash(code)).await? else {
+                record_sign_in(&state, &origin, None, None, Err("unknown or used code")).await?;
                 return Ok(oauth_error("invalid_grant", "unknown or used code"));
             };
+            let claims: UserClaims = serde_json::from_value(grant.claims).map_err(anyhow::Error::from)?;
             if grant.expires_at <= now
                 || grant.client_id != config.auth.client_id
                 || request.redirect_uri.as_deref() != Some(grant.redirect_uri.as_str())
                 || URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes())) != grant.code_challenge
             {
-                return Ok(oauth_error("invalid_grant", "the code, redirect_uri or code_verifier does not match"));
+                let reason = "the code, redirect_uri or code_verifier does not match";
+                record_sign_in(&state, &origin, Some(&claims.email), Some(&grant.subject), Err(reason)).await?;
+                return Ok(oauth_error("invalid_grant", reason));
             }
-            let claims: UserClaims = serde_json::from_value(grant.claims).map_err(anyhow::Error::from)?;
+            record_sign_in(&state, &origin, Some(&claims.email), Some(&grant.subject), Ok(())).await?;
             issue_tokens(&state, &grant.subject, &grant.scope, &claims, grant.nonce.as_deref()).await?
         }
         "refresh_token" => {

@@ -65,6 +65,7 @@ const PromotionPageList = lazy(() => import('../features/promotions/PromotionPag
 const PromotionPageForm = lazy(() => import('../features/promotions/PromotionPageForm'));
 const PromotionLanding = lazy(() => import('../features/reader/PromotionLanding'));
 const Interests = lazy(() => import('../features/interests/Interests'));
+const AuditTrail = lazy(() => import('../features/audit/AuditTrail'));
 const ChatQuestions = lazy(() => import('../features/chat/ChatQuestions'));
 const FirmList = lazy(() => import('../features/firms/FirmList'));
 const FirmForm = lazy(() => import('../features/firms/FirmForm'));
@@ -134,6 +135,8 @@ const publisherRoutes: RouteObject[] = [
   },
   // Registered interest (Administrators): the same access as promotional content.
   { path: 'interests', element: guarded(ACCESS.promotions, <Interests />) },
+  // Who changed what, when (Administrators).
+  { path: 'audit', element: guarded(ACCESS.audit, <AuditTrail />) },
   // What readers asked the intelligence chat (Administrators).
   { path: 'chat-questions', element: guarded(ACCESS.promotions, <ChatQuestions />) },
   {

@@ -31,6 +31,8 @@ export const ACCESS = {
   // Client firms (issue 39): every staff role reads them; Administrators and Editors change them.
   firms: STAFF,
   firmEdit: ['Administrator', 'Editor'],
+  // The audit trail (issue 40): Administrators only, as the server has it.
+  audit: ['Administrator'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export function isStaff(role: Role | null | undefined): boolean {

@@ -50,6 +50,13 @@ export interface AdminListTree<T> {
   name: (row: T) => string;
 }
 
+/** Rows that open to show more under them (an audit event's changes). */
+export interface AdminListDetails<T> {
+  render: (row: T) => ReactNode;
+  /** Used in the toggle's name: 'Show details of 5 Mar 2026 14:05 editTag'. */
+  name: (row: T) => string;
+}
+
 export interface AdminListProps<T> {
   /** Accessible name of the table. */
   label: string;
@@ -71,6 +78,8 @@ export interface AdminListProps<T> {
   /** Shown at the end of the toolbar (the add button). */
   actions?: ReactNode;
   tree?: AdminListTree<T>;
+  /** A toggle in each row's first cell opens `render(row)` under the row, across the columns. */
+  details?: AdminListDetails<T>;
 }
 
 export function rangeText(state: Pick<ListState, 'page' | 'pageSize'>, total: number): string {
@@ -135,7 +144,7 @@ export function AdminList<T>(props: AdminListProps<T>) {
                 </td>
               </tr>
             )}
-            {showBody && <Rows rows={rows} columns={columns} rowKey={props.rowKey} tree={props.tree} depth={0} />}
+            {showBody && <Rows rows={rows} columns={columns} rowKey={props.rowKey} tree={props.tree} details={props.details} depth={0} />}
           </tbody>
         </HTMLTable>
       )}
@@ -234,11 +243,11 @@ function HeaderCell<T>({
   );
 }
 
-interface RowsProps<T> extends Pick<AdminListProps<T>, 'rows' | 'columns' | 'rowKey' | 'tree'> {
+interface RowsProps<T> extends Pick<AdminListProps<T>, 'rows' | 'columns' | 'rowKey' | 'tree' | 'details'> {
   depth: number;
 }
 
-function Rows<T>({ rows, columns, rowKey, tree, depth }: RowsProps<T>) {
+function Rows<T>({ rows, columns, rowKey, tree, details, depth }: RowsProps<T>) {
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const toggle = (key: string) =>
     setOpen((prev) => {
@@ -271,6 +280,19 @@ function Rows<T>({ rows, columns, rowKey, tree, depth }: RowsProps<T>) {
                   )}
                   {column.render(row)}
                 </span>
+              ) : details && i === 0 ? (
+                <span className="insights-admin-tree-cell">
+                  <Button
+                    size="small"
+                    variant="minimal"
+                    icon={expanded ? 'chevron-down' : 'chevron-right'}
+                    aria-label={`${expanded ? 'Hide' : 'Show'} details of ${details.name(row)}`}
+                    aria-expanded={expanded}
+                    aria-controls={expanded ? `details-${key}` : undefined}
+                    onClick={() => toggle(key)}
+                  />
+                  {column.render(row)}
+                </span>
               ) : (
                 column.render(row)
               )}
@@ -278,6 +300,11 @@ function Rows<T>({ rows, columns, rowKey, tree, depth }: RowsProps<T>) {
           ))}
         </tr>
         {tree && expanded && <Rows rows={children} columns={columns} rowKey={rowKey} tree={tree} depth={depth + 1} />}
+        {details && expanded && (
+          <tr id={`details-${key}`} className="insights-admin-details">
+            <td colSpan={columns.length}>{details.render(row)}</td>
+          </tr>
+        )}
       </Fragment>
     );
   });

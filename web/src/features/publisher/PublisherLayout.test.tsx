@@ -41,6 +41,7 @@ describe('publisherSidebarItems', () => {
       'Promotional Content',
       'Interests',
       'Reader questions',
+      'Audit trail',
     ]);
   });
 
@@ -55,6 +56,7 @@ describe('publisherSidebarItems', () => {
       'Promotional Content',
       'Interests',
       'Reader questions',
+      'Audit trail',
     ]);
     expect(publisherSidebarItems('Editor', { premiumChannels: false }).find((i) => i.text === 'Categories')?.to).toBe(
       '/publisher/categories',
@@ -78,6 +80,7 @@ describe('publisherSidebarItems', () => {
       'Promotional Content': '/publisher/promotional-content',
       Interests: '/publisher/interests',
       'Reader questions': '/publisher/chat-questions',
+      'Audit trail': '/publisher/audit',
     });
   });
 });

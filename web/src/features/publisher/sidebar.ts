@@ -34,6 +34,7 @@ export function publisherSidebarItems(role: Role | null | undefined, flags: Side
       { text: 'Promotional Content', to: '/publisher/promotional-content', icon: 'star' },
       { text: 'Interests', to: '/publisher/interests', icon: 'hand-up' },
       { text: 'Reader questions', to: '/publisher/chat-questions', icon: 'info-sign' },
+      { text: 'Audit trail', to: '/publisher/audit', icon: 'history' },
     );
   }
   return items;
