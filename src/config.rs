@@ -311,6 +311,11 @@ pub struct JobSchedules {
     /// Days sent and failed emails are kept in the outbox (the purge schedule deletes older ones).
     #[arg(long, env = "INSIGHTS_OUTBOX_RETENTION_DAYS", default_value_t = 90)]
     pub outbox_retention_days: u32,
+
+    /// Days the audit trail is kept; 0 (the default) keeps it for ever. Regulated firms keep it
+    /// for years: set this only to the period your rules ask for (the purge deletes older events).
+    #[arg(long, env = "INSIGHTS_AUDIT_RETENTION_DAYS", default_value_t = 0)]
+    pub audit_retention_days: u32,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -1,7 +1,8 @@
 //! The purge schedule: the built-in identity provider's expired authorization codes and refresh
-//! tokens, finished jobs, old delivered emails and long-gone worker processes.
+//! tokens, finished jobs, old delivered emails, long-gone worker processes, and the audit trail
+//! past its retention when an operator sets one (never by default).
 
-use insights::{AppState, auth::provider::queries, email::outbox, workers};
+use insights::{AppState, audit, auth::provider::queries, email::outbox, workers};
 
 #[tracing::instrument(skip_all)]
 pub async fn handle(state: &AppState) -> anyhow::Result<()> {
@@ -10,6 +11,7 @@ pub async fn handle(state: &AppState) -> anyhow::Result<()> {
     let jobs = crate::admin::purge_finished(&state.pool, schedules.job_retention_days).await?;
     let emails = outbox::purge(&state.pool, schedules.outbox_retention_days).await?;
     let processes = workers::purge(&state.pool, schedules.job_retention_days).await?;
-    tracing::info!(codes = purged.codes, refresh_tokens = purged.refresh_tokens, jobs, emails, processes, "purged");
+    let audit_events = audit::queries::purge(&state.pool, schedules.audit_retention_days).await?;
+    tracing::info!(codes = purged.codes, refresh_tokens = purged.refresh_tokens, jobs, emails, processes, audit_events, "purged");
     Ok(())
 }

@@ -133,6 +133,16 @@ impl ArticleObject {
         self.row.updated_at
     }
 
+    /// When it first reached readers (never changes, even after archive and republish).
+    async fn first_published_at(&self) -> Option<DateTime<Utc>> {
+        self.row.first_published_at
+    }
+
+    /// When a later publication last changed what readers see (title, summary, body); null when none has.
+    async fn updated_at(&self) -> Option<DateTime<Utc>> {
+        self.row.content_updated_at
+    }
+
     async fn version(&self) -> i32 {
         self.row.version
     }
@@ -400,6 +410,20 @@ impl ArticlesQuery {
         load_article(ctx, &id, Access::Required).await
     }
 
+    /// Its revisions, newest first (staff who may open the article).
+    async fn article_revisions(&self, ctx: &Context<'_>, article_id: ID) -> Result<Vec<ArticleRevisionSummary>> {
+        let author = author(ctx)?;
+        let article_id = optional_id(Some(&article_id), "Article")?.ok_or(Error::NotFound("Article"))?;
+        let pool = &app_state(ctx).pool;
+        service::require_may_open(pool, author, &article_id).await?;
+        Ok(queries::revisions_of(pool, &article_id).await?.into_iter().map(ArticleRevisionSummary).collect())
+    }
+
+    /// One revision in full (staff who may open its article).
+    async fn article_revision(&self, ctx: &Context<'_>, id: ID) -> Result<ArticleRevision> {
+        Ok(ArticleRevision(service::revision(&app_state(ctx).pool, author(ctx)?, &id).await?))
+    }
+
     /// Viewers of an article (same access as findArticleById).
     async fn find_article_stats(&self, ctx: &Context<'_>, id: ID) -> Result<ArticleStats> {
         let article = load_article(ctx, &id, Access::Required).await?;
@@ -478,12 +502,152 @@ impl From<ArticleInput> for ArticleChange {
     }
 }
 
-async fn write(ctx: &Context<'_>, item: ArticleInput, action: Action, is_new: bool) -> Result<ArticleObject> {
+/// The signed-in staff user as an author.
+fn author<'a>(ctx: &Context<'a>) -> Result<Author<'a>> {
     let viewer = viewer(ctx)?;
     let role = viewer.require(STAFF)?;
-    let author = Author { user_id: &viewer.user.user_id, role, tableau_access: viewer.user.tableau_access };
-    let id = service::write_article(app_state(ctx), author, &item.into(), action, is_new).await?;
+    Ok(Author { user_id: &viewer.user.user_id, role, tableau_access: viewer.user.tableau_access })
+}
+
+async fn write(ctx: &Context<'_>, item: ArticleInput, action: Action, is_new: bool) -> Result<ArticleObject> {
+    let id = service::write_article(app_state(ctx), author(ctx)?, &item.into(), action, is_new).await?;
     load_article(ctx, &id, Access::Written).await
+}
+
+/// An article's revision as its history lists it.
+pub struct ArticleRevisionSummary(queries::RevisionSummary);
+
+#[Object]
+impl ArticleRevisionSummary {
+    #[graphql(name = "_id")]
+    async fn id(&self) -> &str {
+        &self.0.revision_id
+    }
+    /// 1, 2, 3... in the article's history.
+    async fn number(&self) -> i32 {
+        self.0.number
+    }
+    async fn created_at(&self) -> DateTime<Utc> {
+        self.0.created_at
+    }
+    /// Who saved it; null for the article as it was when revisions began, or a user since removed.
+    async fn created_by(&self) -> Option<UserRef> {
+        UserRef::of(&self.0.created_by, &self.0.created_by_name)
+    }
+    /// add, save, publish, archive, restore, or migrated (the article when revisions began).
+    async fn action(&self) -> &str {
+        &self.0.action
+    }
+    /// The article's version this revision is.
+    async fn article_version(&self) -> i32 {
+        self.0.article_version
+    }
+    async fn state(&self) -> ArticleState {
+        ArticleState::parse(&self.0.state)
+    }
+    async fn title(&self) -> &str {
+        &self.0.title
+    }
+    /// The revision a restore brought back.
+    async fn restored_from(&self) -> Option<i32> {
+        self.0.restored_from
+    }
+}
+
+/// A user a record names, by id and name now.
+#[derive(SimpleObject)]
+pub struct UserRef {
+    #[graphql(name = "_id")]
+    id: String,
+    name: String,
+}
+
+impl UserRef {
+    fn of(id: &Option<String>, name: &Option<String>) -> Option<UserRef> {
+        Some(UserRef { id: id.clone()?, name: name.clone()? })
+    }
+}
+
+/// A topic, tag or contributor a revision names: by id, with its name now (null: deleted since).
+#[derive(SimpleObject)]
+pub struct RevisionItem {
+    #[graphql(name = "_id")]
+    id: String,
+    name: Option<String>,
+}
+
+/// One revision in full: what the article was.
+pub struct ArticleRevision(queries::Revision);
+
+#[Object]
+impl ArticleRevision {
+    #[graphql(name = "_id")]
+    async fn id(&self) -> &str {
+        &self.0.revision_id
+    }
+    async fn article_id(&self) -> &str {
+        &self.0.article_id
+    }
+    async fn number(&self) -> i32 {
+        self.0.number
+    }
+    async fn created_at(&self) -> DateTime<Utc> {
+        self.0.created_at
+    }
+    async fn created_by(&self) -> Option<UserRef> {
+        UserRef::of(&self.0.created_by, &self.0.created_by_name)
+    }
+    async fn action(&self) -> &str {
+        &self.0.action
+    }
+    async fn article_version(&self) -> i32 {
+        self.0.article_version
+    }
+    async fn state(&self) -> ArticleState {
+        ArticleState::parse(&self.0.state)
+    }
+    async fn title(&self) -> &str {
+        &self.0.title
+    }
+    async fn summary(&self) -> Option<&str> {
+        self.0.summary.as_deref()
+    }
+    /// The sanitised body as it was.
+    async fn html(&self) -> &str {
+        &self.0.html
+    }
+    async fn premium_channel_id(&self) -> Option<&str> {
+        self.0.premium_channel_id.as_deref()
+    }
+    /// The channel's name now.
+    async fn premium_channel_name(&self) -> Option<&str> {
+        self.0.channel_name.as_deref()
+    }
+    async fn is_premium(&self) -> bool {
+        self.0.is_premium
+    }
+    async fn premium_expiry_offset(&self) -> Option<&str> {
+        self.0.premium_expiry_offset.as_deref()
+    }
+    async fn publish_date(&self) -> Option<DateTime<Utc>> {
+        self.0.publish_date
+    }
+    async fn categories(&self) -> Vec<RevisionItem> {
+        items(&self.0.topics)
+    }
+    async fn tags(&self) -> Vec<RevisionItem> {
+        items(&self.0.tags)
+    }
+    async fn contributors(&self) -> Vec<RevisionItem> {
+        items(&self.0.contributors)
+    }
+    async fn restored_from(&self) -> Option<i32> {
+        self.0.restored_from
+    }
+}
+
+fn items(named: &[queries::NamedId]) -> Vec<RevisionItem> {
+    named.iter().map(|n| RevisionItem { id: n.id.clone(), name: n.name.clone() }).collect()
 }
 
 #[derive(Default)]
@@ -515,10 +679,15 @@ impl ArticlesMutation {
 
     /// Existing, non-archived articles the caller may change.
     async fn archive_article(&self, ctx: &Context<'_>, #[graphql(name = "_id")] id: ID, version: i32) -> Result<ArticleObject> {
-        let viewer = viewer(ctx)?;
-        let role = viewer.require(STAFF)?;
-        let author = Author { user_id: &viewer.user.user_id, role, tableau_access: viewer.user.tableau_access };
-        let id = service::archive_article(&app_state(ctx).pool, author, &id, version).await?;
+        let id = service::archive_article(&app_state(ctx).pool, author(ctx)?, &id, version).await?;
+        load_article(ctx, &id, Access::Written).await
+    }
+
+    /// Brings a revision back as a new one: a draft (Pending, like 'Update draft') with the
+    /// revision's title, summary, body, channel, premium flags, topics, tags and contributors,
+    /// based on the article's current `version` (CONFLICT when stale). Who may save the article may.
+    async fn restore_article_revision(&self, ctx: &Context<'_>, article_id: ID, revision_id: ID, version: i32) -> Result<ArticleObject> {
+        let id = service::restore_revision(app_state(ctx), author(ctx)?, &article_id, &revision_id, version).await?;
         load_article(ctx, &id, Access::Written).await
     }
 }

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
-use sqlx::{PgConnection, PgExecutor, Postgres, QueryBuilder};
+use sqlx::{PgConnection, PgExecutor, Postgres, QueryBuilder, types::Json};
 
 use super::model::ArticleSortField;
 use crate::users::UserSummary;
@@ -23,6 +23,8 @@ pub struct ArticleRow {
     /// Moves with every change to the article's links and to the names they show (0018, 0022).
     pub card_revision: i64,
     pub publish_date: Option<DateTime<Utc>>,
+    pub first_published_at: Option<DateTime<Utc>>,
+    pub content_updated_at: Option<DateTime<Utc>>,
     pub was_published_previously: bool,
     pub is_premium: bool,
     pub premium_expiry_offset: Option<String>,
@@ -185,7 +187,8 @@ pub async fn select_page(db: impl PgExecutor<'_>, f: &ArticleFilter<'_>) -> sqlx
 pub async fn articles_by_ids(db: impl PgExecutor<'_>, ids: &[String], viewer: &str, with_html: bool) -> sqlx::Result<Vec<ArticleRow>> {
     sqlx::query_as(
         "select a.article_id, a.title, case when $3 then a.html end as html, a.summary, a.state,
-                a.created_at, a.updated_at, a.version, a.card_revision, a.publish_date, a.was_published_previously,
+                a.created_at, a.updated_at, a.version, a.card_revision, a.publish_date, a.first_published_at,
+                a.content_updated_at, a.was_published_previously,
                 a.is_premium, a.premium_expiry_offset, a.show_watermark, a.display_in_chart_section,
                 a.is_pinned, a.is_timeless, a.template_id, a.send_emails,
                 a.author_id, au.name as author_name, au.email::text as author_email,
@@ -401,8 +404,9 @@ pub async fn insert_article(
         "insert into article (article_id, author_id, template_id, title, html, body_text, summary, state, publish_date,
                               was_published_previously, premium_channel_id, published_by_desk_id, published_by_user_id,
                               is_premium, premium_expiry_offset, show_watermark, display_in_chart_section, is_pinned,
-                              is_timeless, send_emails)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)",
+                              is_timeless, send_emails, first_published_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
+                 case when $8 = 'Published' then now() end)",
         id,
         author_id,
         template_id,
@@ -429,13 +433,23 @@ pub async fn insert_article(
     Ok(())
 }
 
+/// Writes an edit. A publication sets when the article first reached readers (once: a trigger
+/// keeps it), and when it changes what readers saw at its last publication (title, summary or
+/// body, from its last published revision), the time of that update.
 pub async fn update_article(conn: &mut PgConnection, id: &str, v: &ArticleValues<'_>) -> sqlx::Result<()> {
     sqlx::query!(
         "update article set title = $2, html = $3, body_text = $4, summary = $5, state = $6, publish_date = $7,
                 was_published_previously = $8, premium_channel_id = $9, published_by_desk_id = $10,
                 published_by_user_id = $11, is_premium = $12, premium_expiry_offset = $13, show_watermark = $14,
                 display_in_chart_section = $15, is_pinned = $16, is_timeless = $17, send_emails = $18,
-                version = version + 1
+                version = version + 1,
+                first_published_at = case when $6 = 'Published' then coalesce(first_published_at, now()) else first_published_at end,
+                content_updated_at = case
+                    when $6 = 'Published' and first_published_at is not null and exists (
+                        select 1 from (select r.title, r.summary, r.body_hash from article_revision r
+                                       where r.article_id = $1 and r.state = 'Published' order by r.number desc limit 1) last
+                        where (last.title, last.summary, last.body_hash) is distinct from ($2, $5, sha256(convert_to($3, 'UTF8'))))
+                    then now() else content_updated_at end
          where article_id = $1",
         id,
         v.title,
@@ -459,6 +473,134 @@ pub async fn update_article(conn: &mut PgConnection, id: &str, v: &ArticleValues
     .execute(conn)
     .await?;
     Ok(())
+}
+
+/// Keeps the article as it now is (after a write in this transaction) as its next revision: its
+/// body once per distinct text, the rest in the revision row.
+pub async fn record_revision(
+    conn: &mut PgConnection,
+    revision_id: &str,
+    article_id: &str,
+    created_by: &str,
+    action: &str,
+    restored_from: Option<i32>,
+) -> sqlx::Result<()> {
+    sqlx::query!(
+        r#"with body as (
+               insert into article_body (body_hash, html)
+               select sha256(convert_to(html, 'UTF8')), html from article where article_id = $2
+               on conflict (body_hash) do nothing
+           )
+           insert into article_revision (revision_id, article_id, number, created_by, action, article_version, state, title,
+                                         summary, body_hash, premium_channel_id, is_premium, premium_expiry_offset,
+                                         publish_date, topics, tags, contributors, restored_from)
+           select $1, a.article_id,
+                  coalesce((select max(r.number) from article_revision r where r.article_id = a.article_id), 0) + 1,
+                  $3, $4, a.version, a.state, a.title, a.summary, sha256(convert_to(a.html, 'UTF8')), a.premium_channel_id,
+                  a.is_premium, a.premium_expiry_offset, a.publish_date,
+                  array(select c.category_id from article_category c where c.article_id = a.article_id order by c.category_id),
+                  array(select t.tag_id from article_tag t where t.article_id = a.article_id order by t.tag_id),
+                  array(select x.user_id from article_contributor x where x.article_id = a.article_id order by x.user_id),
+                  $5
+           from article a where a.article_id = $2"#,
+        revision_id,
+        article_id,
+        created_by,
+        action,
+        restored_from,
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// A revision as the history lists it (its body and relations are read when one is opened).
+#[derive(Debug, Clone)]
+pub struct RevisionSummary {
+    pub revision_id: String,
+    pub number: i32,
+    pub created_at: DateTime<Utc>,
+    pub created_by: Option<String>,
+    pub created_by_name: Option<String>,
+    pub action: String,
+    pub article_version: i32,
+    pub state: String,
+    pub title: String,
+    pub restored_from: Option<i32>,
+}
+
+/// An article's revisions, newest first.
+pub async fn revisions_of(db: impl PgExecutor<'_>, article_id: &str) -> sqlx::Result<Vec<RevisionSummary>> {
+    sqlx::query_as!(
+        RevisionSummary,
+        r#"select r.revision_id, r.number, r.created_at, r.created_by, u.name as "created_by_name?", r.action, r.article_version,
+                  r.state, r.title, r.restored_from
+           from article_revision r left join users u on u.user_id = r.created_by
+           where r.article_id = $1
+           order by r.number desc"#,
+        article_id
+    )
+    .fetch_all(db)
+    .await
+}
+
+/// One revision in full.
+#[derive(Debug, Clone)]
+pub struct Revision {
+    pub revision_id: String,
+    pub article_id: String,
+    pub number: i32,
+    pub created_at: DateTime<Utc>,
+    pub created_by: Option<String>,
+    pub created_by_name: Option<String>,
+    pub action: String,
+    pub article_version: i32,
+    pub state: String,
+    pub title: String,
+    pub summary: Option<String>,
+    pub html: String,
+    pub premium_channel_id: Option<String>,
+    pub channel_name: Option<String>,
+    pub is_premium: bool,
+    pub premium_expiry_offset: Option<String>,
+    pub publish_date: Option<DateTime<Utc>>,
+    /// Topics, tags and contributors by id with their names now (a deleted one has none).
+    pub topics: Json<Vec<NamedId>>,
+    pub tags: Json<Vec<NamedId>>,
+    pub contributors: Json<Vec<NamedId>>,
+    pub restored_from: Option<i32>,
+}
+
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct NamedId {
+    pub id: String,
+    pub name: Option<String>,
+}
+
+pub async fn revision(db: impl PgExecutor<'_>, revision_id: &str) -> sqlx::Result<Option<Revision>> {
+    sqlx::query_as!(
+        Revision,
+        r#"select r.revision_id, r.article_id, r.number, r.created_at, r.created_by, u.name as "created_by_name?", r.action,
+                  r.article_version, r.state, r.title, r.summary, b.html, r.premium_channel_id, c.name::text as "channel_name?",
+                  r.is_premium, r.premium_expiry_offset, r.publish_date, r.restored_from,
+                  (select coalesce(jsonb_agg(jsonb_build_object('id', x.id, 'name', t.name) order by x.n), '[]')
+                   from unnest(r.topics) with ordinality x(id, n) left join category t on t.category_id = x.id)
+                      as "topics!: Json<Vec<NamedId>>",
+                  (select coalesce(jsonb_agg(jsonb_build_object('id', x.id, 'name', t.name) order by x.n), '[]')
+                   from unnest(r.tags) with ordinality x(id, n) left join tag t on t.tag_id = x.id)
+                      as "tags!: Json<Vec<NamedId>>",
+                  (select coalesce(jsonb_agg(jsonb_build_object('id', x.id, 'name', p.name) order by x.n), '[]')
+                   from unnest(r.contributors) with ordinality x(id, n) left join users p on p.user_id = x.id)
+                      as "contributors!: Json<Vec<NamedId>>"
+           from article_revision r
+           join article_body b on b.body_hash = r.body_hash
+           left join users u on u.user_id = r.created_by
+           left join channel c on c.channel_id = r.premium_channel_id
+           where r.revision_id = $1"#,
+        revision_id
+    )
+    .fetch_optional(db)
+    .await
 }
 
 pub async fn set_state(conn: &mut PgConnection, id: &str, state: &str) -> sqlx::Result<()> {

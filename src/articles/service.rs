@@ -243,8 +243,21 @@ async fn check_may_change(conn: &mut PgConnection, author: Author<'_>, id: &str,
 }
 
 /// Adds (no `id`) or edits an article, as a draft (`Save`) or published (`Publish`). Returns its id.
-#[tracing::instrument(skip_all, fields(action = ?action))]
 pub async fn write_article(state: &AppState, author: Author<'_>, change: &ArticleChange, action: Action, is_new: bool) -> Result<String> {
+    write_article_as(state, author, change, action, is_new, None).await
+}
+
+/// `write_article`, keeping the result as the article's next revision; `restored_from`: the
+/// revision number a restore brings back.
+#[tracing::instrument(skip_all, fields(action = ?action))]
+async fn write_article_as(
+    state: &AppState,
+    author: Author<'_>,
+    change: &ArticleChange,
+    action: Action,
+    is_new: bool,
+    restored_from: Option<i32>,
+) -> Result<String> {
     if !author.role.is_staff() || (action == Action::Publish && !author.may_publish()) {
         return Err(Error::Forbidden);
     }
@@ -331,6 +344,13 @@ pub async fn write_article(state: &AppState, author: Author<'_>, change: &Articl
             Error::field("promotionalContentIds", "Choose existing promotional content")
         })
         .on_constraint("article_contributor_user_id_fkey", || Error::field("contributors", "Choose contributors among the staff users"))?;
+    let revision_action = match (restored_from, is_new, action) {
+        (Some(_), ..) => "restore",
+        (None, _, Action::Publish) => "publish",
+        (None, true, Action::Save) => "add",
+        (None, false, Action::Save) => "save",
+    };
+    queries::record_revision(&mut tx, &ids::new_id(), &id, author.user_id, revision_action, restored_from).await?;
     if send_emails {
         let request_id = queries::request_notification(&mut tx, &id, author.user_id, was_published).await?;
         state.jobs.enqueue(&mut tx, JobRequest::NotifyArticleSubscribers { request_id, article_id: id.clone() }).await?;
@@ -355,8 +375,70 @@ pub async fn archive_article(pool: &PgPool, author: Author<'_>, id: &str, versio
         return Err(Error::Conflict("This article is already archived.".to_owned()));
     }
     queries::set_state(&mut tx, &id, ArticleState::Archived.as_str()).await?;
+    queries::record_revision(&mut tx, &ids::new_id(), &id, author.user_id, "archive", None).await?;
     tx.commit().await?;
     Ok(id)
+}
+
+/// Who may read an article's history: whoever may open it in the editor.
+pub async fn require_may_open(pool: &PgPool, author: Author<'_>, article_id: &str) -> Result<()> {
+    if !author.role.is_staff() {
+        return Err(Error::Forbidden);
+    }
+    if author.is_admin() || may_open(author.role, queries::has_access(pool, article_id, author.user_id).await?) {
+        Ok(())
+    } else {
+        Err(Error::Forbidden)
+    }
+}
+
+/// An article's revision, for a caller who may open the article; NOT_FOUND for another article's.
+pub async fn revision(pool: &PgPool, author: Author<'_>, revision_id: &str) -> Result<queries::Revision> {
+    let id = optional_id(Some(revision_id), "Revision")?.ok_or(Error::NotFound("Revision"))?;
+    let revision = queries::revision(pool, &id).await?.ok_or(Error::NotFound("Revision"))?;
+    require_may_open(pool, author, &revision.article_id).await?;
+    Ok(revision)
+}
+
+/// Restores a revision as a new one: an edit (a draft, like 'Update draft') with the revision's
+/// title, summary, body, channel, premium flags, topics, tags and contributors, based on the
+/// article's `version` (CONFLICT when stale); the article's other settings stay as they are.
+/// Topics and tags deleted since are left out. Returns the article's id.
+pub async fn restore_revision(state: &AppState, author: Author<'_>, article_id: &str, revision_id: &str, version: i32) -> Result<String> {
+    let revision = revision(&state.pool, author, revision_id).await?;
+    let article_id = optional_id(Some(article_id), "Article")?.ok_or(Error::NotFound("Article"))?;
+    if revision.article_id != article_id {
+        return Err(Error::NotFound("Revision"));
+    }
+    let current = queries::article_by_id(&state.pool, &article_id, author.user_id).await?.ok_or(Error::NotFound("Article"))?;
+    let promotional_content_ids = queries::relations_of(&state.pool, std::slice::from_ref(&article_id))
+        .await?
+        .remove(&article_id)
+        .map(|relations| relations.promotional_content.into_iter().map(|p| p.id).collect())
+        .unwrap_or_default();
+    let existing = |named: &[queries::NamedId]| named.iter().filter(|n| n.name.is_some()).map(|n| n.id.clone()).collect();
+    let change = ArticleChange {
+        id: Some(article_id),
+        version: Some(version),
+        title: revision.title.clone(),
+        html: Some(revision.html.clone()),
+        summary: revision.summary.clone(),
+        premium_channel_id: revision.premium_channel_id.clone(),
+        contributors: existing(&revision.contributors),
+        categories: existing(&revision.topics),
+        tags: existing(&revision.tags),
+        promotional_content_ids,
+        is_premium: Some(revision.is_premium),
+        premium_expiry_offset: revision.premium_expiry_offset.clone(),
+        publish_date: current.publish_date,
+        show_watermark: current.show_watermark,
+        display_in_chart_section: current.display_in_chart_section,
+        is_pinned: current.is_pinned,
+        is_timeless: current.is_timeless,
+        template_id: current.template_id.clone(),
+        send_emails: None,
+    };
+    write_article_as(state, author, &change, Action::Save, false, Some(revision.number)).await
 }
 
 #[cfg(test)]

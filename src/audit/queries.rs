@@ -31,6 +31,22 @@ pub async fn record(
     Ok(())
 }
 
+/// Deletes the events older than `retention_days` (0: none, the default); how many. The trail
+/// refuses deletes but this one (`insights.audit_purge`, for its transaction only).
+pub async fn purge(pool: &sqlx::PgPool, retention_days: u32) -> sqlx::Result<u64> {
+    if retention_days == 0 {
+        return Ok(0);
+    }
+    let mut tx = pool.begin().await?;
+    sqlx::query_scalar!("select set_config('insights.audit_purge', 'on', true)").fetch_one(&mut *tx).await?;
+    let purged = sqlx::query!("delete from audit_event where occurred_at < now() - make_interval(days => $1)", retention_days as i32)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+    tx.commit().await?;
+    Ok(purged)
+}
+
 /// What a page of the trail asks for; absent filters are left out of the SQL.
 #[derive(Debug, Default, Clone, serde::Serialize)]
 #[serde(rename_all = "camelCase")]

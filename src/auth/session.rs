@@ -13,6 +13,24 @@ use crate::{
     users::{User, queries},
 };
 
+/// Stores a token's claims as its user (`queries::upsert_from_identity`), in the audit trail as
+/// the token holder's ('token claims': the user created, or their name, address or scopes
+/// brought in step with their identity provider).
+async fn store_claims(state: &AppState, identity: &Identity, issued_at: Option<DateTime<Utc>>, is_internal: bool) -> Result<Option<(User, bool)>> {
+    let holder = crate::audit::Actor {
+        kind: crate::audit::ActorKind::User,
+        email: Some(identity.email.clone()),
+        role: identity.role().map(|role| role.as_str().to_owned()),
+        action: "token claims".into(),
+        ..Default::default()
+    };
+    let mut tx = state.pool.begin().await?;
+    crate::audit::queries::act_as(&mut tx, &holder).await?;
+    let stored = queries::upsert_from_identity(&mut *tx, identity, issued_at, is_internal).await?;
+    tx.commit().await?;
+    Ok(stored)
+}
+
 pub async fn authenticate(state: &AppState, authorization: Option<&str>) -> Result<Auth> {
     let Some(value) = authorization else { return Ok(Auth::Anonymous) };
     let Some(token) = bearer_token(value) else { return Ok(Auth::Invalid) };
@@ -42,7 +60,7 @@ pub async fn authenticate(state: &AppState, authorization: Option<&str>) -> Resu
                 Some(user) if user.matches(&identity) => user,
                 _ => {
                     let is_internal = identity.subject.starts_with(&config.internal_id_prefix);
-                    match queries::upsert_from_identity(&state.pool, &identity, issued_at(&claims), is_internal).await? {
+                    match store_claims(state, &identity, issued_at(&claims), is_internal).await? {
                         Some((user, _)) => user,
                         // A newer token's claims are stored: this one may use no scope they lack
                         // (a role lowered since). UNAUTHENTICATED, so the client gets a current token.

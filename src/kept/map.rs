@@ -125,7 +125,7 @@ pub const MAP: &[Moves] = moves! {
         "published_by_desk_id", "published_by_user_id", "author_id", "html", "body_text", "summary", "publish_date",
         "was_published_previously", "is_premium", "premium_expiry_offset", "show_watermark", "display_in_chart_section",
         "is_pinned", "is_timeless", "template_id", "send_emails", "search_vector", "premium_expires_at", "card_revision",
-        "title_summary_vector"];
+        "title_summary_vector", "first_published_at", "content_updated_at"];
     [Content "0019"] "article" ["(insert)", "(delete)"];
     [Content "0019", Card "0022"] "article_contributor" ["(insert)", "(delete)"];
     // What moves a published article's card moves the content too (its update is a published article's).

@@ -17,7 +17,7 @@
 //! | | article_category.{(insert), (delete), article_id, category_id} (0017) | |
 //! | | article_contributor.{(insert), (delete), article_id, user_id} (0017) | |
 //! | | article_view.{(insert), (delete), article_id, user_id, views, last_viewed} (0017) | |
-//! | Content | article.{(insert), (delete), title, state, version, created_at, updated_at, premium_channel_id, published_by_desk_id, published_by_user_id, author_id, html, body_text, summary, publish_date, was_published_previously, is_premium, premium_expiry_offset, show_watermark, display_in_chart_section, is_pinned, is_timeless, template_id, send_emails, search_vector, premium_expires_at, card_revision, title_summary_vector} (0019) | article_pages, channel_recent_articles, latest_pages, search_pages, search_counts, recommended |
+//! | Content | article.{(insert), (delete), title, state, version, created_at, updated_at, premium_channel_id, published_by_desk_id, published_by_user_id, author_id, html, body_text, summary, publish_date, was_published_previously, is_premium, premium_expiry_offset, show_watermark, display_in_chart_section, is_pinned, is_timeless, template_id, send_emails, search_vector, premium_expires_at, card_revision, title_summary_vector, first_published_at, content_updated_at} (0019) | article_pages, channel_recent_articles, latest_pages, search_pages, search_counts, recommended |
 //! | | article_contributor.{(insert), (delete)} (0019) | |
 //! | | article_category.{(insert), (delete)} (0018 card, 0019) | |
 //! | | article_tag.{(insert), (delete)} (0018 card, 0019) | |
@@ -39,7 +39,7 @@
 //! | | firm.{name} (0034) | |
 //! | Reading | category_follow.{(insert), (delete)} (0021) | followed_topics, recommended |
 //! | | article_view.{(insert), (delete), views} (0021) | |
-//! | Card | article.{title, state, version, created_at, updated_at, premium_channel_id, published_by_desk_id, published_by_user_id, author_id, html, body_text, summary, publish_date, was_published_previously, is_premium, premium_expiry_offset, show_watermark, display_in_chart_section, is_pinned, is_timeless, template_id, send_emails, search_vector, premium_expires_at, card_revision, title_summary_vector} (0018) | cards, article_relations, search_snippets |
+//! | Card | article.{title, state, version, created_at, updated_at, premium_channel_id, published_by_desk_id, published_by_user_id, author_id, html, body_text, summary, publish_date, was_published_previously, is_premium, premium_expiry_offset, show_watermark, display_in_chart_section, is_pinned, is_timeless, template_id, send_emails, search_vector, premium_expires_at, card_revision, title_summary_vector, first_published_at, content_updated_at} (0018) | cards, article_relations, search_snippets |
 //! | | article_category.{(insert), (delete)} (0018) | |
 //! | | article_tag.{(insert), (delete)} (0018) | |
 //! | | article_promotional_content.{(insert), (delete)} (0020) | |

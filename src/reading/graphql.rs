@@ -106,6 +106,10 @@ pub struct ArticleCard {
     pub tags: Vec<ArticleTag>,
     pub publish_date: DateTime<Utc>,
     pub last_edited: DateTime<Utc>,
+    /// When it first reached readers (never changes, even after archive and republish).
+    pub first_published_at: Option<DateTime<Utc>>,
+    /// When a later publication last changed what readers see (title, summary, body); null when none has.
+    pub updated_at: Option<DateTime<Utc>>,
     pub is_premium: bool,
     pub is_premium_active: bool,
     pub premium_channel: Option<ArticleChannel>,
@@ -139,6 +143,8 @@ impl ArticleCard {
             summary: row.summary.clone(),
             publish_date: row.publish_date,
             last_edited: row.updated_at,
+            first_published_at: row.first_published_at,
+            updated_at: row.content_updated_at,
             is_premium: row.is_premium,
             is_pinned: row.is_pinned,
             display_in_chart_section: row.display_in_chart_section,
@@ -284,6 +290,16 @@ impl PublishedArticle {
         self.row.updated_at
     }
 
+    /// When it first reached readers (never changes, even after archive and republish).
+    async fn first_published_at(&self) -> Option<DateTime<Utc>> {
+        self.row.first_published_at
+    }
+
+    /// When a later publication last changed what readers see (title, summary, body); null when none has.
+    async fn updated_at(&self) -> Option<DateTime<Utc>> {
+        self.row.content_updated_at
+    }
+
     async fn state(&self) -> ArticleState {
         ArticleState::parse(&self.row.state)
     }
@@ -420,6 +436,10 @@ pub struct MarketingArticle {
     summary: Option<String>,
     publish_date: DateTime<Utc>,
     last_edited: DateTime<Utc>,
+    /// When it first reached readers (never changes, even after archive and republish).
+    first_published_at: Option<DateTime<Utc>>,
+    /// When a later publication last changed what readers see; null when none has.
+    updated_at: Option<DateTime<Utc>>,
     version: i32,
     state: ArticleState,
     can_see_full_version: bool,
@@ -657,6 +677,8 @@ impl ReadingQuery {
             title: row.title.clone(),
             summary: row.summary.clone(),
             last_edited: row.updated_at,
+            first_published_at: row.first_published_at,
+            updated_at: row.content_updated_at,
             version: row.version,
             state: ArticleState::parse(&row.state),
             can_see_full_version: can_see,

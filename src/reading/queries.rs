@@ -18,6 +18,8 @@ pub struct CardRow {
     pub summary: Option<String>,
     pub publish_date: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    pub first_published_at: Option<DateTime<Utc>>,
+    pub content_updated_at: Option<DateTime<Utc>>,
     pub is_premium: bool,
     pub premium_expires_at: Option<DateTime<Utc>>,
     pub is_pinned: bool,
@@ -38,7 +40,8 @@ pub struct CardRow {
 pub async fn card_rows(db: impl PgExecutor<'_>, ids: &[String]) -> sqlx::Result<Vec<CardRow>> {
     sqlx::query_as!(
         CardRow,
-        r#"select a.article_id, a.card_revision, a.title, a.summary, a.publish_date as "publish_date!", a.updated_at, a.is_premium,
+        r#"select a.article_id, a.card_revision, a.title, a.summary, a.publish_date as "publish_date!", a.updated_at,
+                  a.first_published_at, a.content_updated_at, a.is_premium,
                   a.premium_expires_at, a.is_pinned, a.display_in_chart_section, a.premium_channel_id,
                   c.name::text as channel_name, c.type as "channel_type?", c.state as "channel_state?",
                   case when a.published_by_desk_id is not null then 'desk'
@@ -98,6 +101,8 @@ pub struct ArticleRow {
     pub state: String,
     pub publish_date: Option<DateTime<Utc>>,
     pub updated_at: DateTime<Utc>,
+    pub first_published_at: Option<DateTime<Utc>>,
+    pub content_updated_at: Option<DateTime<Utc>>,
     pub version: i32,
     pub is_premium: bool,
     pub premium_expiry_offset: Option<String>,
@@ -127,7 +132,8 @@ pub struct ArticleRow {
 pub async fn article(db: impl PgExecutor<'_>, id: &str) -> sqlx::Result<Option<ArticleRow>> {
     sqlx::query_as!(
         ArticleRow,
-        r#"select a.article_id, a.title, a.html, a.summary, a.state, a.publish_date, a.updated_at, a.version, a.is_premium,
+        r#"select a.article_id, a.title, a.html, a.summary, a.state, a.publish_date, a.updated_at, a.first_published_at,
+                  a.content_updated_at, a.version, a.is_premium,
                   a.premium_expiry_offset, a.premium_expires_at, a.show_watermark, a.display_in_chart_section, a.is_pinned,
                   a.premium_channel_id, c.name::text as channel_name, c.type as "channel_type?", c.state as "channel_state?",
                   case when a.published_by_desk_id is not null then 'desk'

@@ -172,3 +172,22 @@ async fn the_csv_export_has_the_filtered_events_escaped_and_is_recorded(pool: Pg
     assert_eq!(exports["total"], 1, "{exports}");
     assert_eq!(exports["events"][0]["details"], json!({ "filters": { "entityType": "tag", "from": "2020-01-01T00:00:00Z" } }).to_string());
 }
+
+#[sqlx::test]
+async fn the_retention_purge_keeps_everything_unless_an_operator_sets_a_retention(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let admin = app.token(TestRole::Administrator).await;
+    app.add_tag(&admin, "Copper").await;
+    sqlx::query("insert into audit_event (occurred_at, actor_kind, action) values (now() - interval '400 days', 'cli', 'cli old')")
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    let count = || async { sqlx::query_scalar::<_, i64>("select count(*) from audit_event").fetch_one(&app.pool).await.unwrap() };
+    let before = count().await;
+    assert_eq!(insights::audit::queries::purge(&app.pool, 0).await.unwrap(), 0);
+    assert_eq!(count().await, before);
+    assert_eq!(insights::audit::queries::purge(&app.pool, 365).await.unwrap(), 1);
+    assert_eq!(count().await, before - 1);
+    // Outside the purge, deletes are still refused.
+    assert!(sqlx::query("delete from audit_event").execute(&app.pool).await.is_err());
+}

@@ -2,7 +2,9 @@
 //! a free port, and talks to it over HTTP.
 
 mod api_conventions;
+mod article_history;
 mod audit;
+mod audit_coverage;
 mod articles;
 mod auth;
 mod billing_accounts;

@@ -71,6 +71,7 @@ export const CHECKED_ROUTES: CheckedRoute[] = [
   editor('/publisher/articles/add-from-template', () => 'publisher/articles/add-from-template'),
   editor('/publisher/articles/add-from-template/:templateId', (ids) => `publisher/articles/add-from-template/${ids.template}`),
   staff('/publisher/articles/stats/:id', (ids) => `publisher/articles/stats/${ids.premiumArticle}`),
+  staff('/publisher/articles/history/:id', (ids) => `publisher/articles/history/${ids.premiumArticle}`),
   staff('/publisher/templates', () => 'publisher/templates'),
   editor('/publisher/templates/add', () => 'publisher/templates/add'),
   editor('/publisher/templates/edit/:id', (ids) => `publisher/templates/edit/${ids.template}`),

@@ -241,7 +241,7 @@ async fn authorize(State(state): State<AppState>, origin: Origin, Form(form): Fo
             let unstorable = email.chars().count() > claim_limits::EMAIL || email.chars().any(char::is_control);
             if !email.contains('@') || email.starts_with('@') || unstorable {
                 let shown: String = email.chars().filter(|c| !c.is_control()).take(claim_limits::EMAIL).collect();
-                record_sign_in(&state, &origin, Some(&shown), None, Err("Enter a valid email address.")).await?;
+                record_sign_in(&state, &origin, "POST /oidc/authorize", Some(&shown), None, Err("Enter a valid email address.")).await?;
                 let html = page::authorize_page_with_error(config, &form.params, "Enter a valid email address.");
                 return Ok((StatusCode::BAD_REQUEST, Html(html)).into_response());
             }
@@ -306,15 +306,17 @@ fn oauth_error(error: &str, description: &str) -> Response {
         .into_response()
 }
 
-/// Records a sign-in at the token endpoint (a code exchanged), or its refusal with the reason.
+/// Records a sign-in at the provider (`endpoint`: a code exchanged at the token endpoint), or its
+/// refusal with the reason. (The web app's own sign-in, `updateUserFromToken`, is `sign-in`.)
 async fn record_sign_in(
     state: &AppState,
     origin: &Origin,
+    endpoint: &str,
     email: Option<&str>,
     subject: Option<&str>,
     outcome: std::result::Result<(), &str>,
 ) -> crate::error::Result<()> {
-    let mut actor = Actor::of_request(&crate::auth::Auth::Anonymous, origin, "sign-in");
+    let mut actor = Actor::of_request(&crate::auth::Auth::Anonymous, origin, endpoint);
     actor.email = email.map(str::to_owned);
     let change = match outcome {
         Ok(()) => serde_json::json!({ "outcome": "signed in" }),
@@ -327,18 +329,18 @@ async fn record_sign_in(
 async fn token(State(state): State<AppState>, origin: Origin, Form(request): Form<TokenRequest>) -> Result<Response, crate::http::HttpError> {
     let config = &state.config;
     if request.client_id.as_deref() != Some(config.auth.client_id.as_str()) {
-        record_sign_in(&state, &origin, None, None, Err("unknown client_id")).await?;
+        record_sign_in(&state, &origin, "POST /oidc/token", None, None, Err("unknown client_id")).await?;
         return Ok(oauth_error("invalid_client", "unknown client_id"));
     }
     let now = Utc::now();
     let issued = match request.grant_type.as_str() {
         "authorization_code" => {
             let (Some(code), Some(verifier)) = (request.code.as_deref(), request.code_verifier.as_deref()) else {
-                record_sign_in(&state, &origin, None, None, Err("code and code_verifier are required")).await?;
+                record_sign_in(&state, &origin, "POST /oidc/token", None, None, Err("code and code_verifier are required")).await?;
                 return Ok(oauth_error("invalid_request", "code and code_verifier are required"));
             };
             let Some(grant) = queries::take_code(&state.pool, &hash(code)).await? else {
-                record_sign_in(&state, &origin, None, None, Err("unknown or used code")).await?;
+                record_sign_in(&state, &origin, "POST /oidc/token", None, None, Err("unknown or used code")).await?;
                 return Ok(oauth_error("invalid_grant", "unknown or used code"));
             };
             let claims: UserClaims = serde_json::from_value(grant.claims).map_err(anyhow::Error::from)?;
@@ -348,10 +350,10 @@ async fn token(State(state): State<AppState>, origin: Origin, Form(request): For
                 || URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes())) != grant.code_challenge
             {
                 let reason = "the code, redirect_uri or code_verifier does not match";
-                record_sign_in(&state, &origin, Some(&claims.email), Some(&grant.subject), Err(reason)).await?;
+                record_sign_in(&state, &origin, "POST /oidc/token", Some(&claims.email), Some(&grant.subject), Err(reason)).await?;
                 return Ok(oauth_error("invalid_grant", reason));
             }
-            record_sign_in(&state, &origin, Some(&claims.email), Some(&grant.subject), Ok(())).await?;
+            record_sign_in(&state, &origin, "POST /oidc/token", Some(&claims.email), Some(&grant.subject), Ok(())).await?;
             issue_tokens(&state, &grant.subject, &grant.scope, &claims, grant.nonce.as_deref()).await?
         }
         "refresh_token" => {

@@ -66,6 +66,7 @@ const PromotionPageForm = lazy(() => import('../features/promotions/PromotionPag
 const PromotionLanding = lazy(() => import('../features/reader/PromotionLanding'));
 const Interests = lazy(() => import('../features/interests/Interests'));
 const AuditTrail = lazy(() => import('../features/audit/AuditTrail'));
+const ArticleHistory = lazy(() => import('../features/articles/history/ArticleHistory'));
 const ChatQuestions = lazy(() => import('../features/chat/ChatQuestions'));
 const FirmList = lazy(() => import('../features/firms/FirmList'));
 const FirmForm = lazy(() => import('../features/firms/FirmForm'));
@@ -107,6 +108,7 @@ const publisherRoutes: RouteObject[] = [
       { path: 'add-from-template', element: guarded(ACCESS.articleAdd, <TemplateChooser />) },
       { path: 'add-from-template/:templateId', element: guarded(ACCESS.articleAdd, <ArticleEditor />) },
       { path: 'stats/:id', element: guarded(ACCESS.articleStats, <ArticleStats />) },
+      { path: 'history/:id', element: guarded(ACCESS.articleEdit, <ArticleHistory />) },
     ],
   },
   {

@@ -27,6 +27,18 @@ export function formatDateTime(value: string | Date, now: Date = new Date()): st
   return `${day} ${formatTime(date)}`;
 }
 
+/** The local time zone's short name at `date` ('GMT+1', 'CET', 'UTC'). */
+export function timeZoneName(date: Date): string {
+  const part = new Intl.DateTimeFormat('en-GB', { timeZoneName: 'short' }).formatToParts(date).find((p) => p.type === 'timeZoneName');
+  return part?.value ?? 'UTC';
+}
+
+/** '05 Mar 2026 14:05 GMT+1': an instant that matters on its own (a first publication). */
+export function formatDateTimeWithZone(value: string | Date): string {
+  const date = toDate(value);
+  return date ? `${formatDate(date)} ${formatTime(date)} ${timeZoneName(date)}` : '';
+}
+
 /**
  * '05 Mar 2026 14:05', today included: for a date the spec words in full ('DD MMM YYYY HH:mm'),
  * such as a premium expiry, which readers compare with other dates rather than with now.

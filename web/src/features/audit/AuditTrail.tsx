@@ -22,7 +22,6 @@ import { useDebouncedCall } from '../../lib/useDebounced';
 import { AuditEventsDocument, type AuditEventsQuery, type AuditEventsQueryVariables } from './__generated__/AuditTrail.generated';
 import './audit.css';
 
-export const AUDIT_PATH = '/publisher/audit';
 export const EXPORT_ENDPOINT = '/export/audit.csv';
 
 type AuditEvent = AuditEventsQuery['auditEvents']['events'][number];
@@ -106,11 +105,6 @@ export function exportUrl(filters: AuditFilters): string {
   for (const [name, value] of Object.entries(apiFilters(filters))) if (value) params.set(name, value);
   const query = params.toString();
   return query ? `${EXPORT_ENDPOINT}?${query}` : EXPORT_ENDPOINT;
-}
-
-/** One record's trail: this screen filtered to it (linked from the record's own screens). */
-export function auditOfRecordPath(entityType: string, entityId: string): string {
-  return `${AUDIT_PATH}?${new URLSearchParams({ entityType, entityId })}`;
 }
 
 /** Who acted: a user's name (or address) and role at the time, or the CLI, the workers, Stripe. */

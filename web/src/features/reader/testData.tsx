@@ -40,6 +40,8 @@ export function card(overrides: Partial<ArticleCardArticle> = {}): ArticleCardAr
     title: 'Oil outlook',
     summary: 'Prices in the next quarter.',
     publishDate: MARCH_5,
+    firstPublishedAt: MARCH_5,
+    updatedAt: null,
     publishedBy: { __typename: 'ArticlePublisher', _id: READER_IDS.oilDesk, name: 'Oil desk', type: 'desk' },
     premiumChannel: { __typename: 'ArticleChannel', _id: READER_IDS.oilChannel, name: 'Oil Weekly', type: 'premium' },
     isPremium: false,

@@ -8,6 +8,7 @@ import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Breadcrumbs, ConfirmDialog, TextAreaField, useAdminSettings, type FieldBinding } from '../../../components/admin';
 import { Banner } from '../../../components/Banner';
+import { LinkButton } from '../../../components/LinkButton';
 import { Button } from '../../../components/Button';
 import { Page } from '../../../components/Page';
 import { showToast } from '../../../components/Toaster';
@@ -272,6 +273,14 @@ export function ArticleForm({ target, record, template, role, tableauAccess, cha
                   onClick={() => setDialog('archive')}
                   disabled={!!running}
                   loading={busy && running === 'archive'}
+                />
+              )}
+              {target.kind === 'edit' && (
+                <LinkButton
+                  to={`${ARTICLES_PATH}/history/${encodeURIComponent(target.id)}`}
+                  text="History"
+                  icon="history"
+                  variant="minimal"
                 />
               )}
               <span role="status" aria-live="polite" className="insights-article-editor-status">

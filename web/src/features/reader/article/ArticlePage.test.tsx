@@ -79,6 +79,8 @@ describe('ArticlePage', () => {
     expect(screen.getByText('Why prices rose.')).toBeInTheDocument();
     expect(screen.getByText(/Published by/)).toHaveTextContent('Published by Oil desk · 05 Mar 2026 14:05');
     expect(screen.getByRole('link', { name: 'Oil desk' })).toHaveAttribute('href', expect.stringMatching(/^\/desk\//));
+    // When it first reached readers (with the time zone) and when a later publication changed it.
+    expect(screen.getByText(/First published/).textContent).toMatch(/^First published 05 Mar 2026 14:05 \S+ · Updated 06 Mar 2026 09:12$/);
 
     const body = screen.getByRole('region', { name: 'Article body' });
     expect(within(body).getByText('Brent rose again.')).toBeInTheDocument();

@@ -6,6 +6,7 @@
 //! sidebar. An id that is not an ObjectId shows 'Article not found' without a call; the server's
 //! ARTICLE_NOT_FOUND sends the reader to For you. Each page view is counted once.
 import { gql } from '@apollo/client';
+import { PublicationTimes } from '../common/PublicationTimes';
 import { useQuery } from '@apollo/client/react';
 import { lazy, Suspense, useState } from 'react';
 import { Link, Navigate, useHref, useParams } from 'react-router';
@@ -83,7 +84,7 @@ function ArticleView({ article }: { article: Article }) {
       <Page title={article.title}>
         <div className="insights-article-head">
           {article.summary && <p className="insights-article-summary">{article.summary}</p>}
-          <PublishedBy article={article} />
+          <Bylines article={article} />
           <TopicChips topics={article.categories} label={`Article ${topics.many}`} />
           <ArticleActions article={article} />
         </div>
@@ -155,6 +156,15 @@ function PublishedBy({ article }: { article: Article }) {
   );
 }
 
+function Bylines({ article }: { article: Article }) {
+  return (
+    <>
+      <PublishedBy article={article} />
+      <PublicationTimes article={article} />
+    </>
+  );
+}
+
 function ArticleActions({ article }: { article: Article }) {
   const [shareOpen, setShareOpen] = useState(false);
   // The dialog's code is fetched on the first open only; then it stays mounted to animate closing.
@@ -195,6 +205,8 @@ export const ARTICLE_PAGE_QUERY = gql`
         text
       }
       publishDate
+      firstPublishedAt
+      updatedAt
       publishedBy {
         _id
         name

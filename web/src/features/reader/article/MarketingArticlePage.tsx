@@ -20,6 +20,7 @@ import { usePromotionalContentBlock } from './PromotionalContent';
 import { useArticleView } from './useArticleView';
 import { MarketingArticlePageDocument, type MarketingArticlePageQuery } from './__generated__/MarketingArticlePage.generated';
 import './article.css';
+import { PublicationTimes } from '../common/PublicationTimes';
 
 export const NO_LONGER_AVAILABLE = 'This article is no longer available.';
 
@@ -72,6 +73,7 @@ function MarketingArticleView({
             {article.publishedBy && <>Published by {article.publishedBy.name} · </>}
             <time dateTime={article.publishDate}>{formatDateTime(article.publishDate)}</time>
           </p>
+          <PublicationTimes article={article} />
         </div>
         {article.canSeeFullVersion && article.html != null ? (
           <ArticleBody html={article.html} watermark={watermark} blocks={[promotionBlock, chartBlock]} pageTexts={article.pageTexts} />
@@ -106,6 +108,8 @@ export const MARKETING_ARTICLE_PAGE_QUERY = gql`
         text
       }
       publishDate
+      firstPublishedAt
+      updatedAt
       state
       canSeeFullVersion
       showWatermark

@@ -28,6 +28,9 @@ export const ARTICLE_HTML = [
   '<iframe src="https://player.vimeo.com/video/123" width="100%" height="360" title="Vimeo video player"></iframe>',
 ].join('');
 
+/** 6 Mar 2026 09:12, local time: a correction after the first publication. */
+export const MARCH_6_09_12 = new Date(2026, 2, 6, 9, 12).toISOString();
+
 export function publishedArticle(overrides: Partial<PublishedArticle> = {}): PublishedArticle {
   const { premiumChannelDetails, ...rest } = overrides;
   return {
@@ -37,6 +40,8 @@ export function publishedArticle(overrides: Partial<PublishedArticle> = {}): Pub
     summary: 'Why prices rose.',
     html: ARTICLE_HTML,
     publishDate: MARCH_5,
+    firstPublishedAt: MARCH_5,
+    updatedAt: MARCH_6_09_12,
     publishedBy: { __typename: 'ArticlePublisher', _id: READER_IDS.oilDesk, name: 'Oil desk', type: 'desk' },
     canSeeFullVersion: true,
     isLocked: false,
@@ -116,6 +121,8 @@ export function marketingArticle(overrides: Partial<MarketingArticle> = {}): Mar
     summary: 'Why prices rose.',
     html: '<p>Brent rose again.</p>',
     publishDate: MARCH_5,
+    firstPublishedAt: MARCH_5,
+    updatedAt: null,
     state: 'Published',
     canSeeFullVersion: true,
     showWatermark: false,

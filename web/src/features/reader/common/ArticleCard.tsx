@@ -11,6 +11,7 @@ import { useTopicWording } from '../../../lib/topicWording';
 import { formatCardDate } from './readerDates';
 import { TopicChips } from './TagChips';
 import type { ArticleCard_ArticleFragment } from './__generated__/ArticleCard.generated';
+import { publicationText } from './PublicationTimes';
 import '../reader.css';
 
 export type ArticleCardArticle = ArticleCard_ArticleFragment;
@@ -59,7 +60,9 @@ export function ArticleCard({ article, headingLevel = 3, excerpt, hideChannel = 
       <div className="insights-article-card-foot">
         <TopicChips topics={article.categories} label={topics.Many} limit={CARD_TOPICS_SHOWN} />
         <p className="insights-article-card-meta">
-          <time dateTime={article.publishDate}>{date}</time>
+          <time dateTime={article.publishDate} title={publicationText(article) || undefined}>
+            {date}
+          </time>
           {article.publishedBy && (
             <>
               {/* 'by': the desk or contributor who published it, not one of its topics. */}
@@ -78,6 +81,8 @@ export const ARTICLE_CARD_FRAGMENT = gql`
     title
     summary
     publishDate
+    firstPublishedAt
+    updatedAt
     publishedBy {
       _id
       name
