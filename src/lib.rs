@@ -31,6 +31,7 @@ pub mod tableau;
 pub mod taxonomy;
 pub mod telemetry;
 pub mod templates;
+pub mod trials;
 pub mod uploads;
 pub mod users;
 pub mod validation;

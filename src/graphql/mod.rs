@@ -54,6 +54,7 @@ pub struct QueryRoot(
     crate::interests::InterestsQuery,
     crate::firms::FirmsQuery,
     crate::audit::AuditQuery,
+    crate::trials::TrialsQuery,
 );
 
 #[derive(MergedObject, Default)]
@@ -72,6 +73,7 @@ pub struct MutationRoot(
     PromotionsMutation,
     crate::interests::InterestsMutation,
     crate::firms::FirmsMutation,
+    crate::trials::TrialsMutation,
 );
 
 pub type AppSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;

@@ -73,6 +73,7 @@ pub fn build_app(state: AppState) -> Router {
         .route("/export/interests.csv", get(crate::interests::export::interests_csv))
         .route("/export/firms/{id}/readership.csv", get(crate::firms::export::readership_csv))
         .route("/export/audit.csv", get(crate::audit::export::audit_csv))
+        .route("/export/reading-statement.csv", get(crate::reading::statement::statement_csv))
         .route("/tableau/views/{id}/image", get(crate::tableau::view_image))
         .route("/healthz", get(health::healthz))
         .route("/", get(|| async { Redirect::permanent("/insights/") }))

@@ -626,6 +626,15 @@ pub struct ReadingQuery;
 
 #[Object]
 impl ReadingQuery {
+    /// The caller's reading statement for `month` (yyyy-mm, UTC): each article they opened, with
+    /// its channel, first read, reads, and whether any read was in full. (CSV:
+    /// `GET /export/reading-statement.csv?month=`.)
+    async fn my_reading_statement(&self, ctx: &Context<'_>, month: String) -> Result<Vec<super::statement::ReadingStatementLine>> {
+        let viewer = viewer(ctx)?;
+        viewer.require(crate::auth::ALL_ROLES)?;
+        super::statement::lines(&app_state(ctx).pool, &viewer.user.user_id, &month).await
+    }
+
     /// Published articles newest first, by page (from 1).
     async fn get_articles(
         &self,

@@ -7,5 +7,6 @@ mod graphql;
 pub mod queries;
 pub mod read;
 pub mod service;
+pub mod statement;
 
 pub use graphql::{ArticleCard, PageInfo, Reader, ReadingMutation, ReadingQuery, page_size, recommended_articles};

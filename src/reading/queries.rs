@@ -570,3 +570,35 @@ pub async fn followed_topics(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Re
     .await?;
     Ok(rows.into_iter().map(|r| (r.category_id, r.name)).collect())
 }
+
+/// One line of a reader's reading statement.
+#[derive(Debug, Clone)]
+pub struct StatementRow {
+    pub article_id: String,
+    pub title: String,
+    pub channel_name: Option<String>,
+    pub first_read: DateTime<Utc>,
+    pub reads: i64,
+    pub full: bool,
+}
+
+/// What a reader read in [from, to): each article once, with its channel, first read, reads, and
+/// whether any read was of the full article (else previews only), in order of first read.
+pub async fn reading_statement(db: impl PgExecutor<'_>, user_id: &str, from: DateTime<Utc>, to: DateTime<Utc>) -> sqlx::Result<Vec<StatementRow>> {
+    sqlx::query_as!(
+        StatementRow,
+        r#"select e.article_id, a.title, c.name::text as "channel_name?", min(e.viewed_at) as "first_read!",
+                  count(*) as "reads!", bool_or(e.kind = 'full') as "full!"
+           from article_view_event e
+           join article a on a.article_id = e.article_id
+           left join channel c on c.channel_id = a.premium_channel_id
+           where e.user_id = $1 and e.viewed_at >= $2 and e.viewed_at < $3
+           group by e.article_id, a.title, c.name
+           order by min(e.viewed_at), e.article_id"#,
+        user_id,
+        from,
+        to
+    )
+    .fetch_all(db)
+    .await
+}

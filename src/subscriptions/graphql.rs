@@ -304,12 +304,23 @@ async fn staff_change(
     user_id: &str,
     event: &service::EventFor<'_>,
 ) -> Result<(SubscriptionChannel, Option<ChannelSubscriptionObject>)> {
+    staff_change_with(ctx, channel_id, user_id, event, async |_| Ok(())).await
+}
+
+/// `staff_change`, with `also` written in the change's transaction (`service::apply_with`).
+async fn staff_change_with(
+    ctx: &Context<'_>,
+    channel_id: &str,
+    user_id: &str,
+    event: &service::EventFor<'_>,
+    also: impl AsyncFnOnce(&mut sqlx::PgConnection) -> Result<()>,
+) -> Result<(SubscriptionChannel, Option<ChannelSubscriptionObject>)> {
     let viewer = viewer(ctx)?;
     let role = viewer.require(&[Role::Administrator, Role::Editor])?;
     let state = app_state(ctx);
     let user_id = crate::validation::optional_id(Some(user_id), "User")?.ok_or(Error::NotFound("User"))?;
     let caller = Caller::Staff { user_id: &viewer.user.user_id, role };
-    let channel = service::apply(state, channel_id, &user_id, caller, event).await?;
+    let channel = service::apply_with(state, channel_id, &user_id, caller, event, also).await?;
     let row = queries::of_channel_user(&state.pool, &channel.id, &user_id).await?;
     Ok((channel, row.map(ChannelSubscriptionObject::new)))
 }
@@ -350,6 +361,9 @@ pub struct ChannelSubscriptionInput {
     trial_duration: Option<i32>,
     /// Always true for staff's subscriptions; accepted for the spec's payload.
     added_by_admin: Option<bool>,
+    /// A trial over the trial policy (longer, or within the cool-off) is given only with a reason
+    /// (at most 250 characters), which the audit trail records.
+    policy_override_reason: Option<String>,
 }
 
 impl ChannelSubscriptionInput {
@@ -378,12 +392,29 @@ async fn add_subscriber(
     // Who may add comes before whom: a caller without rights learns nothing about users.
     staff_channel(ctx, &item.channel_id).await?;
     let user_id = service::subscribable_user(&state.pool, item.user_id.as_ref().map(|id| id.as_str())).await?;
-    let input = item.grant_input(subscription_type);
+    let mut input = item.grant_input(subscription_type);
     let configured = state.config.constants.trial_channel_days;
+    // A trial is within the trial policy, or over it with a reason.
+    let mut policy_override = None;
+    if input.subscription_type == Some(SubscriptionType::Trial) {
+        let channel = service::channel(&state.pool, &item.channel_id).await?;
+        let days = match input.trial_duration {
+            Some(days) => days,
+            None => crate::trials::capped_days(&state.pool, service::trial_days(&channel, configured)).await?,
+        };
+        input.trial_duration = Some(days);
+        let reason = item.policy_override_reason.as_deref();
+        policy_override = crate::trials::check_staff_trial(state, &channel.id, &user_id, days, reason).await?;
+    }
     let event = move |channel: &SubscriptionChannel, _: Option<&machine::Subscription>| {
         Ok(Event::Grant(service::validate_grant(channel, &input, true, configured, Utc::now())?))
     };
-    let (_, subscription) = staff_change(ctx, &item.channel_id, &user_id, &event).await?;
+    let (channel_id, user) = (item.channel_id.to_string(), user_id.clone());
+    let also = async |conn: &mut sqlx::PgConnection| match &policy_override {
+        Some(details) => crate::trials::record_override(conn, &channel_id, &user, details).await,
+        None => Ok(()),
+    };
+    let (_, subscription) = staff_change_with(ctx, &item.channel_id, &user_id, &event, also).await?;
     subscription.ok_or(Error::NotFound("Subscription"))
 }
 
@@ -411,9 +442,21 @@ pub struct BulkSubscriptionResult {
 
 #[Object]
 impl SubscriptionsMutation {
-    /// A reader asks for a free trial of a premium channel: pending until staff approve it.
-    async fn request_trial_channel_subscription(&self, ctx: &Context<'_>, channel_id: ID) -> Result<ChannelSubscriptionObject> {
-        reader_change(ctx, &channel_id, Event::RequestTrial).await
+    /// A reader asks for a free trial of a premium channel: pending until staff approve it. Under
+    /// the trial policy (`trialPolicy`): with the current terms' version accepted when the policy
+    /// asks for it (recorded with the time), and not within the cool-off after an earlier trial or
+    /// subscription of the channel, theirs or a reader's of their firm (CONFLICT saying until when).
+    async fn request_trial_channel_subscription(
+        &self,
+        ctx: &Context<'_>,
+        channel_id: ID,
+        accepted_terms_version: Option<i32>,
+    ) -> Result<ChannelSubscriptionObject> {
+        let viewer = viewer(ctx)?;
+        viewer.require(ALL_ROLES)?;
+        let user_id = &viewer.user.user_id;
+        let channel = crate::trials::request(app_state(ctx), user_id, &channel_id, accepted_terms_version).await?;
+        subscription_of(ctx, &channel.id, user_id).await
     }
 
     /// A reader joins a free open channel, at once.
@@ -608,13 +651,15 @@ impl SubscriptionsMutation {
 
 async fn process_request(ctx: &Context<'_>, item: RequestDecisionInput, kind: SubscriptionType) -> Result<ProcessedRequest> {
     let configured = app_state(ctx).config.constants.trial_channel_days;
+    // An approved trial lasts the channel's days, at most the trial policy's longest.
+    let longest = crate::trials::queries::policy(&app_state(ctx).pool).await?.max_days;
     let approved = item.approved;
     let event = move |channel: &SubscriptionChannel, current: Option<&machine::Subscription>| {
         // The request must be of the kind the mutation names (checked once the caller may see it).
         if current.is_some_and(|s| s.subscription_type != kind) {
             return Err(Error::Conflict(machine::NO_PENDING_REQUEST.into()));
         }
-        Ok(if approved { Event::Approve { trial_days: service::trial_days(channel, configured) } } else { Event::Reject })
+        Ok(if approved { Event::Approve { trial_days: service::trial_days(channel, configured).min(longest) } } else { Event::Reject })
     };
     let (_, subscription) = staff_change(ctx, &item.channel_id, &item.user_id, &event).await?;
     let subscription = subscription.ok_or(Error::NotFound("Subscription"))?;

@@ -237,7 +237,6 @@ pub const ARCHIVED: &str = "This channel is archived and can no longer be change
 pub const ALREADY_SUBSCRIBED: &str = "You are already subscribed to this channel.";
 pub const TRIAL_PENDING: &str = "Your free trial request is already pending.";
 pub const ACCESS_PENDING: &str = "Your access request is already pending.";
-pub const TRIAL_USED: &str = "You have already had a free trial of this channel.";
 pub const TRIAL_DECLINED: &str = "Your free trial request was declined.";
 pub const NOT_SUBSCRIBED: &str = "You are not subscribed to this channel.";
 pub const NO_SUBSCRIPTION: &str = "This reader has no subscription to this channel.";
@@ -392,13 +391,10 @@ pub fn transition_for(
                 return Err(Refusal::NotOffered(TRIAL_ONLY_PREMIUM));
             }
             refuse_if_live_or_pending(current, now)?;
-            if let Some(sub) = current.filter(|s| s.subscription_type == SubscriptionType::Trial) {
-                match effective {
-                    Some(SubscriptionState::Rejected) => return Err(conflict(TRIAL_DECLINED)),
-                    // A withdrawn request (never started) may be made again; a trial that ran may not.
-                    Some(SubscriptionState::Canceled) if sub.cancel_at.is_none() || sub.terms.trial_duration.is_none() => {}
-                    _ => return Err(conflict(TRIAL_USED)),
-                }
+            // A declined request stays declined. A trial that ran may be asked for again once the
+            // trial policy's cool-off has passed (`trials::request` checks it before this).
+            if current.is_some_and(|s| s.subscription_type == SubscriptionType::Trial) && effective == Some(SubscriptionState::Rejected) {
+                return Err(conflict(TRIAL_DECLINED));
             }
             done(Subscription::new(SubscriptionType::Trial, SubscriptionState::Pending), "requestTrial", None)
         }
@@ -877,14 +873,26 @@ pub struct ReaderCard {
     pub summaries_only: bool,
 }
 
+/// A trial that gave access: running, ended or expired (not a request, declined or withdrawn).
+pub fn trial_ran(sub: &Subscription, now: DateTime<Utc>) -> bool {
+    sub.subscription_type == SubscriptionType::Trial
+        && match sub.effective_state(now) {
+            SubscriptionState::Active | SubscriptionState::Expired => true,
+            SubscriptionState::Canceled => sub.cancel_at.is_some() && sub.terms.trial_duration.is_some(),
+            _ => false,
+        }
+}
+
 pub fn reader_card(channel_type: ChannelType, sub: Option<&Subscription>, now: DateTime<Utc>) -> ReaderCard {
     let card = |action, ended, ends_at| ReaderCard { action, ended, ends_at, payment_failed: false, summaries_only: false };
     let offer = |ended: Option<EndedAs>| {
         let action = match channel_type {
             ChannelType::Premium => {
+                // After a trial that ran, the card offers Buy: a new trial comes only after the
+                // trial policy's cool-off, which the request checks and explains.
                 let trial_offered = sub.is_none_or(|s| {
                     let event = transition(ChannelFacts { channel_type, archived: false }, Some(s), &Event::RequestTrial, now);
-                    event.is_ok()
+                    event.is_ok() && !trial_ran(s, now)
                 });
                 if trial_offered { CardAction::RequestTrial } else { CardAction::Buy }
             }

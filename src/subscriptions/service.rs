@@ -58,6 +58,12 @@ pub async fn lock_channel(conn: &mut PgConnection, channel_id: &str) -> Result<S
     })
 }
 
+/// A channel by id, unlocked (checks before a change); NOT_FOUND for a malformed or unknown id.
+pub async fn channel(pool: &PgPool, channel_id: &str) -> Result<SubscriptionChannel> {
+    let mut conn = pool.acquire().await?;
+    lock_channel(&mut conn, channel_id).await
+}
+
 /// Who asks: a reader for themselves, or staff for a channel they may manage.
 #[derive(Debug, Clone, Copy)]
 pub enum Caller<'a> {
@@ -115,6 +121,19 @@ pub async fn apply(
     caller: Caller<'_>,
     event: &EventFor<'_>,
 ) -> Result<SubscriptionChannel> {
+    apply_with(state, channel_id, user_id, caller, event, async |_| Ok(())).await
+}
+
+/// `apply`, with `also` written in the same transaction once the change is (a trial's terms
+/// accepted, a policy override's reason).
+pub async fn apply_with(
+    state: &AppState,
+    channel_id: &str,
+    user_id: &str,
+    caller: Caller<'_>,
+    event: &EventFor<'_>,
+    also: impl AsyncFnOnce(&mut PgConnection) -> Result<()>,
+) -> Result<SubscriptionChannel> {
     let mut tx = state.pool.begin().await?;
     let channel = lock_channel(&mut tx, channel_id).await?;
     if let Caller::Staff { user_id: staff_id, role } = caller {
@@ -127,6 +146,7 @@ pub async fn apply(
     let transition = machine::transition_for(channel.facts(), reader, before.as_ref(), &event, now).map_err(refused)?;
     let change = Change { user_id: user_id.to_owned(), before, transition };
     store::write(&mut tx, state.jobs.as_ref(), &channel.id, &caller.actor(), &[change], now).await?;
+    also(&mut tx).await?;
     tx.commit().await?;
     Ok(channel)
 }

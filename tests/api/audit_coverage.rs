@@ -115,6 +115,9 @@ const COVERAGE: &[(&str, Coverage)] = &[
     ("createStripeCustomer", Exempt(CARD_CHECKOUT)),
     ("createStripeSubscription", Exempt(CARD_CHECKOUT)),
     ("createPaymentSetupIntent", Exempt(CARD_CHECKOUT)),
+    // The trial policy and its terms (last: readers' trial requests accept the first terms).
+    ("editTrialPolicy", Audited),
+    ("editTrialTerms", Audited),
 ];
 
 /// Mutations whose row carries another action than their name.
@@ -270,7 +273,8 @@ impl World {
     /// A reader's mutation taking a channel id.
     async fn reader_on_channel(&mut self, mutation: &'static str, reader: &'static str, channel: &str) -> Value {
         let (token, _) = self.reader(reader).await;
-        let query = format!("mutation($c: ID!) {{ {mutation}(channelId: $c) {{ subscriptionType subscriptionState }} }}");
+        let terms = if mutation == "requestTrialChannelSubscription" { ", acceptedTermsVersion: 1" } else { "" };
+        let query = format!("mutation($c: ID!) {{ {mutation}(channelId: $c{terms}) {{ subscriptionType subscriptionState }} }}");
         self.call(mutation, token, &query, json!({ "c": channel })).await
     }
 
@@ -395,6 +399,16 @@ impl World {
             "createCampaign" => {
                 let query = "mutation($a: ID!, $t: String!) { createCampaign(articleId: $a, campaignType: $t) { _id } }";
                 self.call(mutation, editor, query, json!({ "a": self.id("draft"), "t": "email" })).await;
+            }
+            "editTrialPolicy" => {
+                let version = self.version("select version from trial_policy where $1::text is not null", "").await;
+                let query = "mutation($item: TrialPolicyInput!) { editTrialPolicy(item: $item) { version } }";
+                let item = json!({ "maxDays": 60, "coolOffDays": 365, "termsRequired": true, "version": version });
+                self.call(mutation, admin, query, json!({ "item": item })).await;
+            }
+            "editTrialTerms" => {
+                let query = "mutation($item: TrialTermsInput!) { editTrialTerms(item: $item) { version } }";
+                self.call(mutation, admin, query, json!({ "item": { "html": "<p>Terms, second edition</p>", "version": 1 } })).await;
             }
             "restoreArticleRevision" => {
                 // The draft's first revision (its add) brought back.

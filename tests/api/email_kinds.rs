@@ -91,7 +91,7 @@ async fn every_kind(pool: PgPool) -> Kinds {
     expect("hal@client.example", "Your daily digest: 1 new article", &["Copper outlook (Metals Premium)", "Summary of Copper outlook"]);
 
     // Trial requested and approved, then ending in 3 days, then ended (the sweep at those moments).
-    let request_trial = "mutation($c: ID!) { requestTrialChannelSubscription(channelId: $c) { channelId } }";
+    let request_trial = "mutation($c: ID!) { requestTrialChannelSubscription(channelId: $c, acceptedTermsVersion: 1) { channelId } }";
     let decide = |mutation: &str| {
         format!("mutation($item: RequestDecisionInput!) {{ {mutation}(item: $item) {{ channelSubscription {{ subscriptionState }} }} }}")
     };

@@ -42,6 +42,7 @@ mod support;
 mod tableau;
 mod tags;
 mod templates;
+mod trials;
 mod topics;
 mod uploads;
 mod users;

@@ -93,8 +93,10 @@ async fn decide(app: &TestApp, token: &str, mutation: &str, channel: &str, user:
 
 /// A reader's request about a channel (the reader side is tested in `subscriptions`).
 async fn request(app: &TestApp, token: &str, mutation: &str, channel: &str) {
-    let response =
-        app.gql(Some(token), &format!("mutation($c: ID!) {{ {mutation}(channelId: $c) {{ channelId }} }}"), json!({ "c": channel })).await;
+    // A trial request accepts the trial terms (the trial policy asks for them).
+    let terms = if mutation == "requestTrialChannelSubscription" { ", acceptedTermsVersion: 1" } else { "" };
+    let query = format!("mutation($c: ID!) {{ {mutation}(channelId: $c{terms}) {{ channelId }} }}");
+    let response = app.gql(Some(token), &query, json!({ "c": channel })).await;
     assert_eq!(response["errors"], Value::Null, "{response}");
 }
 
@@ -538,7 +540,8 @@ async fn the_subscriber_form_checks_every_rule_with_the_spec_messages(pool: PgPo
     );
     assert_eq!(trial["trialDuration"], 30);
     assert_trial_end(at(&trial["cancelAt"]), before, 30);
-    for days in [1, 100] {
+    // From the spec's minimum to the trial policy's longest (90 days by default, within the spec's 100).
+    for days in [1, 90] {
         let trial = done(
             &add("createTrialChannelSubscription", item(json!({ "userId": fresh().await, "trialDuration": days }))).await,
             "createTrialChannelSubscription",
@@ -546,6 +549,8 @@ async fn the_subscriber_form_checks_every_rule_with_the_spec_messages(pool: PgPo
         assert_eq!(trial["trialDuration"], days);
         assert_trial_end(at(&trial["cancelAt"]), before, days);
     }
+    let longer = add("createTrialChannelSubscription", item(json!({ "userId": fresh().await, "trialDuration": 100 }))).await;
+    assert_eq!(longer["errors"][0]["extensions"]["fields"]["trialDuration"], "The trial policy allows at most 90 days.", "{longer}");
     let plain = done(
         &add("createTrialChannelSubscription", item(json!({ "userId": fresh().await, "channelId": w.plain }))).await,
         "createTrialChannelSubscription",

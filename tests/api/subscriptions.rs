@@ -40,7 +40,12 @@ async fn world(pool: PgPool) -> World {
 
 /// Sends one of the reader mutations about `channel`.
 async fn ask(app: &TestApp, token: &str, mutation: &str, channel: &str) -> Value {
-    let args = if mutation == "createOpenFreeChannelSubscription" { "item: { channelId: $c }" } else { "channelId: $c" };
+    let args = match mutation {
+        "createOpenFreeChannelSubscription" => "item: { channelId: $c }",
+        // The reader accepts the trial terms (the trial policy asks for them: tests/api/trials.rs).
+        "requestTrialChannelSubscription" => "channelId: $c, acceptedTermsVersion: 1",
+        _ => "channelId: $c",
+    };
     let query = format!("mutation($c: ID!) {{ {mutation}({args}) {{ {SUBSCRIPTION} }} }}");
     app.gql(Some(token), &query, json!({ "c": channel })).await
 }
@@ -182,7 +187,7 @@ async fn a_trial_request_is_pending_once_and_only_on_live_premium_channels(pool:
         assert_eq!(error_code(&ask(app, &w.reader, "requestTrialChannelSubscription", &unknown).await), Some("NOT_FOUND"));
     }
     let anonymous = app
-        .gql(None, "mutation($c: ID!) { requestTrialChannelSubscription(channelId: $c) { channelId } }", json!({ "c": w.premium }))
+        .gql(None, "mutation($c: ID!) { requestTrialChannelSubscription(channelId: $c, acceptedTermsVersion: 1) { channelId } }", json!({ "c": w.premium }))
         .await;
     assert_eq!(error_code(&anonymous), Some("UNAUTHENTICATED"));
 
@@ -220,7 +225,8 @@ async fn a_declined_or_used_trial_is_not_offered_again_but_a_withdrawn_request_i
     let renewed = done(&ask(app, &other, "requestTrialChannelSubscription", &w.premium).await, "requestTrialChannelSubscription");
     assert_eq!(renewed["subscriptionState"], "pending");
 
-    // A trial that ran (approved, then cancelled by the reader) is used up.
+    // A trial that ran (approved, then cancelled by the reader) is used up for the trial policy's
+    // cool-off (365 days by default: tests/api/trials.rs), which the refusal names.
     let approved = decide(app, &w.admin, "processTrialRequest", &w.premium, &other_id, true).await;
     assert_eq!(approved["data"]["processTrialRequest"]["channelSubscription"]["subscriptionState"], "active", "{approved}");
     let before = Utc::now();
@@ -233,7 +239,9 @@ async fn a_declined_or_used_trial_is_not_offered_again_but_a_withdrawn_request_i
     assert!(end >= before - Duration::seconds(1) && end <= Utc::now(), "a trial ends at once: {end}");
     assert_eq!(card(app, &other, &w.premium).await, card_of("Buy", Some("Canceled")));
     let used = ask(app, &other, "requestTrialChannelSubscription", &w.premium).await;
-    assert_refused(&used, "CONFLICT", "You have already had a free trial of this channel.");
+    assert_eq!(error_code(&used), Some("CONFLICT"), "{used}");
+    let message = used["errors"][0]["message"].as_str().unwrap();
+    assert!(message.starts_with("You had a trial of Metals Premium until ") && message.contains("a new trial is possible from"), "{message}");
     assert_eq!(
         audit_rows(app, &w.premium, &other_id).await.iter().map(|r| r.1.as_str()).collect::<Vec<_>>(),
         ["requestTrial", "withdrawRequest", "requestTrial", "approveTrial", "cancel"]

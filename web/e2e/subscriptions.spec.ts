@@ -214,6 +214,10 @@ test.describe.serial('A reader asks, the Editor decides, the reader reads', () =
     await expect(heading1(page, 'Request your free trial')).toBeVisible();
     await expect(page.getByRole('heading', { level: 2, name: `Try ${s.premium.name} free for ${TRIAL_DAYS} days` })).toBeVisible();
     await screenshot(page, 'subscriptions-confirm-trial');
+    // The trial policy asks for its terms first (issue 40): the request waits until they are accepted.
+    await expect(page.getByRole('region', { name: 'Trial terms' })).toContainText('It ends by itself');
+    await expect(page.getByRole('button', { name: 'Confirm free trial request' })).toBeDisabled();
+    await page.getByRole('checkbox', { name: /I have read and accept the trial terms \(version 1\)/ }).check();
     await page.getByRole('button', { name: 'Confirm free trial request' }).click();
 
     // The subscription page says the request waits; the trial is no longer offered, buying still is.

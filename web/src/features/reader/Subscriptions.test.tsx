@@ -5,6 +5,7 @@ import { GraphQLError } from 'graphql';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ClientConfig } from '../../lib/config';
 import { testConfig, testUser } from '../../testing/fixtures';
+import { stubDownloads } from '../../testing/downloads';
 import { renderApp } from '../../testing/renderApp';
 import { installStripe, lastElements, stripeMock } from '../../testing/stripe';
 import { PAYMENT_FAILED_TEXT } from './common/subscriptionText';
@@ -30,6 +31,8 @@ import {
   SubscriptionsScreenDocument,
 } from './__generated__/Subscriptions.generated';
 import { MyInvoicesDocument } from './__generated__/Invoices.generated';
+import { ReadingStatementDocument } from './__generated__/ReadingStatement.generated';
+import { recentMonths } from './ReadingStatement';
 import { CreatePaymentSetupIntentDocument } from './__generated__/UpdateCardDialog.generated';
 
 const USER = testUser('Subscriber');
@@ -140,6 +143,29 @@ function invoicesMock(invoices: unknown[] = []): MockLink.MockedResponse {
   };
 }
 
+/** The reader's reading statement: one article read this month, in full (any month asked). */
+function statementMock(): MockLink.MockedResponse {
+  return {
+    request: { query: ReadingStatementDocument, variables: () => true },
+    maxUsageCount: Number.POSITIVE_INFINITY,
+    result: {
+      data: {
+        myReadingStatement: [
+          {
+            __typename: 'ReadingStatementLine',
+            articleId: '65d000000000000000000042',
+            title: 'Copper outlook',
+            channelName: 'Metals Weekly',
+            firstRead: new Date(2026, 2, 5, 14, 5).toISOString(),
+            reads: 3,
+            full: true,
+          },
+        ],
+      },
+    },
+  };
+}
+
 function open(
   mocks: MockLink.MockedResponse[],
   width?: number,
@@ -148,13 +174,49 @@ function open(
   return renderApp({
     path: options.path ?? '/subscriptions',
     user: USER,
-    mocks: [...mocks, invoicesMock(options.invoices)],
+    mocks: [...mocks, invoicesMock(options.invoices), statementMock()],
     width,
     config: options.config,
   });
 }
 
 const card = (name: string) => within(screen.getByRole('article', { name }));
+
+const MONTHS = recentMonths(new Date());
+
+function monthlyStatementMock(asked: string[]): MockLink.MockedResponse {
+  return {
+    request: { query: ReadingStatementDocument, variables: () => true },
+    maxUsageCount: Number.POSITIVE_INFINITY,
+    result: (variables: Record<string, unknown>) => {
+      asked.push(variables.month as string);
+      const lines =
+        variables.month === MONTHS[0].value
+          ? [
+              {
+                __typename: 'ReadingStatementLine',
+                articleId: 'a1',
+                title: 'Copper outlook',
+                channelName: 'Metals Weekly',
+                firstRead: new Date(2026, 2, 5, 14, 5).toISOString(),
+                reads: 3,
+                full: true,
+              },
+              {
+                __typename: 'ReadingStatementLine',
+                articleId: 'a2',
+                title: 'Zinc brief',
+                channelName: null,
+                firstRead: new Date(2026, 2, 6, 9, 0).toISOString(),
+                reads: 1,
+                full: false,
+              },
+            ]
+          : [];
+      return { data: { myReadingStatement: lines } };
+    },
+  };
+}
 
 describe('Subscriptions page', () => {
   it('lists the subscriptions with their type, state and dates, past ones apart, and the articles', async () => {
@@ -291,6 +353,37 @@ describe('Subscriptions page', () => {
     expect(screen.getByRole('link', { name: 'Find channels and subscribe' })).toHaveAttribute('href', '/channels');
     expect(screen.queryByRole('region', { name: 'Articles from your subscriptions' })).not.toBeInTheDocument();
     expect(screen.queryByRole('list', { name: 'Past subscriptions' })).not.toBeInTheDocument();
+  });
+
+  it("lists what the reader read this month, another month on choosing it, and downloads the month's CSV", async () => {
+    const user = userEvent.setup();
+    const asked: string[] = [];
+    const { fetchSpy, saved, answer } = stubDownloads('blob:statement');
+    const { list, articles } = server([]);
+    open([monthlyStatementMock(asked), list, articles]);
+    const table = await screen.findByRole('table', { name: `What you read in ${MONTHS[0].label}` });
+    await within(table).findByText('Copper outlook');
+    const rows = within(table)
+      .getAllByRole('row')
+      .map((r) => Array.from((r as HTMLTableRowElement).cells).map((c) => c.textContent));
+    expect(rows).toEqual([
+      ['Article', 'Channel', 'First read', 'Reads', 'Read'],
+      ['Copper outlook', 'Metals Weekly', '05 Mar 2026 14:05', '3', 'Full article'],
+      ['Zinc brief', '', '06 Mar 2026 09:00', '1', 'Preview only'],
+    ]);
+
+    await user.selectOptions(screen.getByLabelText('Month'), MONTHS[1].value);
+    expect(await screen.findByText(`You read no articles in ${MONTHS[1].label}.`)).toBeInTheDocument();
+    expect(asked).toContain(MONTHS[1].value);
+
+    await user.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(fetchSpy).toHaveBeenCalledTimes(1));
+    expect(fetchSpy.mock.calls[0][0]).toBe(`/export/reading-statement.csv?month=${MONTHS[1].value}`);
+    answer(new Response('Article,Channel\n', { status: 200, headers: { 'content-type': 'text/csv' } }));
+    await waitFor(() => expect(saved).toEqual([{ href: 'blob:statement', download: `reading-statement-${MONTHS[1].value}.csv` }]));
+    vi.unstubAllGlobals();
+    Reflect.deleteProperty(URL, 'createObjectURL');
+    Reflect.deleteProperty(URL, 'revokeObjectURL');
   });
 });
 

@@ -37,6 +37,7 @@ import { channelPath, CHANNELS_PATH, EMAIL_NOTIFICATIONS_PATH, subscribePath } f
 import { formatDay } from './common/readerDates';
 import { PAYMENT_FAILED_TEXT, providedByText } from './common/subscriptionText';
 import { Invoices } from './Invoices';
+import { ReadingStatement } from './ReadingStatement';
 import { CARD_UPDATED_TEXT, takeCardUpdate, UpdateCardDialog, type CardUpdate } from './UpdateCardDialog';
 import {
   AcknowledgeExpiredSubscriptionDocument,
@@ -198,6 +199,9 @@ export default function Subscriptions() {
           )}
           <Section title="Your invoices">
             <Invoices />
+          </Section>
+          <Section title="Your reading statement">
+            <ReadingStatement />
           </Section>
           {hasCurrent && (
             <Section title="Articles from your subscriptions">

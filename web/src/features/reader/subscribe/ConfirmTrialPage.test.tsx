@@ -12,10 +12,21 @@ import { SubscribePageDocument } from './__generated__/SubscribePage.generated';
 const ID = READER_IDS.oilChannel;
 const PATH = `/subscribe/channel/confirm-trial/${ID}`;
 
-function pageMock(overrides: Partial<ReturnType<typeof channel>> = {}): MockLink.MockedResponse {
+const TERMS = { __typename: 'TrialTerms', version: 3, html: '<p>The trial ends by itself.</p>' } as const;
+
+function pageMock(
+  overrides: Partial<ReturnType<typeof channel>> = {},
+  policy = { maxDays: 90, termsRequired: true },
+): MockLink.MockedResponse {
   return {
     request: { query: ConfirmTrialPageDocument, variables: { id: ID } },
-    result: { data: { channel: { ...channel({ defaultTrialDurationDays: 21 }), state: 'active', ...overrides } } },
+    result: {
+      data: {
+        channel: { ...channel({ defaultTrialDurationDays: 21 }), state: 'active', ...overrides },
+        trialPolicy: { __typename: 'TrialPolicy', ...policy },
+        trialTerms: TERMS,
+      },
+    },
     maxUsageCount: Number.POSITIVE_INFINITY,
   };
 }
@@ -29,9 +40,9 @@ function subscribeMock(card = readerCard()): MockLink.MockedResponse {
   };
 }
 
-function requestMock(calls: { count: number }, errors?: GraphQLError[]): MockLink.MockedResponse {
+function requestMock(calls: { count: number }, errors?: GraphQLError[], acceptedTermsVersion: number | null = 3): MockLink.MockedResponse {
   return {
-    request: { query: RequestTrialDocument, variables: { channelId: ID } },
+    request: { query: RequestTrialDocument, variables: { channelId: ID, acceptedTermsVersion } },
     result: () => {
       calls.count += 1;
       if (errors) return { errors };
@@ -53,6 +64,10 @@ describe('Request your free trial', () => {
     expect(screen.getByRole('heading', { name: 'Try Oil Weekly free for 21 days', level: 2 })).toBeInTheDocument();
     expect(screen.getByText(/read every premium article of Oil Weekly for 21 days/)).toBeInTheDocument();
 
+    // The terms first: the request waits for them to be accepted, and carries their version.
+    expect(screen.getByRole('region', { name: 'Trial terms' })).toHaveTextContent('The trial ends by itself.');
+    expect(screen.getByRole('button', { name: 'Confirm free trial request' })).toBeDisabled();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'I have read and accept the trial terms (version 3)' }));
     await userEvent.click(screen.getByRole('button', { name: 'Confirm free trial request' }));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/subscribe/channel/${ID}`));
     expect(router.state.location.search).toBe('?trial');
@@ -60,6 +75,15 @@ describe('Request your free trial', () => {
     expect(
       await screen.findByText(/Your request for a free trial of Oil Weekly has been sent and is pending approval\./),
     ).toBeInTheDocument();
+  });
+
+  it("offers at most the trial policy's longest trial, and asks for no terms when the policy does not", async () => {
+    const calls = { count: 0 };
+    const { router } = open([pageMock({}, { maxDays: 10, termsRequired: false }), requestMock(calls, undefined, null), subscribeMock()]);
+    expect(await screen.findByRole('heading', { name: 'Try Oil Weekly free for 10 days', level: 2 })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Confirm free trial request' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/subscribe/channel/${ID}`));
+    expect(calls.count).toBe(1);
   });
 
   it('uses the configured default when the channel sets no trial days', async () => {
@@ -71,10 +95,12 @@ describe('Request your free trial', () => {
 
   it('shows the server message when the request is refused, and stays', async () => {
     const calls = { count: 0 };
-    const refused = [new GraphQLError('Your free trial request is already pending.', { extensions: { code: 'CONFLICT' } })];
+    const message = 'You had a trial of Oil Weekly until 3 Mar 2026; a new trial is possible from 3 Mar 2027.';
+    const refused = [new GraphQLError(message, { extensions: { code: 'CONFLICT' } })];
     const { router } = open([pageMock(), requestMock(calls, refused)]);
-    await userEvent.click(await screen.findByRole('button', { name: 'Confirm free trial request' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('CONFLICT::Your free trial request is already pending.');
+    await userEvent.click(await screen.findByRole('checkbox', { name: /I have read and accept the trial terms/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Confirm free trial request' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(`CONFLICT::${message}`);
     expect(router.state.location.pathname).toBe(PATH);
     expect(screen.getByRole('button', { name: 'Confirm free trial request' })).toBeEnabled();
   });

@@ -1,13 +1,18 @@
 //! 'Request your free trial' at /subscribe/channel/confirm-trial/:channelId (spec 3 §2, §4): what
 //! the trial gives and for how long (the channel's trial days, else the configured default), and
 //! a confirm button that asks for it (`requestTrialChannelSubscription`, pending until staff
-//! approve it) and then goes to the subscription page with `?trial`. Cancel goes back.
+//! approve it) and then goes to the subscription page with `?trial`. Cancel goes back. Under the
+//! trial policy (issue 40) the trial lasts at most the policy's longest, and the reader reads and
+//! accepts the current trial terms first (their version goes with the request and is recorded); a
+//! request the policy refuses says why (the cool-off, until when).
 import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
+import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { Breadcrumbs } from '../../../components/admin/Breadcrumbs';
 import { Banner } from '../../../components/Banner';
 import { Button } from '../../../components/Button';
+import { CheckboxControl } from '../../../components/Controls';
 import { LinkButton } from '../../../components/LinkButton';
 import { Page } from '../../../components/Page';
 import { useConfig } from '../../../lib/config';
@@ -34,16 +39,20 @@ function ConfirmTrialScreen({ id }: { id: string }) {
   const { constants } = useConfig();
   const { data, loading, error } = useQuery(ConfirmTrialPageDocument, { variables: { id }, fetchPolicy: 'cache-and-network' });
   const [requestTrial, request] = useMutation(RequestTrialDocument);
+  const [accepted, setAccepted] = useState(false);
 
   const gate = channelGate({ channel: data?.channel, loading, error }, TITLE);
   if (gate || !data) return gate;
   const channel = data.channel;
-  const days = channel.defaultTrialDurationDays ?? constants.defaultTrialChannelDays;
+  const policy = data.trialPolicy;
+  const terms = data.trialTerms;
+  const days = Math.min(channel.defaultTrialDurationDays ?? constants.defaultTrialChannelDays, policy.maxDays);
   const offered = channel.readerCard.action === 'RequestTrial';
+  const mayConfirm = !policy.termsRequired || accepted;
 
   const confirm = async () => {
     try {
-      await requestTrial({ variables: { channelId: channel._id } });
+      await requestTrial({ variables: { channelId: channel._id, acceptedTermsVersion: accepted ? terms.version : null } });
       navigate(`${subscribePath(channel._id)}?trial`);
     } catch {
       // Shown from `request.error` below.
@@ -74,13 +83,29 @@ function ConfirmTrialScreen({ id }: { id: string }) {
           </ul>
           {offered ? (
             <>
+              <section className="insights-subscribe-terms" aria-labelledby="trial-terms">
+                <h3 id="trial-terms">Trial terms</h3>
+                {/* Sanitised on the server when Administrators save them. */}
+                <div className="insights-subscribe-terms-text" dangerouslySetInnerHTML={{ __html: terms.html }} />
+                <CheckboxControl
+                  label={`I have read and accept the trial terms (version ${terms.version})`}
+                  checked={accepted}
+                  onChange={setAccepted}
+                />
+              </section>
               {request.error && (
                 <Banner intent="danger" role="alert">
                   {formatError(request.error)}
                 </Banner>
               )}
               <div className="insights-subscribe-buttons">
-                <Button text="Confirm free trial request" intent="primary" loading={request.loading} onClick={() => void confirm()} />
+                <Button
+                  text="Confirm free trial request"
+                  intent="primary"
+                  loading={request.loading}
+                  disabled={!mayConfirm}
+                  onClick={() => void confirm()}
+                />
                 <Button text="Cancel" disabled={request.loading} onClick={cancel} />
               </div>
             </>
@@ -118,12 +143,20 @@ export const CONFIRM_TRIAL_PAGE_QUERY = gql`
       defaultTrialDurationDays
       ...ChannelCardActions_channel
     }
+    trialPolicy {
+      maxDays
+      termsRequired
+    }
+    trialTerms {
+      version
+      html
+    }
   }
 `;
 
 export const REQUEST_TRIAL_MUTATION = gql`
-  mutation RequestTrial($channelId: ID!) {
-    requestTrialChannelSubscription(channelId: $channelId) {
+  mutation RequestTrial($channelId: ID!, $acceptedTermsVersion: Int) {
+    requestTrialChannelSubscription(channelId: $channelId, acceptedTermsVersion: $acceptedTermsVersion) {
       channelId
       channel {
         _id

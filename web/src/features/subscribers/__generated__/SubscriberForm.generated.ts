@@ -23,6 +23,11 @@ export type ChannelSubscriptionInput = {
   channelId: string | number;
   isFullArticleContent?: boolean | null | undefined;
   notes?: string | null | undefined;
+  /**
+   * A trial over the trial policy (longer, or within the cool-off) is given only with a reason
+   * (at most 250 characters), which the audit trail records.
+   */
+  policyOverrideReason?: string | null | undefined;
   /** Dollars per month, 2 decimals; empty: the channel's price. */
   pricePerMonth?: string | null | undefined;
   rebate?: boolean;
