@@ -12,6 +12,7 @@ pub mod csv_files;
 pub mod db;
 pub mod demo;
 pub mod desks;
+pub mod disclosures;
 pub mod email;
 pub mod error;
 pub mod firms;

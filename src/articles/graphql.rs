@@ -644,6 +644,11 @@ impl ArticleRevision {
     async fn restored_from(&self) -> Option<i32> {
         self.0.restored_from
     }
+    /// The channel's and desk's disclosures it was saved under, at those versions.
+    async fn disclosures(&self, ctx: &Context<'_>) -> Result<Vec<crate::disclosures::Disclosure>> {
+        let rows = crate::disclosures::queries::of_revision(&app_state(ctx).pool, &self.0.revision_id).await?;
+        Ok(crate::disclosures::disclosures(rows))
+    }
 }
 
 fn items(named: &[queries::NamedId]) -> Vec<RevisionItem> {

@@ -476,7 +476,7 @@ pub async fn update_article(conn: &mut PgConnection, id: &str, v: &ArticleValues
 }
 
 /// Keeps the article as it now is (after a write in this transaction) as its next revision: its
-/// body once per distinct text, the rest in the revision row.
+/// body once per distinct text, the rest in the revision row, with the disclosures in force.
 pub async fn record_revision(
     conn: &mut PgConnection,
     revision_id: &str,
@@ -493,7 +493,7 @@ pub async fn record_revision(
            )
            insert into article_revision (revision_id, article_id, number, created_by, action, article_version, state, title,
                                          summary, body_hash, premium_channel_id, is_premium, premium_expiry_offset,
-                                         publish_date, topics, tags, contributors, restored_from)
+                                         publish_date, topics, tags, contributors, restored_from, disclosures)
            select $1, a.article_id,
                   coalesce((select max(r.number) from article_revision r where r.article_id = a.article_id), 0) + 1,
                   $3, $4, a.version, a.state, a.title, a.summary, sha256(convert_to(a.html, 'UTF8')), a.premium_channel_id,
@@ -501,7 +501,16 @@ pub async fn record_revision(
                   array(select c.category_id from article_category c where c.article_id = a.article_id order by c.category_id),
                   array(select t.tag_id from article_tag t where t.article_id = a.article_id order by t.tag_id),
                   array(select x.user_id from article_contributor x where x.article_id = a.article_id order by x.user_id),
-                  $5
+                  $5,
+                  -- The disclosures in force for its channel and desk, pinned by version.
+                  (select coalesce(jsonb_agg(jsonb_build_object('scopeType', d.scope_type, 'scopeId', d.scope_id, 'version', d.version)
+                                             order by d.scope_type), '[]')
+                   from (select distinct on (x.scope_type, x.scope_id) x.scope_type, x.scope_id, x.version, x.html
+                         from disclosure x
+                         where (x.scope_type = 'channel' and x.scope_id = a.premium_channel_id)
+                            or (x.scope_type = 'desk' and x.scope_id = a.published_by_desk_id)
+                         order by x.scope_type, x.scope_id, x.version desc) d
+                   where d.html <> '')
            from article a where a.article_id = $2"#,
         revision_id,
         article_id,

@@ -55,6 +55,7 @@ pub struct QueryRoot(
     crate::firms::FirmsQuery,
     crate::audit::AuditQuery,
     crate::trials::TrialsQuery,
+    crate::disclosures::DisclosuresQuery,
 );
 
 #[derive(MergedObject, Default)]
@@ -74,6 +75,7 @@ pub struct MutationRoot(
     crate::interests::InterestsMutation,
     crate::firms::FirmsMutation,
     crate::trials::TrialsMutation,
+    crate::disclosures::DisclosuresMutation,
 );
 
 pub type AppSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;

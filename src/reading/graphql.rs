@@ -295,6 +295,12 @@ impl PublishedArticle {
         self.row.first_published_at
     }
 
+    /// Its channel's and desk's disclosures, at the versions it was last published under.
+    async fn disclosures(&self, ctx: &Context<'_>) -> Result<Vec<crate::disclosures::Disclosure>> {
+        let rows = crate::disclosures::queries::of_published_article(&app_state(ctx).pool, &self.row.article_id).await?;
+        Ok(crate::disclosures::disclosures(rows))
+    }
+
     /// When a later publication last changed what readers see (title, summary, body); null when none has.
     async fn updated_at(&self) -> Option<DateTime<Utc>> {
         self.row.content_updated_at

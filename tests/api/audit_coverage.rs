@@ -118,6 +118,8 @@ const COVERAGE: &[(&str, Coverage)] = &[
     // The trial policy and its terms (last: readers' trial requests accept the first terms).
     ("editTrialPolicy", Audited),
     ("editTrialTerms", Audited),
+    // Disclosures.
+    ("editDisclosure", Audited),
 ];
 
 /// Mutations whose row carries another action than their name.
@@ -404,6 +406,12 @@ impl World {
                 let version = self.version("select version from trial_policy where $1::text is not null", "").await;
                 let query = "mutation($item: TrialPolicyInput!) { editTrialPolicy(item: $item) { version } }";
                 let item = json!({ "maxDays": 60, "coolOffDays": 365, "termsRequired": true, "version": version });
+                self.call(mutation, admin, query, json!({ "item": item })).await;
+            }
+            "editDisclosure" => {
+                let channel = self.id("premium");
+                let query = "mutation($item: DisclosureInput!) { editDisclosure(item: $item) { version } }";
+                let item = json!({ "scopeType": "channel", "scopeId": channel, "html": "<p>Conflicts of interest</p>", "version": 0 });
                 self.call(mutation, admin, query, json!({ "item": item })).await;
             }
             "editTrialTerms" => {

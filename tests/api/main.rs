@@ -15,6 +15,7 @@ mod chat;
 mod checkout;
 mod demo;
 mod desks;
+mod disclosures;
 mod email_delivery;
 mod email_kinds;
 mod email_notifications;

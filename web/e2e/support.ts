@@ -50,7 +50,9 @@ export function expectedSidebar(role: 'Administrator' | 'Editor' | 'Contributor'
     'Users',
     'Desks',
     ...(premiumChannels ? ['Firms'] : []),
-    ...(role === 'Administrator' ? ['Promotional Content', 'Interests', 'Reader questions'] : []),
+    ...(role === 'Administrator'
+      ? ['Promotional Content', 'Interests', 'Reader questions', 'Audit trail', 'Trial policy', 'Disclosures']
+      : []),
   ];
 }
 

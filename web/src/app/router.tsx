@@ -66,6 +66,8 @@ const PromotionPageForm = lazy(() => import('../features/promotions/PromotionPag
 const PromotionLanding = lazy(() => import('../features/reader/PromotionLanding'));
 const Interests = lazy(() => import('../features/interests/Interests'));
 const AuditTrail = lazy(() => import('../features/audit/AuditTrail'));
+const TrialPolicy = lazy(() => import('../features/trials/TrialPolicy'));
+const Disclosures = lazy(() => import('../features/disclosures/Disclosures'));
 const ArticleHistory = lazy(() => import('../features/articles/history/ArticleHistory'));
 const ChatQuestions = lazy(() => import('../features/chat/ChatQuestions'));
 const FirmList = lazy(() => import('../features/firms/FirmList'));
@@ -139,6 +141,9 @@ const publisherRoutes: RouteObject[] = [
   { path: 'interests', element: guarded(ACCESS.promotions, <Interests />) },
   // Who changed what, when (Administrators).
   { path: 'audit', element: guarded(ACCESS.audit, <AuditTrail />) },
+  // How long trials last, the cool-off and the trial terms (Administrators).
+  { path: 'trial-policy', element: guarded(ACCESS.trialPolicy, <TrialPolicy />) },
+  { path: 'disclosures', element: guarded(ACCESS.disclosures, <Disclosures />) },
   // What readers asked the intelligence chat (Administrators).
   { path: 'chat-questions', element: guarded(ACCESS.promotions, <ChatQuestions />) },
   {

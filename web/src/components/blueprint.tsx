@@ -16,6 +16,7 @@ FocusStyleManager.onlyShowFocusOnTabs();
 const bundledIcons = import.meta.glob<IconPaths>(
   [
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/add.js',
+    '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/annotation.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/archive.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/arrow-left.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/blocked-person.js',
@@ -65,6 +66,7 @@ const bundledIcons = import.meta.glob<IconPaths>(
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/search.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/send-message.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/share.js',
+    '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/shield.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/small-cross.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/star.js',
     '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/tag.js',

@@ -33,6 +33,10 @@ export const ACCESS = {
   firmEdit: ['Administrator', 'Editor'],
   // The audit trail (issue 40): Administrators only, as the server has it.
   audit: ['Administrator'],
+  // The trial policy and its terms (issue 40): Administrators only, as the server has it.
+  trialPolicy: ['Administrator'],
+  // Disclosures per channel and desk (issue 40): Administrators write them.
+  disclosures: ['Administrator'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export function isStaff(role: Role | null | undefined): boolean {

@@ -1,17 +1,7 @@
 import { vi } from 'vitest';
 
-// jsdom lacks what Lexical looks for. Without InputEvent.getTargetRanges, Lexical thinks the
-// browser has no `beforeinput` and ignores typed text, so it must be there before Lexical loads;
-// its paste and drop handlers tell events apart by their classes; it measures the caret to scroll.
-vi.hoisted(() => {
-  const rect = { x: 0, y: 0, width: 0, height: 0, top: 0, left: 0, right: 0, bottom: 0, toJSON: () => ({}) };
-  Range.prototype.getBoundingClientRect ??= () => rect as DOMRect;
-  Range.prototype.getClientRects ??= () => [] as unknown as DOMRectList;
-  (InputEvent.prototype as unknown as { getTargetRanges: () => StaticRange[] }).getTargetRanges = () => [];
-  const globals = globalThis as unknown as Record<string, unknown>;
-  globals.DragEvent ??= class DragEvent extends MouseEvent {};
-  globals.ClipboardEvent ??= class ClipboardEvent extends Event {};
-});
+// jsdom lacks what Lexical looks for: first, before Lexical loads.
+import '../../testing/lexicalDom';
 
 import type { MockLink } from '@apollo/client/testing';
 import { MockedProvider } from '@apollo/client/testing/react';

@@ -1,16 +1,7 @@
 import { vi } from 'vitest';
 
-// jsdom lacks what Lexical looks for (see RichTextEditor.test.tsx): without
-// InputEvent.getTargetRanges, Lexical ignores typed text; it measures the caret to scroll.
-vi.hoisted(() => {
-  const rect = { x: 0, y: 0, width: 0, height: 0, top: 0, left: 0, right: 0, bottom: 0, toJSON: () => ({}) };
-  Range.prototype.getBoundingClientRect ??= () => rect as DOMRect;
-  Range.prototype.getClientRects ??= () => [] as unknown as DOMRectList;
-  (InputEvent.prototype as unknown as { getTargetRanges: () => StaticRange[] }).getTargetRanges = () => [];
-  const globals = globalThis as unknown as Record<string, unknown>;
-  globals.DragEvent ??= class DragEvent extends MouseEvent {};
-  globals.ClipboardEvent ??= class ClipboardEvent extends Event {};
-});
+// jsdom lacks what Lexical looks for: first, before Lexical loads.
+import '../../testing/lexicalDom';
 
 // jsdom has no canvas: the crop itself is tested through its geometry (cropImage.test.ts); here it
 // stands in for the cropped file, so the test sees what is uploaded.
@@ -114,8 +105,9 @@ describe('PromotionPageForm', () => {
     const add = vi.fn((_: AddPromotionPageMutationVariables) => ({ data: { addPromotionPage: pageRecord() } }));
     const fetchMock = vi
       .spyOn(globalThis, 'fetch')
-      .mockImplementation(async () =>
-        new Response(JSON.stringify({ link: '/uploads/s.png', fileName: 's.png', contentType: 'image/png', size: 7 }), { status: 201 }),
+      .mockImplementation(
+        async () =>
+          new Response(JSON.stringify({ link: '/uploads/s.png', fileName: 's.png', contentType: 'image/png', size: 7 }), { status: 201 }),
       );
     stubObjectUrls();
     renderApp({

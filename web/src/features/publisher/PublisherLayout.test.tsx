@@ -42,6 +42,8 @@ describe('publisherSidebarItems', () => {
       'Interests',
       'Reader questions',
       'Audit trail',
+      'Trial policy',
+      'Disclosures',
     ]);
   });
 
@@ -57,6 +59,8 @@ describe('publisherSidebarItems', () => {
       'Interests',
       'Reader questions',
       'Audit trail',
+      'Trial policy',
+      'Disclosures',
     ]);
     expect(publisherSidebarItems('Editor', { premiumChannels: false }).find((i) => i.text === 'Categories')?.to).toBe(
       '/publisher/categories',
@@ -81,6 +85,8 @@ describe('publisherSidebarItems', () => {
       Interests: '/publisher/interests',
       'Reader questions': '/publisher/chat-questions',
       'Audit trail': '/publisher/audit',
+      'Trial policy': '/publisher/trial-policy',
+      Disclosures: '/publisher/disclosures',
     });
   });
 });

@@ -35,6 +35,8 @@ export function publisherSidebarItems(role: Role | null | undefined, flags: Side
       { text: 'Interests', to: '/publisher/interests', icon: 'hand-up' },
       { text: 'Reader questions', to: '/publisher/chat-questions', icon: 'info-sign' },
       { text: 'Audit trail', to: '/publisher/audit', icon: 'history' },
+      { text: 'Trial policy', to: '/publisher/trial-policy', icon: 'shield' },
+      { text: 'Disclosures', to: '/publisher/disclosures', icon: 'annotation' },
     );
   }
   return items;

@@ -25,6 +25,7 @@ const SUBJECT = 'auth0|ada/1';
 const EDIT = `/publisher/premium-channels/subscribers/${IDS.oil}/edit/${encodeURIComponent(SUBJECT)}`;
 const editor = testUser('Editor');
 const NOTES = "Reason for activating this subscription on user's behalf";
+const OVERRIDE = 'Reason to override the trial policy';
 
 const USERS = [
   { __typename: 'User', _id: IDS.ada, name: 'Ada Reader', email: 'ada@example.com', company: 'Acme' },
@@ -109,6 +110,7 @@ const input = (overrides: Partial<ChannelSubscriptionInput>): ChannelSubscriptio
   pricePerMonth: null,
   cancelAt: null,
   trialDuration: null,
+  policyOverrideReason: null,
   notes: null,
   addedByAdmin: true,
   isFullArticleContent: null,
@@ -266,6 +268,115 @@ describe('SubscriberForm: add', { timeout: 15_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Add' }));
     // Toasts of earlier tests may still show: wait for the call itself.
     await waitFor(() => expect(create).toHaveBeenCalledTimes(1));
+    expect(await screen.findByText('The subscriber Ada Reader has been added.')).toBeInTheDocument();
+  });
+
+  it('sends the reason to override the trial policy with a trial, and shows the refusal of its length under the duration', async () => {
+    const user = userEvent.setup();
+    const calls: ChannelSubscriptionInput[] = [];
+    const answers = [
+      {
+        errors: [
+          {
+            message: 'Invalid input',
+            extensions: { code: 'BAD_USER_INPUT', fields: { trialDuration: 'The trial policy allows at most 60 days.' } },
+          },
+        ],
+      },
+      ok('createTrialChannelSubscription'),
+    ];
+    renderApp({
+      path: ADD,
+      user: editor,
+      mocks: [
+        channelMock(),
+        usersMock(),
+        {
+          request: { query: CreateTrialSubscriptionDocument, variables: () => true },
+          maxUsageCount: 2,
+          result: (variables: Record<string, unknown>) => {
+            calls.push((variables as { item: ChannelSubscriptionInput }).item);
+            return answers[calls.length - 1];
+          },
+        },
+        ...statsMocks(),
+      ],
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Add subscriber' });
+    await pickUser(user, 'ada', 'Ada Reader ada@example.com');
+    // Only a trial has a reason to override the trial policy.
+    expect(screen.queryByLabelText(OVERRIDE)).not.toBeInTheDocument();
+    await user.click(radio('Payment category', 'Free'));
+    expect(screen.queryByLabelText(OVERRIDE)).not.toBeInTheDocument();
+    await user.click(radio('Payment category', 'Free trial'));
+    expect(field(OVERRIDE)).toHaveAccessibleDescription(
+      'Only for a trial longer than the policy allows or within its cool-off; kept in the audit trail.',
+    );
+    expect(field(OVERRIDE)).toHaveAttribute('maxlength', '250');
+
+    // Without a reason, the server refuses a trial longer than the policy, under the duration.
+    const days = field('Trial duration (days)');
+    await user.clear(days);
+    await user.type(days, '90');
+    await user.type(field(NOTES), 'Pilot');
+    await user.click(screen.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]).toEqual(input({ subscriptionType: 'trial', trialDuration: 90, notes: 'Pilot' }));
+    await waitFor(() => expect(days).toHaveAccessibleDescription('The trial policy allows at most 60 days.'));
+    expect(days).toHaveFocus();
+    expect(screen.getByRole('heading', { level: 1, name: 'Add subscriber' })).toBeInTheDocument();
+
+    // With one, the trial is given and the reason sent with it.
+    await user.type(field(OVERRIDE), '  Board approved a longer pilot ');
+    await user.click(screen.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(calls).toHaveLength(2));
+    expect(calls[1]).toEqual(
+      input({ subscriptionType: 'trial', trialDuration: 90, notes: 'Pilot', policyOverrideReason: 'Board approved a longer pilot' }),
+    );
+    expect(await screen.findByText('The subscriber Ada Reader has been added.')).toBeInTheDocument();
+  });
+
+  it('shows the cool-off refusal in the alert, and sends no reason for a type that is not a trial', async () => {
+    const user = userEvent.setup();
+    const refusal =
+      'Ada Reader had a trial of Oil Weekly until 01 Mar 2026: no new one before 01 Mar 2027. Give a reason to override the trial policy.';
+    const create = vi.fn(() => ({ errors: [{ message: refusal, extensions: { code: 'CONFLICT' } }] }));
+    const account = vi.fn(() => ok('createAccountChannelSubscription'));
+    renderApp({
+      path: ADD,
+      user: editor,
+      mocks: [
+        channelMock(),
+        usersMock(),
+        {
+          request: {
+            query: CreateTrialSubscriptionDocument,
+            variables: { item: input({ subscriptionType: 'trial', trialDuration: 21, notes: 'Pilot' }) },
+          },
+          result: create,
+        },
+        {
+          request: { query: CreateAccountSubscriptionDocument, variables: { item: input({ accountNumber: 'ACC-9', notes: 'Pilot' }) } },
+          result: account,
+        },
+        ...statsMocks(),
+      ],
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Add subscriber' });
+    await pickUser(user, 'ada', 'Ada Reader ada@example.com');
+    await user.click(radio('Payment category', 'Free trial'));
+    await user.type(field(NOTES), 'Pilot');
+    await user.click(screen.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(create).toHaveBeenCalledTimes(1));
+    expect(await within(screen.getByRole('form')).findByRole('alert')).toHaveTextContent(`CONFLICT::${refusal}`);
+
+    // A reason typed for the trial is not sent once another type is chosen.
+    await user.type(field(OVERRIDE), 'Renewal talks');
+    await user.click(radio('Payment category', 'Paid'));
+    await user.click(radio('Subscription type', 'Clearing account'));
+    await user.type(field('Account number'), 'ACC-9');
+    await user.click(screen.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(account).toHaveBeenCalledTimes(1));
     expect(await screen.findByText('The subscriber Ada Reader has been added.')).toBeInTheDocument();
   });
 
@@ -441,6 +552,8 @@ describe('SubscriberForm: edit', { timeout: 15_000 }, () => {
     });
     expect(await screen.findByText('This 14 day free trial expires on 01 Jul 2026')).toBeInTheDocument();
     expect(screen.queryByLabelText('Trial duration (days)')).not.toBeInTheDocument();
+    // The trial policy weighs new trials: an edit keeps the trial it has, so there is no reason to give.
+    expect(screen.queryByLabelText(OVERRIDE)).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Adjust trial duration' }));
     const days = field('Trial duration (days)');
     expect(days).toHaveFocus();

@@ -3,7 +3,9 @@
 //! and the notes; a premium channel's adds the payment category (Paid, Free, Free trial), its
 //! sub-type and the fields that type needs. The rules live in subscriberRules.ts. An edited
 //! subscription shows its history under the form. Saves and deletes return to the channel's
-//! subscriber stats.
+//! subscriber stats. A new trial is weighed against the trial policy on the server: one longer
+//! than the policy allows, or within its cool-off, is given only with a reason to override it,
+//! which the audit trail keeps.
 import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useEffect } from 'react';
@@ -59,6 +61,8 @@ export interface FormValues extends SubscriberValues<SubscribableUser> {
 }
 
 export const NOTES_LABEL = "Reason for activating this subscription on user's behalf";
+export const OVERRIDE_LABEL = 'Reason to override the trial policy';
+export const OVERRIDE_HELP = 'Only for a trial longer than the policy allows or within its cool-off; kept in the audit trail.';
 
 /** The route screen: /subscribers/{_id}/add, or /subscribers/{_id}/edit/{productUserId}. */
 export default function SubscriberFormScreen() {
@@ -146,6 +150,7 @@ export function SubscriberForm({ channel, record }: { channel: SubscriberChannel
       pricePerMonth: '',
       cancelAt: '',
       trialDuration: String(defaultTrialDays),
+      policyOverrideReason: '',
       notes: '',
       adjustTrial: false,
     },
@@ -161,6 +166,7 @@ export function SubscriberForm({ channel, record }: { channel: SubscriberChannel
         pricePerMonth: s?.pricePerMonth ?? '',
         cancelAt: hasExpiry(choice) ? isoToDayText(s?.cancelAt) : '',
         trialDuration: String(s?.trialDuration ?? defaultTrialDays),
+        policyOverrideReason: '',
         notes: s?.notes ?? '',
         adjustTrial: false,
       };
@@ -304,6 +310,16 @@ export function SubscriberForm({ channel, record }: { channel: SubscriberChannel
               {...trialDuration}
               // Whole days only: anything but digits is dropped as it is typed.
               onChange={(text) => trialDuration.onChange(text.replace(/\D/g, '').slice(0, LIMITS.trialDuration))}
+            />
+          )}
+          {/* The server weighs a new trial against the trial policy (an edit keeps the trial it has). */}
+          {adding && choice === 'trial' && (
+            <TextAreaField
+              label={OVERRIDE_LABEL}
+              maxLength={LIMITS.policyOverrideReason}
+              rows={2}
+              help={OVERRIDE_HELP}
+              {...form.field('policyOverrideReason')}
             />
           )}
         </>

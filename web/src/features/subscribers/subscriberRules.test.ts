@@ -24,6 +24,7 @@ const values = (overrides: Partial<SubscriberValues> = {}): SubscriberValues => 
   pricePerMonth: '40.00',
   cancelAt: '31/12/2030',
   trialDuration: '14',
+  policyOverrideReason: '',
   notes: 'Sales deal',
   ...overrides,
 });
@@ -179,6 +180,15 @@ describe('validateSubscriber', () => {
     expect(validateSubscriber(trial, ctx({ trialShown: false }))).toEqual({});
   });
 
+  it('keeps the reason to override the trial policy optional, at most 250 characters', () => {
+    const trial = { category: 'FreeTrial', subscriptionType: 'trial' } as const;
+    expect(validateSubscriber(values({ ...trial, policyOverrideReason: '' }), ctx())).toEqual({});
+    expect(validateSubscriber(values({ ...trial, policyOverrideReason: 'x'.repeat(250) }), ctx())).toEqual({});
+    expect(validateSubscriber(values({ ...trial, policyOverrideReason: 'x'.repeat(251) }), ctx())).toEqual({
+      policyOverrideReason: 'Maximum 250 characters',
+    });
+  });
+
   it('asks a free channel for the user and the notes only', () => {
     expect(validateSubscriber(values({ category: null, subscriptionType: null }), ctx({ premium: false }))).toEqual({});
   });
@@ -197,6 +207,7 @@ describe('toPayload', () => {
       pricePerMonth: '40.00',
       cancelAt: '2030-12-31T00:00:00.000Z',
       trialDuration: null,
+      policyOverrideReason: null,
       notes: 'Sales deal',
       addedByAdmin: true,
     });
@@ -215,6 +226,16 @@ describe('toPayload', () => {
     expect(payload({ subscriptionType: 'trial', category: 'FreeTrial' }, true, false, 30)).toMatchObject({ trialDuration: 30 });
   });
 
+  it('sends the reason to override the trial policy with a trial only, trimmed, and none when it is blank', () => {
+    const trial = { subscriptionType: 'trial', category: 'FreeTrial' } as const;
+    expect(payload({ ...trial, policyOverrideReason: '  Board approved a longer pilot ' })).toMatchObject({
+      policyOverrideReason: 'Board approved a longer pilot',
+    });
+    expect(payload({ ...trial, policyOverrideReason: '   ' })).toMatchObject({ policyOverrideReason: null });
+    expect(payload({ policyOverrideReason: 'Left over from a trial' })).toMatchObject({ policyOverrideReason: null });
+    expect(payload({ policyOverrideReason: 'Left over from a trial' }, false)).toMatchObject({ policyOverrideReason: null });
+  });
+
   it('sends a free subscription with the notes for a free channel', () => {
     expect(payload({ notes: '  ' }, false)).toEqual({
       subscriptionType: 'free',
@@ -224,6 +245,7 @@ describe('toPayload', () => {
       pricePerMonth: null,
       cancelAt: null,
       trialDuration: null,
+      policyOverrideReason: null,
       notes: null,
       addedByAdmin: true,
     });

@@ -6,7 +6,14 @@ import { dayText, isBefore, isoDay, parseDay, type Day } from '../../lib/days';
 import { normalisePrice, PRICE_PATTERN } from '../../lib/price';
 import { MESSAGES, type SubscriptionType } from './subscriberText';
 
-export const LIMITS = { notes: 250, accountNumber: 64, billingMethod: 100, price: 100, trialDuration: 100 } as const;
+export const LIMITS = {
+  notes: 250,
+  accountNumber: 64,
+  billingMethod: 100,
+  price: 100,
+  trialDuration: 100,
+  policyOverrideReason: 250,
+} as const;
 
 /** Contract `PaymentCategory`: the first radio of a premium channel's form. */
 export type PaymentCategory = 'Paid' | 'Free' | 'FreeTrial';
@@ -96,6 +103,8 @@ export interface SubscriberValues<U = unknown> extends Record<string, unknown> {
   cancelAt: string;
   /** Whole days, as typed. */
   trialDuration: string;
+  /** Why a new trial goes over the trial policy (longer, or within its cool-off); '' for none. */
+  policyOverrideReason: string;
   notes: string;
 }
 
@@ -205,6 +214,9 @@ export function validateSubscriber(v: SubscriberValues, ctx: ValidateContext): F
     const trial = trialDurationError(v.trialDuration, ctx.bounds);
     if (trial) errors.trialDuration = trial;
   }
+  if (choice === 'trial' && v.policyOverrideReason.length > LIMITS.policyOverrideReason) {
+    errors.policyOverrideReason = MESSAGES.maxLength(LIMITS.policyOverrideReason);
+  }
   return errors;
 }
 
@@ -217,6 +229,8 @@ export interface SubscriptionPayload {
   pricePerMonth: string | null;
   cancelAt: string | null;
   trialDuration: number | null;
+  /** Trials only: the server gives a trial over the trial policy with a reason, and audits it. */
+  policyOverrideReason: string | null;
   notes: string | null;
   addedByAdmin: boolean;
 }
@@ -244,6 +258,7 @@ export function toPayload(v: SubscriberValues, { premium, trialShown, storedTria
       pricePerMonth: null,
       cancelAt: null,
       trialDuration: null,
+      policyOverrideReason: null,
       notes,
       addedByAdmin: true,
     };
@@ -258,6 +273,7 @@ export function toPayload(v: SubscriberValues, { premium, trialShown, storedTria
     pricePerMonth: price || null,
     cancelAt: hasExpiry(choice) ? expiryToIso(v.cancelAt) : null,
     trialDuration: choice === 'trial' ? (trialShown ? Number(v.trialDuration) : storedTrialDuration) : null,
+    policyOverrideReason: choice === 'trial' ? v.policyOverrideReason.trim() || null : null,
     notes,
     addedByAdmin: true,
   };

@@ -188,6 +188,37 @@ describe('ArticlePage', () => {
     expect(screen.queryByRole('region', { name: 'Important information for institutional clients' })).not.toBeInTheDocument();
   });
 
+  it('shows the disclosures it was published under, naming their source and version, and none when there are none', async () => {
+    const disclosures = [
+      {
+        __typename: 'Disclosure' as const,
+        scopeType: 'channel' as const,
+        scopeName: 'Oil Weekly',
+        version: 2,
+        html: '<p>We hold positions in Brent.</p>',
+      },
+      {
+        __typename: 'Disclosure' as const,
+        scopeType: 'desk' as const,
+        scopeName: 'Oil desk',
+        version: 1,
+        html: '<p>Analyst certification.</p>',
+      },
+    ];
+    const first = renderArticle(publishedArticle({ disclosures }));
+    const region = await screen.findByRole('region', { name: 'Disclosures' });
+    expect(
+      within(region)
+        .getAllByRole('heading', { level: 3 })
+        .map((h) => h.textContent),
+    ).toEqual(['Channel: Oil Weekly (version 2)', 'Desk: Oil desk (version 1)']);
+    expect(within(region).getByText('We hold positions in Brent.')).toBeInTheDocument();
+    first.unmount();
+    renderArticle(publishedArticle());
+    await heading('Brent in March');
+    expect(screen.queryByRole('region', { name: 'Disclosures' })).not.toBeInTheDocument();
+  });
+
   it('shows the sidebar: channel card, desk contact, contributors, recent articles and tags (5, then Show all)', async () => {
     const tags = Array.from({ length: 7 }, (_, i) => ({
       __typename: 'ArticleTag' as const,

@@ -27,6 +27,7 @@ import { ArticleBody } from './ArticleBody';
 import { useChartBlock } from './ArticleChart';
 import { ArticleSidebar } from './ArticleSidebar';
 import { Disclaimer } from './Disclaimer';
+import { Disclosures } from './Disclosures';
 import { usePromotionalContentBlock } from './PromotionalContent';
 import { useArticleView } from './useArticleView';
 import { ArticlePageDocument, type ArticlePageQuery } from './__generated__/ArticlePage.generated';
@@ -124,6 +125,7 @@ function ArticleView({ article }: { article: Article }) {
             </div>
           )}
           {showDisclaimer && <Disclaimer deskEmail={article.deskEmail} />}
+          <Disclosures disclosures={article.disclosures} />
         </BrowseLayout>
       </Page>
     </div>
@@ -207,6 +209,12 @@ export const ARTICLE_PAGE_QUERY = gql`
       publishDate
       firstPublishedAt
       updatedAt
+      disclosures {
+        scopeType
+        scopeName
+        version
+        html
+      }
       publishedBy {
         _id
         name

@@ -42,6 +42,7 @@ export function publishedArticle(overrides: Partial<PublishedArticle> = {}): Pub
     publishDate: MARCH_5,
     firstPublishedAt: MARCH_5,
     updatedAt: MARCH_6_09_12,
+    disclosures: [],
     publishedBy: { __typename: 'ArticlePublisher', _id: READER_IDS.oilDesk, name: 'Oil desk', type: 'desk' },
     canSeeFullVersion: true,
     isLocked: false,
