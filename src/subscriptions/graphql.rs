@@ -394,28 +394,43 @@ async fn add_subscriber(
     let user_id = service::subscribable_user(&state.pool, item.user_id.as_ref().map(|id| id.as_str())).await?;
     let mut input = item.grant_input(subscription_type);
     let configured = state.config.constants.trial_channel_days;
-    // A trial is within the trial policy, or over it with a reason.
-    let mut policy_override = None;
-    if input.subscription_type == Some(SubscriptionType::Trial) {
-        let channel = service::channel(&state.pool, &item.channel_id).await?;
-        let days = match input.trial_duration {
-            Some(days) => days,
-            None => crate::trials::capped_days(&state.pool, service::trial_days(&channel, configured)).await?,
-        };
-        input.trial_duration = Some(days);
-        let reason = item.policy_override_reason.as_deref();
-        policy_override = crate::trials::check_staff_trial(state, &channel.id, &user_id, days, reason).await?;
-    }
+    let policy_override = trial_within_policy(state, &mut input, &item, &user_id).await?;
     let event = move |channel: &SubscriptionChannel, _: Option<&machine::Subscription>| {
         Ok(Event::Grant(service::validate_grant(channel, &input, true, configured, Utc::now())?))
     };
     let (channel_id, user) = (item.channel_id.to_string(), user_id.clone());
-    let also = async |conn: &mut sqlx::PgConnection| match &policy_override {
-        Some(details) => crate::trials::record_override(conn, &channel_id, &user, details).await,
-        None => Ok(()),
-    };
+    let also = async |conn: &mut sqlx::PgConnection| record_override(conn, &channel_id, &user, policy_override.as_ref()).await;
     let (_, subscription) = staff_change_with(ctx, &item.channel_id, &user_id, &event, also).await?;
     subscription.ok_or(Error::NotFound("Subscription"))
+}
+
+/// A trial staff give (added, changed or restarted) is within the trial policy, or over it with
+/// a reason: its days (the asked ones, else the channel's capped at the policy's longest) set in
+/// `input`, and what the audit trail records of an override.
+async fn trial_within_policy(
+    state: &crate::AppState,
+    input: &mut GrantInput,
+    item: &ChannelSubscriptionInput,
+    user_id: &str,
+) -> Result<Option<serde_json::Value>> {
+    if input.subscription_type != Some(SubscriptionType::Trial) {
+        return Ok(None);
+    }
+    let channel = service::channel(&state.pool, &item.channel_id).await?;
+    let days = match input.trial_duration {
+        Some(days) => days,
+        None => crate::trials::capped_days(&state.pool, service::trial_days(&channel, state.config.constants.trial_channel_days)).await?,
+    };
+    input.trial_duration = Some(days);
+    crate::trials::check_staff_trial(state, &channel.id, user_id, days, item.policy_override_reason.as_deref()).await
+}
+
+/// Writes a policy override (`trial_within_policy`) in the change's transaction.
+async fn record_override(conn: &mut sqlx::PgConnection, channel_id: &str, user_id: &str, details: Option<&serde_json::Value>) -> Result<()> {
+    match details {
+        Some(details) => crate::trials::record_override(conn, channel_id, user_id, details).await,
+        None => Ok(()),
+    }
 }
 
 #[derive(InputObject)]
@@ -534,14 +549,19 @@ impl SubscriptionsMutation {
     async fn change_subscription(&self, ctx: &Context<'_>, item: ChannelSubscriptionInput) -> Result<ChannelSubscriptionObject> {
         let state = app_state(ctx);
         let user_id = item.user_id.clone().ok_or_else(|| Error::field("userId", crate::error::REQUIRED_MESSAGE))?;
-        let input = item.grant_input(None);
+        let mut input = item.grant_input(None);
         let configured = state.config.constants.trial_channel_days;
+        // A trial made, lengthened or restarted here follows the trial policy as a new one does.
+        staff_channel(ctx, &item.channel_id).await?;
+        let policy_override = trial_within_policy(state, &mut input, &item, &user_id).await?;
         // An edit changes a subscription that exists; it never creates one.
         let event = move |channel: &SubscriptionChannel, current: Option<&machine::Subscription>| {
             current.ok_or(Error::NotFound("Subscription"))?;
             Ok(Event::Grant(service::validate_grant(channel, &input, false, configured, Utc::now())?))
         };
-        let (_, subscription) = staff_change(ctx, &item.channel_id, &user_id, &event).await?;
+        let (channel_id, user) = (item.channel_id.to_string(), user_id.to_string());
+        let also = async |conn: &mut sqlx::PgConnection| record_override(conn, &channel_id, &user, policy_override.as_ref()).await;
+        let (_, subscription) = staff_change_with(ctx, &item.channel_id, &user_id, &event, also).await?;
         subscription.ok_or(Error::NotFound("Subscription"))
     }
 

@@ -169,6 +169,18 @@ async fn trials_last_at_most_the_policys_longest_and_staff_override_it_with_a_re
     .await
     .unwrap();
     assert_eq!(reason, "Signed pilot agreement, legal approved");
+
+    // The edit form too: lengthening the approved trial past the policy needs a reason.
+    let change = "mutation($item: ChannelSubscriptionInput!) { changeSubscription(item: $item) { trialDuration } }";
+    let longer = json!({ "channelId": w.channel, "userId": w.reader_id, "subscriptionType": "trial", "trialDuration": 40 });
+    let refused = w.app.gql(Some(&w.admin), change, json!({ "item": longer })).await;
+    assert_eq!(refused["errors"][0]["extensions"]["fields"]["trialDuration"], "The trial policy allows at most 10 days.", "{refused}");
+    let mut with_reason = longer.clone();
+    with_reason["policyOverrideReason"] = json!("Extended for the quarterly review");
+    let changed = w.app.gql(Some(&w.admin), change, json!({ "item": with_reason })).await;
+    assert_eq!(changed["data"]["changeSubscription"]["trialDuration"], 40, "{changed}");
+    let overrides: i64 = sqlx::query_scalar("select count(*) from audit_event where change ? 'trialPolicyOverride'").fetch_one(&w.app.pool).await.unwrap();
+    assert_eq!(overrides, 2);
 }
 
 #[sqlx::test]

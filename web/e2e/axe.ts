@@ -24,6 +24,16 @@ export interface Violation {
 const NOT_CHECKED = ['.insights-watermark'];
 
 export async function wcagViolations(page: Page): Promise<Violation[]> {
+  // A dialog or toast still fading in has its colours mid-way: axe would measure them then. (Only
+  // animations that end: a spinner turns for ever.)
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => Number.isFinite(animation.effect?.getComputedTiming().endTime ?? Infinity))
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).exclude(NOT_CHECKED).analyze();
   return results.violations.map((v) => ({ id: v.id, impact: v.impact ?? 'unknown', nodes: v.nodes.map((n) => n.target.join(' ')) }));
 }

@@ -103,7 +103,8 @@ test('An Editor updates a published article and its history shows the change as 
   await expect(page.getByRole('heading', { level: 3, name: 'Body Changed' })).toBeVisible();
   await expect(page.locator('ins').filter({ hasText: 'Zinc followed.' })).toBeVisible();
   await expect(page.locator('ins').filter({ hasText: 'corrected' })).toBeVisible();
-  await page.getByRole('radio', { name: 'Side by side' }).check({ force: true });
+  await page.getByText('Side by side', { exact: true }).click();
+  await expect(page.getByRole('radio', { name: 'Side by side' })).toBeChecked();
   await expect(page.getByRole('heading', { level: 4, name: 'Revision 1' }).first()).toBeVisible();
   await screenshot(page, 'article-history');
   await expectAccessible(page, 'article history with a side-by-side diff');

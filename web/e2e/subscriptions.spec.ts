@@ -217,7 +217,9 @@ test.describe.serial('A reader asks, the Editor decides, the reader reads', () =
     // The trial policy asks for its terms first (issue 40): the request waits until they are accepted.
     await expect(page.getByRole('region', { name: 'Trial terms' })).toContainText('It ends by itself');
     await expect(page.getByRole('button', { name: 'Confirm free trial request' })).toBeDisabled();
-    await page.getByRole('checkbox', { name: /I have read and accept the trial terms \(version 1\)/ }).check();
+    // Blueprint draws the box over the input: a user clicks its label.
+    await page.getByText('I have read and accept the trial terms (version 1)', { exact: true }).click();
+    await expect(page.getByRole('checkbox', { name: 'I have read and accept the trial terms (version 1)' })).toBeChecked();
     await page.getByRole('button', { name: 'Confirm free trial request' }).click();
 
     // The subscription page says the request waits; the trial is no longer offered, buying still is.

@@ -48,10 +48,12 @@ export const ENTITY_LABELS: Record<string, string> = {
 const ANY = '';
 const ENTITY_OPTIONS = [{ value: ANY, label: 'Any record' }, ...Object.entries(ENTITY_LABELS).map(([value, label]) => ({ value, label }))];
 
-const OPERATION: Record<string, { text: string; intent: 'success' | 'primary' | 'danger' }> = {
-  insert: { text: 'Added', intent: 'success' },
-  update: { text: 'Changed', intent: 'primary' },
-  delete: { text: 'Removed', intent: 'danger' },
+/** What a change did. Plain badges: the text says it, and coloured minimal tags lack contrast on
+ * the list's striped rows. */
+const OPERATION: Record<string, string> = {
+  insert: 'Added',
+  update: 'Changed',
+  delete: 'Removed',
 };
 
 /** The filters of the address: the ones the API takes, days as the local day's bounds. */
@@ -188,7 +190,7 @@ export default function AuditTrail() {
       title: 'Record',
       render: (e) => (
         <span className="insights-audit-cell">
-          {e.operation && OPERATION[e.operation] && <Badge text={OPERATION[e.operation].text} intent={OPERATION[e.operation].intent} />}
+          {e.operation && OPERATION[e.operation] && <Badge text={OPERATION[e.operation]} />}
           {entityText(e)}
           {e.entityType && e.entityId && !filters.entityId && (
             <Button

@@ -312,8 +312,8 @@ export function SubscriberForm({ channel, record }: { channel: SubscriberChannel
               onChange={(text) => trialDuration.onChange(text.replace(/\D/g, '').slice(0, LIMITS.trialDuration))}
             />
           )}
-          {/* The server weighs a new trial against the trial policy (an edit keeps the trial it has). */}
-          {adding && choice === 'trial' && (
+          {/* The server weighs a trial given, lengthened or restarted here against the trial policy. */}
+          {choice === 'trial' && (
             <TextAreaField
               label={OVERRIDE_LABEL}
               maxLength={LIMITS.policyOverrideReason}
