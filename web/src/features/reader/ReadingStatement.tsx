@@ -12,6 +12,7 @@ import { LoadingBlock } from '../../components/LoadingScreen';
 import { formatFullDateTime } from '../../lib/dates';
 import { formatError } from '../../lib/errors';
 import { ReadingStatementDocument, type ReadingStatementQuery } from './__generated__/ReadingStatement.generated';
+import './reader.css';
 
 type Line = ReadingStatementQuery['myReadingStatement'][number];
 
@@ -72,13 +73,17 @@ export function ReadingStatement({ now = new Date() }: { now?: Date }) {
       {loading && !data ? (
         <LoadingBlock label="Loading your reading statement" />
       ) : (
-        <DataTable
-          label={`What you read in ${label}`}
-          columns={COLUMNS}
-          rows={data?.myReadingStatement ?? []}
-          rowKey={(l) => l.articleId}
-          emptyText={`You read no articles in ${label}.`}
-        />
+        // On a phone the table scrolls inside its own box (focusable, so the keyboard scrolls it too),
+        // not the page.
+        <div className="insights-reading-statement-table" tabIndex={0} role="region" aria-label={`Reading statement, ${label}`}>
+          <DataTable
+            label={`What you read in ${label}`}
+            columns={COLUMNS}
+            rows={data?.myReadingStatement ?? []}
+            rowKey={(l) => l.articleId}
+            emptyText={`You read no articles in ${label}.`}
+          />
+        </div>
       )}
     </div>
   );
