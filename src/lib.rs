@@ -1,6 +1,10 @@
 //! Insights core library: domain areas, database, GraphQL schema and HTTP router. The `insights-cli`
 //! binary wires it together; the `insights-jobs` crate runs its background work.
 
+// Every area's resolvers merge into one schema: checking its futures are Send goes deeper than
+// the default limit.
+#![recursion_limit = "256"]
+
 pub mod articles;
 pub mod audit;
 pub mod auth;

@@ -97,19 +97,24 @@ impl DisclosuresMutation {
     async fn edit_disclosure(&self, ctx: &Context<'_>, item: DisclosureInput) -> Result<Disclosure> {
         let viewer = viewer(ctx)?;
         viewer.require(&[Role::Administrator])?;
-        let state = app_state(ctx);
-        let scope_type = item.scope_type.as_str();
-        let scope_id = optional_id(Some(&item.scope_id), "Channel or desk")?.ok_or(Error::NotFound("Channel or desk"))?;
-        if !queries::scope_exists(&state.pool, scope_type, &scope_id).await? {
-            return Err(Error::NotFound(if item.scope_type == DisclosureScope::Desk { "Desk" } else { "Channel" }));
-        }
-        let html = state.sanitizer.clean(&item.html);
-        let html = if crate::articles::text::body_text(&html).is_empty() { String::new() } else { html };
-        if !queries::add(&state.pool, scope_type, &scope_id, &html, item.version, &viewer.user.user_id).await? {
-            return Err(Error::stale_version());
-        }
-        let current = queries::current(&state.pool).await?;
-        let saved = current.into_iter().find(|d| d.scope_type == scope_type && d.scope_id == scope_id).ok_or(Error::NotFound("Disclosure"))?;
-        Ok(saved.into())
+        Ok(edit(app_state(ctx), &viewer.user.user_id, &item).await?.into())
     }
+}
+
+/// Writes `item` as the next version of its channel's or desk's disclosure (sanitised; a text
+/// with no words or media withdraws it); NOT_FOUND for an unknown channel or desk, CONFLICT when
+/// `item.version` is not the current one.
+pub async fn edit(state: &crate::AppState, by: &str, item: &DisclosureInput) -> Result<queries::DisclosureRow> {
+    let scope_type = item.scope_type.as_str();
+    let scope_id = optional_id(Some(&item.scope_id), "Channel or desk")?.ok_or(Error::NotFound("Channel or desk"))?;
+    if !queries::scope_exists(&state.pool, scope_type, &scope_id).await? {
+        return Err(Error::NotFound(if item.scope_type == DisclosureScope::Desk { "Desk" } else { "Channel" }));
+    }
+    let html = state.sanitizer.clean(&item.html);
+    let html = if crate::articles::text::body_text(&html).is_empty() { String::new() } else { html };
+    if !queries::add(&state.pool, scope_type, &scope_id, &html, item.version, by).await? {
+        return Err(Error::stale_version());
+    }
+    let current = queries::current(&state.pool).await?;
+    current.into_iter().find(|d| d.scope_type == scope_type && d.scope_id == scope_id).ok_or(Error::NotFound("Disclosure"))
 }

@@ -7,13 +7,9 @@ use chrono::{DateTime, Utc};
 use super::queries;
 use crate::{
     auth::{ALL_ROLES, Role},
-    error::{Error, FieldErrors, Result},
+    error::Result,
     graphql::{app_state, viewer},
-    config::{TRIAL_MAX_DAYS, TRIAL_MIN_DAYS},
 };
-
-/// The longest cool-off Administrators may set (ten years).
-pub const COOL_OFF_MAX_DAYS: i32 = 3650;
 
 #[derive(SimpleObject)]
 pub struct TrialPolicy {
@@ -98,23 +94,8 @@ impl TrialsMutation {
     async fn edit_trial_policy(&self, ctx: &Context<'_>, item: TrialPolicyInput) -> Result<TrialPolicy> {
         let viewer = viewer(ctx)?;
         viewer.require(&[Role::Administrator])?;
-        let mut fields = FieldErrors::new();
-        if !(TRIAL_MIN_DAYS as i32..=TRIAL_MAX_DAYS as i32).contains(&item.max_days) {
-            fields.insert("maxDays".into(), format!("Enter a whole number of days from {TRIAL_MIN_DAYS} to {TRIAL_MAX_DAYS}"));
-        }
-        if !(0..=COOL_OFF_MAX_DAYS).contains(&item.cool_off_days) {
-            fields.insert("coolOffDays".into(), format!("Enter a whole number of days from 0 to {COOL_OFF_MAX_DAYS}"));
-        }
-        if !fields.is_empty() {
-            return Err(Error::invalid(fields));
-        }
-        let pool = &app_state(ctx).pool;
-        let saved =
-            queries::update_policy(pool, item.max_days, item.cool_off_days, item.terms_required, item.version, &viewer.user.user_id).await?;
-        if !saved {
-            return Err(Error::stale_version());
-        }
-        Ok(queries::policy(pool).await?.into())
+        let change = super::PolicyChange { max_days: item.max_days, cool_off_days: item.cool_off_days, terms_required: item.terms_required };
+        Ok(super::edit_policy(&app_state(ctx).pool, &viewer.user.user_id, &change, item.version).await?.into())
     }
 
     /// Administrators: new trial terms (sanitised HTML), the next version; based on `version`
@@ -122,14 +103,6 @@ impl TrialsMutation {
     async fn edit_trial_terms(&self, ctx: &Context<'_>, item: TrialTermsInput) -> Result<TrialTerms> {
         let viewer = viewer(ctx)?;
         viewer.require(&[Role::Administrator])?;
-        let state = app_state(ctx);
-        let html = state.sanitizer.clean(&item.html);
-        if crate::articles::text::body_text(&html).text.is_empty() {
-            return Err(Error::field("html", crate::error::REQUIRED_MESSAGE));
-        }
-        if !queries::add_terms(&state.pool, &html, item.version, &viewer.user.user_id).await? {
-            return Err(Error::stale_version());
-        }
-        Ok(queries::current_terms(&state.pool).await?.into())
+        Ok(super::edit_terms(app_state(ctx), &viewer.user.user_id, &item.html, item.version).await?.into())
     }
 }

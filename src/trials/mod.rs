@@ -127,3 +127,45 @@ pub async fn record_override(conn: &mut sqlx::PgConnection, channel_id: &str, us
     audit::queries::record(conn, None, None, Some("channel_subscription"), Some(&entity), details).await?;
     Ok(())
 }
+
+/// The longest cool-off Administrators may set (ten years).
+pub const COOL_OFF_MAX_DAYS: i32 = 3650;
+
+/// The policy's settings as Administrators set them.
+pub struct PolicyChange {
+    pub max_days: i32,
+    pub cool_off_days: i32,
+    pub terms_required: bool,
+}
+
+/// Writes the policy (the longest trial within the spec's bounds, a cool-off of 0 to 3650 days)
+/// when it is at `version`; CONFLICT when someone saved it since.
+pub async fn edit_policy(pool: &sqlx::PgPool, by: &str, change: &PolicyChange, version: i32) -> Result<queries::PolicyRow> {
+    let mut fields = crate::error::FieldErrors::new();
+    if !(TRIAL_MIN_DAYS as i32..=TRIAL_MAX_DAYS as i32).contains(&change.max_days) {
+        fields.insert("maxDays".into(), format!("Enter a whole number of days from {TRIAL_MIN_DAYS} to {TRIAL_MAX_DAYS}"));
+    }
+    if !(0..=COOL_OFF_MAX_DAYS).contains(&change.cool_off_days) {
+        fields.insert("coolOffDays".into(), format!("Enter a whole number of days from 0 to {COOL_OFF_MAX_DAYS}"));
+    }
+    if !fields.is_empty() {
+        return Err(Error::invalid(fields));
+    }
+    if !queries::update_policy(pool, change.max_days, change.cool_off_days, change.terms_required, version, by).await? {
+        return Err(Error::stale_version());
+    }
+    Ok(queries::policy(pool).await?)
+}
+
+/// New trial terms (sanitised; required), the next version after `version`; CONFLICT when
+/// another was saved since. Earlier versions stay: acceptances name theirs.
+pub async fn edit_terms(state: &AppState, by: &str, html: &str, version: i32) -> Result<queries::TermsRow> {
+    let html = state.sanitizer.clean(html);
+    if crate::articles::text::body_text(&html).text.is_empty() {
+        return Err(Error::field("html", crate::error::REQUIRED_MESSAGE));
+    }
+    if !queries::add_terms(&state.pool, &html, version, by).await? {
+        return Err(Error::stale_version());
+    }
+    Ok(queries::current_terms(&state.pool).await?)
+}
