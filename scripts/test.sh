@@ -61,10 +61,21 @@ ensure_moto() {
   "$venv/bin/pip" install -q 'moto[server]'
 }
 
+# The feed and MCP tests read what the server answers with clients no one here wrote: Python's
+# feedparser and the official MCP SDK (PyPI), from their own virtualenv (tests/api/support/clients.rs).
+ensure_clients() {
+  local venv=$HOME/.cache/insights/clients-venv
+  "$venv/bin/python" -c 'import feedparser, mcp' >/dev/null 2>&1 && return
+  stage "installing the Python clients (PyPI feedparser, mcp) into $venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q 'feedparser>=6,<7' 'mcp>=2.3,<3'
+}
+
 run_rust() {
   # Email tests start their own maildev (a real SMTP server with an inspection API) from web/node_modules.
   make -s web-deps
   ensure_moto
+  ensure_clients
   # PDF uploads are rendered by poppler's pdftoppm, as in production; search ranks with RUM.
   scripts/debian-package.sh pdftoppm poppler-utils
   scripts/debian-package.sh /usr/share/postgresql/15/extension/rum.control postgresql-15-rum

@@ -530,6 +530,14 @@ pub struct RateLimits {
     #[arg(long = "rate-limit-client-log", env = "INSIGHTS_RATE_LIMIT_CLIENT_LOG", default_value = "120/minute")]
     pub client_log: RateLimit,
 
+    /// Fetches of one private feed link (`GET /feeds/{secret}.atom`); feed readers poll every few minutes to hours.
+    #[arg(long = "rate-limit-feeds", env = "INSIGHTS_RATE_LIMIT_FEEDS", default_value = "60/minute")]
+    pub feeds: RateLimit,
+
+    /// MCP tool calls and resource reads (`/mcp`) per signed-in user (their AI assistant asking on their behalf).
+    #[arg(long = "rate-limit-agent", env = "INSIGHTS_RATE_LIMIT_AGENT", default_value = "120/minute")]
+    pub agent: RateLimit,
+
     /// Proxies whose `X-Forwarded-For` names the client, as addresses or CIDR blocks (comma-separated, e.g. `10.0.0.0/8,127.0.0.1`). Unset: the peer address is the client's.
     #[arg(long = "trusted-proxies", env = "INSIGHTS_TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_ip_net)]
     pub trusted_proxies: Vec<ipnet::IpNet>,

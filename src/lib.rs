@@ -5,6 +5,7 @@
 // the default limit.
 #![recursion_limit = "256"]
 
+pub mod access_tokens;
 pub mod articles;
 pub mod audit;
 pub mod auth;
@@ -19,6 +20,7 @@ pub mod desks;
 pub mod disclosures;
 pub mod email;
 pub mod error;
+pub mod feeds;
 pub mod firms;
 pub mod graphql;
 pub mod http;
@@ -26,6 +28,7 @@ pub mod ids;
 pub mod interests;
 pub mod jobs;
 pub mod kept;
+pub mod mcp;
 pub mod metrics;
 pub mod promotions;
 pub mod reading;

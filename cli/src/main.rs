@@ -112,6 +112,10 @@ struct ImportSubscribersArgs {
     /// The trial's length in days (--type trial) [default: the channel's trial days].
     #[arg(long)]
     trial_duration: Option<i32>,
+    /// Why the trials may go over the trial policy (longer than its longest trial, or for readers
+    /// within its cool-off); kept in the audit trail. Without it such readers are refused.
+    #[arg(long)]
+    policy_override_reason: Option<String>,
     /// The last day of the subscriptions, dd/MM/yyyy (they end at 23:59:59 UTC that day).
     #[arg(long, value_parser = parse_day)]
     expires: Option<chrono::NaiveDate>,
@@ -524,6 +528,7 @@ async fn import_subscribers(args: ImportSubscribersArgs) -> anyhow::Result<()> {
         account_number: args.account_number,
         billing_method: args.billing_method,
         trial_duration: args.trial_duration,
+        policy_override_reason: args.policy_override_reason,
         expires: args.expires,
         overwrite: args.overwrite,
         dry_run: args.dry_run,

@@ -101,11 +101,12 @@ answered() {
     { echo "the benchmark's request fails: ${answer:0:400}" >&2; exit 1; }
 }
 
-# name body [connections]: a 20-second wrk load; prints requests/s, p50 and p99. Needs $TOKEN.
+# name body [connections]: a wrk load of BENCH_SECONDS (20); prints requests/s, p50 and p99. Needs $TOKEN.
 load() {
   answered <(printf '%s' "$2")
   cpu_mark
-  BODY=$2 wrk -t2 -c"${3:-32}" -d20s --latency -s scripts/bench/graphql.lua "$url/graphql" >/tmp/insights-bench.txt
+  local connections=${3:-32}
+  BODY=$2 wrk -t$((connections < 2 ? connections : 2)) -c"$connections" -d"${BENCH_SECONDS:-20}"s --latency -s scripts/bench/graphql.lua "$url/graphql" >/tmp/insights-bench.txt
   report "$1" "${3:-32}"
 }
 

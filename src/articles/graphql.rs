@@ -339,6 +339,9 @@ pub struct ArticleViewer {
     id: String,
     name: String,
     email: String,
+    /// How the reader read it: `web` (the article page), `feed` (a private feed delivered it in
+    /// full) or `agent` (their AI assistant, through the MCP server).
+    source: String,
     views: i32,
     last_viewed: DateTime<Utc>,
 }
@@ -346,11 +349,11 @@ pub struct ArticleViewer {
 #[derive(SimpleObject)]
 pub struct ArticleStats {
     article: ArticleObject,
-    /// Sum of every viewer's views.
+    /// Sum of every viewer's views on the web (the article page).
     views: i64,
-    /// Number of viewers.
+    /// Number of viewers on the web.
     users: i64,
-    /// Sorted by last view, newest first.
+    /// Each reader once per source (web, feed, agent), sorted by last view, newest first.
     viewers: Vec<ArticleViewer>,
     /// Its campaign links with the views they brought, newest first.
     campaigns: Vec<crate::interests::campaigns::CampaignStats>,
@@ -434,11 +437,12 @@ impl ArticlesQuery {
             Vec::new()
         };
         let viewers = queries::viewers_of(&state.pool, &article.row.article_id).await?;
-        let views = viewers.iter().map(|v| i64::from(v.views)).sum();
-        let users = viewers.len() as i64;
+        let web = viewers.iter().filter(|v| v.source == "web");
+        let views = web.clone().map(|v| i64::from(v.views)).sum();
+        let users = web.count() as i64;
         let viewers = viewers
             .into_iter()
-            .map(|v| ArticleViewer { id: v.user_id, name: v.name, email: v.email, views: v.views, last_viewed: v.last_viewed })
+            .map(|v| ArticleViewer { id: v.user_id, name: v.name, email: v.email, source: v.source, views: v.views, last_viewed: v.last_viewed })
             .collect();
         Ok(ArticleStats { article, views, users, viewers, campaigns })
     }

@@ -685,18 +685,26 @@ pub struct Viewer {
     pub user_id: String,
     pub name: String,
     pub email: String,
+    /// `web` (full reads on the article page), `feed` (delivered in full by a private feed: once
+    /// per feed link) or `agent` (read by the reader's AI assistant: once per session).
+    pub source: String,
     pub views: i32,
     pub last_viewed: DateTime<Utc>,
 }
 
-/// An article's viewers, last viewed first.
+/// An article's viewers by source, last viewed first: the web's full reads (the spec's counts),
+/// then the feeds' and assistants' from their events.
 pub async fn viewers_of(db: impl PgExecutor<'_>, article_id: &str) -> sqlx::Result<Vec<Viewer>> {
     sqlx::query_as!(
         Viewer,
-        r#"select u.user_id, u.name, u.email::text as "email!", v.views, v.last_viewed
-           from article_view v join users u on u.user_id = v.user_id
-           where v.article_id = $1
-           order by v.last_viewed desc, u.user_id"#,
+        r#"select u.user_id as "user_id!", u.name as "name!", u.email::text as "email!", r.source as "source!", r.views as "views!",
+                  r.last_viewed as "last_viewed!"
+           from (select v.user_id, 'web' as source, v.views, v.last_viewed from article_view v where v.article_id = $1
+                 union all
+                 select e.user_id, e.kind, count(*)::int, max(e.viewed_at) from article_view_event e
+                 where e.article_id = $1 and e.kind in ('feed', 'agent') group by e.user_id, e.kind) r
+           join users u on u.user_id = r.user_id
+           order by r.last_viewed desc, u.user_id, r.source"#,
         article_id
     )
     .fetch_all(db)

@@ -38,6 +38,8 @@ pub struct Viewer {
     pub trial: TrialState,
     /// -1 without a trial, 0 once expired, else minutes left.
     pub trial_minutes_left: i64,
+    /// The personal access token the caller came with (`crate::access_tokens`): read-only.
+    pub access_token: Option<String>,
 }
 
 impl Auth {
@@ -53,6 +55,12 @@ impl Viewer {
     /// The caller's role, or FORBIDDEN when the token carries no Insights scope.
     pub fn role(&self) -> crate::error::Result<Role> {
         self.role.ok_or(crate::error::Error::Forbidden)
+    }
+
+    /// `require`, for a change: a personal access token (read-only) may not make one.
+    pub fn require_to_change(&self, roles: &[Role]) -> crate::error::Result<Role> {
+        let role = self.require(roles)?;
+        if self.access_token.is_some() { Err(crate::error::Error::Forbidden) } else { Ok(role) }
     }
 
     /// Requires one of `roles`; an expired trial answers TRIAL_EXPIRED first.

@@ -34,6 +34,9 @@ async fn store_claims(state: &AppState, identity: &Identity, issued_at: Option<D
 pub async fn authenticate(state: &AppState, authorization: Option<&str>) -> Result<Auth> {
     let Some(value) = authorization else { return Ok(Auth::Anonymous) };
     let Some(token) = bearer_token(value) else { return Ok(Auth::Invalid) };
+    if token.starts_with(crate::access_tokens::PREFIX) {
+        return access_token(state, token).await;
+    }
     let config = &state.config;
     let claims = match state.tokens.validate(token, &config.auth.audience).await {
         Ok(claims) => claims,
@@ -86,7 +89,45 @@ pub async fn authenticate(state: &AppState, authorization: Option<&str>) -> Resu
         role,
         identity,
         user,
+        access_token: None,
     })))
+}
+
+/// A personal access token: its reader, read-only; refused when malformed, unknown or revoked.
+async fn access_token(state: &AppState, bearer: &str) -> Result<Auth> {
+    let Some(secret) = crate::access_tokens::secret_of(bearer) else { return Ok(Auth::Invalid) };
+    let Some(token) = crate::access_tokens::queries::use_token(&state.pool, &crate::feeds::secret_hash(secret)).await? else {
+        tracing::info!("access token refused: unknown or revoked");
+        return Ok(Auth::Invalid);
+    };
+    let Some(user) = queries::find_by_id(&state.pool, &token.user_id).await? else { return Ok(Auth::Invalid) };
+    let mut viewer = viewer_of_user(state, user);
+    viewer.access_token = Some(token.access_token_id);
+    Ok(Auth::Signed(Box::new(viewer)))
+}
+
+/// The viewer a stored user is when they act through a secret of their own rather than a token
+/// (a private feed link, a personal access token): their stored scopes and their account trial.
+pub fn viewer_of_user(state: &AppState, user: User) -> Viewer {
+    let identity = Identity {
+        subject: user.subject.clone(),
+        email: user.email.clone(),
+        name: user.name.clone(),
+        first_name: user.first_name.clone(),
+        last_name: user.last_name.clone(),
+        company: user.company.clone(),
+        phone: user.phone.clone(),
+        scopes: user.scopes.clone(),
+    };
+    let minutes_left = trial_minutes_left(identity.is_trial(), user.first_login, state.config.constants.trial_days, Utc::now());
+    Viewer {
+        trial: TrialState::from_minutes_left(minutes_left),
+        trial_minutes_left: minutes_left,
+        role: identity.role(),
+        identity,
+        user,
+        access_token: None,
+    }
 }
 
 /// When the token was issued (`iat`), if it says.

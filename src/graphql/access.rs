@@ -8,7 +8,7 @@ use std::collections::HashSet;
 
 use async_graphql::{
     ErrorExtensions, Pos, Request, ServerError,
-    parser::types::{DocumentOperations, ExecutableDocument, OperationDefinition, Selection},
+    parser::types::{DocumentOperations, ExecutableDocument, OperationDefinition, OperationType, Selection},
 };
 
 use super::{documents::ParsedDocuments, screening};
@@ -107,8 +107,11 @@ pub fn check(request: &Request, auth: &Auth, documents: &ParsedDocuments, fields
     if let Err(error) = screening::check_size(&document, fields_max) {
         return Checked::Refused(error);
     }
+    // A personal access token reads; it changes nothing.
+    let read_only = matches!(auth, Auth::Signed(viewer) if viewer.access_token.is_some())
+        && selected_operation(&document, request.operation_name.as_deref()).is_some_and(|operation| operation.ty != OperationType::Query);
     for field in root_fields(&document, request.operation_name.as_deref()) {
-        if let Some(error) = refusal(auth, field) {
+        if let Some(error) = refusal(auth, field).or_else(|| read_only.then_some(Error::Forbidden)) {
             let mut server_error = error.extend().into_server_error(Pos::default());
             server_error.locations.clear();
             server_error.path = vec![async_graphql::PathSegment::Field(field.to_owned())];
@@ -160,7 +163,7 @@ mod tests {
             profile_picture: None,
             stats: None,
         };
-        Auth::Signed(Box::new(Viewer { identity, user, role, trial, trial_minutes_left: 0 }))
+        Auth::Signed(Box::new(Viewer { identity, user, role, trial, trial_minutes_left: 0, access_token: None }))
     }
 
     fn code(auth: &Auth, field: &str) -> Option<&'static str> {

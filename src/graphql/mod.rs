@@ -56,6 +56,8 @@ pub struct QueryRoot(
     crate::audit::AuditQuery,
     crate::trials::TrialsQuery,
     crate::disclosures::DisclosuresQuery,
+    crate::feeds::FeedsQuery,
+    crate::access_tokens::AccessTokensQuery,
 );
 
 #[derive(MergedObject, Default)]
@@ -76,6 +78,8 @@ pub struct MutationRoot(
     crate::firms::FirmsMutation,
     crate::trials::TrialsMutation,
     crate::disclosures::DisclosuresMutation,
+    crate::feeds::FeedsMutation,
+    crate::access_tokens::AccessTokensMutation,
 );
 
 pub type AppSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;

@@ -100,6 +100,8 @@ pub struct Limits {
     pub unsubscribe: Limiter,
     pub client_log: Limiter,
     pub chat: Limiter,
+    pub feeds: Limiter,
+    pub agent: Limiter,
     trusted_proxies: Vec<IpNet>,
 }
 
@@ -114,6 +116,8 @@ impl Limits {
             unsubscribe: Limiter::new("unsubscribe", rates.unsubscribe),
             client_log: Limiter::new("client_log", rates.client_log),
             chat: Limiter::new("chat", config.chat.rate_limit),
+            feeds: Limiter::new("feeds", rates.feeds),
+            agent: Limiter::new("agent", rates.agent),
             trusted_proxies: rates.trusted_proxies.clone(),
         }
     }

@@ -21,6 +21,7 @@ pub struct RequestScope {
     revisions: OnceCell<Revisions>,
     topics: OnceCell<Arc<Topics>>,
     subscriptions: OnceCell<Arc<ViewerSubscriptions>>,
+    trial_cool_off: OnceCell<chrono::Duration>,
 }
 
 impl RequestScope {
@@ -32,6 +33,7 @@ impl RequestScope {
             revisions: OnceCell::new(),
             topics: OnceCell::new(),
             subscriptions: OnceCell::new(),
+            trial_cool_off: OnceCell::new(),
         }
     }
 
@@ -63,5 +65,10 @@ impl RequestScope {
     pub async fn viewer_subscriptions(&self) -> Result<Arc<ViewerSubscriptions>> {
         let user_id = self.user_id.as_deref().ok_or(crate::error::Error::Unauthenticated)?;
         self.once(&self.subscriptions, async || crate::subscriptions::read::of_viewer(self, user_id).await).await
+    }
+
+    /// The trial policy's cool-off (the readers' cards offer a trial only after it).
+    pub async fn trial_cool_off(&self) -> Result<chrono::Duration> {
+        self.once(&self.trial_cool_off, async || crate::trials::cool_off(&self.state.pool).await).await
     }
 }

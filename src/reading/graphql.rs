@@ -50,8 +50,14 @@ impl Reader {
     pub async fn of(ctx: &Context<'_>) -> Result<Reader> {
         let viewer = viewer(ctx)?;
         let role = viewer.require(ALL_ROLES)?;
-        let subscriptions = if role.is_staff() { None } else { Some(RequestScope::of(ctx).viewer_subscriptions().await?) };
-        Ok(Reader { role, user_id: viewer.user.user_id.clone(), subscriptions, now: Utc::now() })
+        Reader::in_scope(RequestScope::of(ctx), role, &viewer.user.user_id).await
+    }
+
+    /// The caller with `role` and the subscriptions `scope` reads for them (outside GraphQL too:
+    /// a private feed, the MCP server).
+    pub async fn in_scope(scope: &RequestScope, role: Role, user_id: &str) -> Result<Reader> {
+        let subscriptions = if role.is_staff() { None } else { Some(scope.viewer_subscriptions().await?) };
+        Ok(Reader { role, user_id: user_id.to_owned(), subscriptions, now: Utc::now() })
     }
 
     pub fn can_see(&self, article: &ArticleFacts<'_>) -> bool {
@@ -182,9 +188,13 @@ pub struct PublishedArticle {
 
 impl PublishedArticle {
     fn facts(&self) -> ArticleFacts<'_> {
-        let row = &self.row;
-        facts(&row.state, row.premium_channel_id.as_deref(), row.channel_type.as_deref(), row.is_premium, row.premium_expires_at)
+        row_facts(&self.row)
     }
+}
+
+/// What the entitlement rule needs of an article's page row.
+pub fn row_facts(row: &ArticleRow) -> ArticleFacts<'_> {
+    facts(&row.state, row.premium_channel_id.as_deref(), row.channel_type.as_deref(), row.is_premium, row.premium_expires_at)
 }
 
 /// A published article and whether the caller may read it; ARTICLE_NOT_FOUND for a bad id, an
@@ -195,11 +205,7 @@ async fn published(ctx: &Context<'_>, reader: &Reader, id: &str) -> Result<(Arc<
     if row.state != ArticleState::Published.as_str() {
         return Err(Error::ArticleNotFound);
     }
-    let can_see = {
-        let facts =
-            facts(&row.state, row.premium_channel_id.as_deref(), row.channel_type.as_deref(), row.is_premium, row.premium_expires_at);
-        reader.can_see(&facts)
-    };
+    let can_see = reader.can_see(&row_facts(&row));
     Ok((row, can_see))
 }
 

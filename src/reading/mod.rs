@@ -9,4 +9,4 @@ pub mod read;
 pub mod service;
 pub mod statement;
 
-pub use graphql::{ArticleCard, PageInfo, Reader, ReadingMutation, ReadingQuery, page_size, recommended_articles};
+pub use graphql::{ArticleCard, PageInfo, Reader, ReadingMutation, ReadingQuery, page_size, recommended_articles, row_facts};

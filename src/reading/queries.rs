@@ -440,6 +440,24 @@ pub async fn record_view(db: impl PgExecutor<'_>, v: &NewView<'_>) -> sqlx::Resu
     .await
 }
 
+/// Records articles that reached a reader other than through the web: delivered in full by a
+/// private feed (`feed`) or read by their AI assistant (`agent`). Once per article and `session`
+/// (the feed link, the MCP session), however often; not counted as the web's full reads.
+pub async fn record_source_reads(db: impl PgExecutor<'_>, user_id: &str, kind: &str, session: &str, article_ids: &[String]) -> sqlx::Result<()> {
+    sqlx::query!(
+        "insert into article_view_event (article_id, user_id, session_id, kind, view_type, source, source_id)
+         select id, $1, $2 || ':' || $3, $2, $2, $2, $3 from unnest($4::text[]) as id
+         on conflict on constraint article_view_event_session_key do nothing",
+        user_id,
+        kind,
+        session,
+        article_ids
+    )
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
 pub async fn insert_campaign(db: impl PgExecutor<'_>, id: &str, article_id: &str, campaign_type: &str) -> sqlx::Result<()> {
     sqlx::query!("insert into campaign (campaign_id, article_id, campaign_type) values ($1, $2, $3)", id, article_id, campaign_type)
         .execute(db)
@@ -580,15 +598,19 @@ pub struct StatementRow {
     pub first_read: DateTime<Utc>,
     pub reads: i64,
     pub full: bool,
+    /// How it reached the reader: `web`, `feed` (a private feed), `agent` (their AI assistant).
+    pub sources: Vec<String>,
 }
 
 /// What a reader read in [from, to): each article once, with its channel, first read, reads, and
-/// whether any read was of the full article (else previews only), in order of first read.
+/// whether any read was of the full article (else previews only; a feed and an assistant get the
+/// full article), and how it reached them, in order of first read.
 pub async fn reading_statement(db: impl PgExecutor<'_>, user_id: &str, from: DateTime<Utc>, to: DateTime<Utc>) -> sqlx::Result<Vec<StatementRow>> {
     sqlx::query_as!(
         StatementRow,
         r#"select e.article_id, a.title, c.name::text as "channel_name?", min(e.viewed_at) as "first_read!",
-                  count(*) as "reads!", bool_or(e.kind = 'full') as "full!"
+                  count(*) as "reads!", bool_or(e.kind <> 'preview') as "full!",
+                  array_agg(distinct case when e.kind in ('full', 'preview') then 'web' else e.kind end) as "sources!"
            from article_view_event e
            join article a on a.article_id = e.article_id
            left join channel c on c.channel_id = a.premium_channel_id

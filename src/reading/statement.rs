@@ -24,7 +24,7 @@ use crate::{
 };
 
 pub const MONTH_MESSAGE: &str = "Choose a month as yyyy-mm";
-pub const HEADER: [&str; 5] = ["Article", "Channel", "First read", "Reads", "Read"];
+pub const HEADER: [&str; 6] = ["Article", "Channel", "First read", "Reads", "Read", "Source"];
 
 #[derive(SimpleObject)]
 pub struct ReadingStatementLine {
@@ -35,6 +35,8 @@ pub struct ReadingStatementLine {
     reads: i64,
     /// Read in full at least once; else previews only.
     full: bool,
+    /// How it reached the reader: `web`, `feed` (a private feed), `agent` (their AI assistant).
+    sources: Vec<String>,
 }
 
 impl From<StatementRow> for ReadingStatementLine {
@@ -46,6 +48,7 @@ impl From<StatementRow> for ReadingStatementLine {
             first_read: row.first_read,
             reads: row.reads,
             full: row.full,
+            sources: row.sources,
         }
     }
 }
@@ -96,6 +99,7 @@ pub async fn statement_csv(
                 row.first_read.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
                 row.reads.to_string(),
                 if row.full { "Full".to_owned() } else { "Preview".to_owned() },
+                row.sources.iter().map(|source| source_label(source)).collect::<Vec<_>>().join(", "),
             ];
             if !csv.write(cells).await? {
                 break;
@@ -103,4 +107,13 @@ pub async fn statement_csv(
         }
         Ok(csv)
     })?)
+}
+
+/// 'Web', 'Feed', 'AI assistant'.
+pub fn source_label(source: &str) -> &'static str {
+    match source {
+        "feed" => "Feed",
+        "agent" => "AI assistant",
+        _ => "Web",
+    }
 }

@@ -90,6 +90,7 @@ pub async fn create(
     add: &[String],
     overwrite: &[String],
     grant: &Grant,
+    trial_override: Option<&str>,
     actor: &Actor,
     now: DateTime<Utc>,
     account_trial_days: u32,
@@ -111,9 +112,12 @@ pub async fn create(
     }
     let add: Vec<String> = add.iter().filter(|id| known.contains(*id)).cloned().collect();
     let overwrite: Vec<String> = overwrite.iter().filter(|id| known.contains(*id)).cloned().collect();
-    create_checked(conn, jobs, channel, &add, &overwrite, grant, actor, now, account_trial_days, outcome).await
+    create_checked(conn, jobs, channel, &add, &overwrite, grant, trial_override, actor, now, account_trial_days, outcome).await
 }
 
+/// A trial follows the trial policy (`trials::check_bulk_trial`): over it only with `trial_override`,
+/// a reason the audit trail keeps with each reader's trial.
+///
 /// `create` for users `check` found signed in, in the same transaction (the CLI import, which checks
 /// the whole file first and then writes it in chunks): one lookup of the users fewer per chunk. Whether
 /// each is subscribed is read again from their locked subscription; `outcome` is added to.
@@ -125,6 +129,7 @@ pub async fn create_checked(
     add: &[String],
     overwrite: &[String],
     grant: &Grant,
+    trial_override: Option<&str>,
     actor: &Actor,
     now: DateTime<Utc>,
     account_trial_days: u32,
@@ -134,6 +139,11 @@ pub async fn create_checked(
     let ids: Vec<String> = add.iter().chain(overwrite).filter(|id| seen.insert(id.as_str())).cloned().collect();
     let overwrite: HashSet<&str> = overwrite.iter().map(String::as_str).collect();
     let mut current = store::lock(conn, &channel.id, &ids).await?;
+    let policy = match grant.terms.trial_duration.filter(|_| grant.subscription_type == SubscriptionType::Trial) {
+        Some(days) => crate::trials::check_bulk_trial(conn, channel, &ids, days, trial_override).await?,
+        None => crate::trials::BulkTrialCheck::default(),
+    };
+    let mut refused_by_policy: HashMap<String, String> = policy.refused.into_iter().collect();
     // What the rules need of the readers is their account trial, which only bounds a channel trial:
     // other grants (a 100,000-row non-charge import) need not read it.
     let readers = if grant.subscription_type == SubscriptionType::Trial {
@@ -150,6 +160,10 @@ pub async fn create_checked(
             outcome.already_subscribed.push(id);
             continue;
         }
+        if let Some(reason) = refused_by_policy.remove(&id) {
+            outcome.refused.push((id, reason));
+            continue;
+        }
         let reader = readers.get(&id).copied().unwrap_or_default();
         match machine::transition_for(channel.facts(), reader, before.as_ref(), &event, now) {
             Ok(transition) => {
@@ -164,6 +178,10 @@ pub async fn create_checked(
         }
     }
     store::write(conn, jobs, &channel.id, actor, &changes, now).await?;
+    let given: HashSet<&str> = changes.iter().map(|change| change.user_id.as_str()).collect();
+    for (user_id, details) in policy.overrides.iter().filter(|(user_id, _)| given.contains(user_id.as_str())) {
+        crate::trials::record_override(conn, &channel.id, user_id, details).await?;
+    }
     Ok(outcome)
 }
 

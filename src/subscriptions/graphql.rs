@@ -268,7 +268,8 @@ pub async fn reader_card(ctx: &Context<'_>, channel_id: &str, channel_type: Chan
         });
     }
     let subscription = subscriptions.find(channel_id).map(SubscriptionRow::machine);
-    Ok(machine::reader_card(channel_type, subscription.as_ref(), now).into())
+    let cool_off = RequestScope::of(ctx).trial_cool_off().await?;
+    Ok(machine::reader_card(channel_type, subscription.as_ref(), now, cool_off).into())
 }
 
 // ---- reader requests ----
@@ -445,6 +446,9 @@ pub struct BulkSubscriptionInput {
     trial_duration: Option<i32>,
     account_number: Option<String>,
     billing_method: Option<String>,
+    /// Trials: why they may go over the trial policy (longer than its longest trial, or for
+    /// readers within its cool-off); kept in the audit trail with each reader's trial.
+    policy_override_reason: Option<String>,
 }
 
 #[derive(SimpleObject)]
@@ -453,6 +457,14 @@ pub struct BulkSubscriptionResult {
     updated: i32,
     already_subscribed: i32,
     refused: i32,
+    /// Each refused user and why (e.g. the trial policy's cool-off).
+    refusals: Vec<BulkRefusal>,
+}
+
+#[derive(SimpleObject)]
+pub struct BulkRefusal {
+    user_id: ID,
+    reason: String,
 }
 
 #[Object]
@@ -656,15 +668,27 @@ impl SubscriptionsMutation {
         let now = Utc::now();
         let grant = service::validate_grant(&channel, &input, true, state.config.constants.trial_channel_days, now)?;
         let actor = Actor { user_id: Some(viewer.user.user_id.clone()), route: Route::Csv };
-        let outcome =
-            bulk::create(&mut tx, state.jobs.as_ref(), &channel, &add, &overwrite, &grant, &actor, now, state.config.constants.trial_days)
-                .await?;
+        let trial_override = item.policy_override_reason.as_deref();
+        let outcome = bulk::create(
+            &mut tx,
+            state.jobs.as_ref(),
+            &channel,
+            &add,
+            &overwrite,
+            &grant,
+            trial_override,
+            &actor,
+            now,
+            state.config.constants.trial_days,
+        )
+        .await?;
         tx.commit().await?;
         Ok(BulkSubscriptionResult {
             added: outcome.added.len() as i32,
             updated: outcome.updated.len() as i32,
             already_subscribed: outcome.already_subscribed.len() as i32,
             refused: outcome.refused.len() as i32,
+            refusals: outcome.refused.into_iter().map(|(user_id, reason)| BulkRefusal { user_id: ID(user_id), reason }).collect(),
         })
     }
 }

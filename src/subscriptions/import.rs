@@ -48,6 +48,9 @@ pub struct ImportRequest {
     pub billing_method: Option<String>,
     /// Trials only; None: the channel's trial days, else the configured ones.
     pub trial_duration: Option<i32>,
+    /// Trials only: why the trials may go over the trial policy (longer than its longest trial, or
+    /// for readers within its cool-off); kept in the audit trail.
+    pub policy_override_reason: Option<String>,
     /// The last day of the subscriptions (they end at 23:59:59 UTC that day).
     pub expires: Option<NaiveDate>,
     /// Also give the subscription to users who are already subscribed.
@@ -73,6 +76,7 @@ impl ImportRequest {
             account_number: None,
             billing_method: None,
             trial_duration: None,
+            policy_override_reason: None,
             expires: None,
             overwrite: false,
             dry_run: false,
@@ -201,7 +205,8 @@ pub async fn import_subscribers(
     let chunk_size = request.chunk_size.max(1);
     let chunks = add.chunks(chunk_size).map(|ids| (ids, &[][..])).chain(overwrite.chunks(chunk_size).map(|ids| (&[][..], ids)));
     for (add, overwrite) in chunks {
-        run.create(&mut tx, jobs, &channel, add, overwrite, &grant, &actor, now, request.account_trial_days).await?;
+        let trial_override = request.policy_override_reason.as_deref();
+        run.create(&mut tx, jobs, &channel, add, overwrite, (&grant, trial_override), &actor, now, request.account_trial_days).await?;
         done += (add.len() + overwrite.len()) as u64;
         progress(done, total);
     }
@@ -262,12 +267,17 @@ fn grant(channel: &SubscriptionChannel, request: &ImportRequest, now: chrono::Da
         notes: Some(notes),
         ..GrantInput::default()
     };
-    service::validate_grant(channel, &input, true, request.configured_trial_days, now).map_err(|error| match error {
+    service::validate_grant(channel, &input, true, request.configured_trial_days, now).map_err(options_refused)
+}
+
+/// A refusal of the form's fields, told as the options the operator gave.
+fn options_refused(error: Error) -> ImportError {
+    match error {
         Error::BadUserInput { fields, .. } => ImportError::Invalid(
             fields.iter().map(|(field, message)| format!("{}: {message}", flag_of(field))).collect::<Vec<_>>().join("; "),
         ),
         other => ImportError::Failed(other),
-    })
+    }
 }
 
 /// The command-line option behind a field of the admin form.
@@ -279,6 +289,7 @@ fn flag_of(field: &str) -> &str {
         "billingMethod" => "--billing-method",
         "trialDuration" => "--trial-duration",
         "cancelAt" => "--expires",
+        "policyOverrideReason" => "--policy-override-reason",
         other => other,
     }
 }
@@ -383,15 +394,27 @@ impl<'a> Run<'a> {
         channel: &SubscriptionChannel,
         add: &[String],
         overwrite: &[String],
-        grant: &Grant,
+        (grant, trial_override): (&Grant, Option<&str>),
         actor: &Actor,
         now: chrono::DateTime<Utc>,
         account_trial_days: u32,
     ) -> Result<(), ImportError> {
         // The users were checked (found, signed in) moments ago in this transaction.
-        let outcome =
-            bulk::create_checked(conn, jobs, channel, add, overwrite, grant, actor, now, account_trial_days, bulk::Outcome::default())
-                .await?;
+        let outcome = bulk::create_checked(
+            conn,
+            jobs,
+            channel,
+            add,
+            overwrite,
+            grant,
+            trial_override,
+            actor,
+            now,
+            account_trial_days,
+            bulk::Outcome::default(),
+        )
+        .await
+        .map_err(options_refused)?;
         self.summary.added += outcome.added.len();
         self.summary.updated += outcome.updated.len();
         let email = |run: &Run, id: &str| run.email_of.get(id).cloned().unwrap_or_else(|| id.to_owned());

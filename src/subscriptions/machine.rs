@@ -883,16 +883,25 @@ pub fn trial_ran(sub: &Subscription, now: DateTime<Utc>) -> bool {
         }
 }
 
-pub fn reader_card(channel_type: ChannelType, sub: Option<&Subscription>, now: DateTime<Utc>) -> ReaderCard {
+/// The reader's own trial or subscription of the channel gave access and ended less than `cool_off`
+/// ago (the trial policy's): a trial request would be refused until it has passed.
+pub fn cooling_off(sub: &Subscription, now: DateTime<Utc>, cool_off: Duration) -> bool {
+    let ended = matches!(sub.effective_state(now), SubscriptionState::Expired | SubscriptionState::Canceled);
+    let gave_access = if sub.subscription_type == SubscriptionType::Trial { trial_ran(sub, now) } else { ended };
+    ended && gave_access && sub.cancel_at.is_some_and(|end| end <= now && end > now - cool_off)
+}
+
+/// The reader's card for a channel. `cool_off` is the trial policy's: within it after the reader's
+/// own trial or subscription ended the card offers Buy, not a trial (a colleague's at the same
+/// firm is the request's to find and explain).
+pub fn reader_card(channel_type: ChannelType, sub: Option<&Subscription>, now: DateTime<Utc>, cool_off: Duration) -> ReaderCard {
     let card = |action, ended, ends_at| ReaderCard { action, ended, ends_at, payment_failed: false, summaries_only: false };
     let offer = |ended: Option<EndedAs>| {
         let action = match channel_type {
             ChannelType::Premium => {
-                // After a trial that ran, the card offers Buy: a new trial comes only after the
-                // trial policy's cool-off, which the request checks and explains.
                 let trial_offered = sub.is_none_or(|s| {
                     let event = transition(ChannelFacts { channel_type, archived: false }, Some(s), &Event::RequestTrial, now);
-                    event.is_ok() && !trial_ran(s, now)
+                    event.is_ok() && !cooling_off(s, now, cool_off)
                 });
                 if trial_offered { CardAction::RequestTrial } else { CardAction::Buy }
             }

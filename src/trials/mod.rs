@@ -32,6 +32,11 @@ fn day(at: DateTime<Utc>) -> String {
     at.format("%-d %b %Y").to_string()
 }
 
+/// The policy's cool-off after a trial or subscription ended.
+pub async fn cool_off(pool: &sqlx::PgPool) -> Result<Duration> {
+    Ok(Duration::days(i64::from(queries::policy(pool).await?.cool_off_days)))
+}
+
 /// Why the cool-off refuses a new trial of `channel` now, if it does.
 pub async fn cool_off_refusal(pool: &sqlx::PgPool, channel: &SubscriptionChannel, user_id: &str, now: DateTime<Utc>) -> Result<Option<String>> {
     let policy = queries::policy(pool).await?;
@@ -39,18 +44,18 @@ pub async fn cool_off_refusal(pool: &sqlx::PgPool, channel: &SubscriptionChannel
         return Ok(None);
     }
     let cool_off = Duration::days(i64::from(policy.cool_off_days));
-    let Some(earlier) = queries::ended_since(pool, &channel.id, user_id, now - cool_off).await? else { return Ok(None) };
+    let earlier = queries::ended_since(pool, &channel.id, user_id, now - cool_off).await?;
+    Ok(earlier.map(|earlier| refusal(&channel.name, user_id, &earlier, cool_off)))
+}
+
+/// "You had a trial of Metals Pro until 3 Mar 2026; a new trial is possible from 3 Mar 2027."
+fn refusal(channel_name: &str, user_id: &str, earlier: &queries::EndedArrangement, cool_off: Duration) -> String {
     let what = if earlier.subscription_type == SubscriptionType::Trial.as_str() { "a trial of" } else { "a subscription to" };
     let who = match &earlier.firm_name {
         Some(firm) if earlier.user_id != user_id => format!("A reader of your firm, {firm}, had"),
         _ => "You had".to_owned(),
     };
-    Ok(Some(format!(
-        "{who} {what} {} until {}; a new trial is possible from {}.",
-        channel.name,
-        day(earlier.ended_at),
-        day(earlier.ended_at + cool_off)
-    )))
+    format!("{who} {what} {channel_name} until {}; a new trial is possible from {}.", day(earlier.ended_at), day(earlier.ended_at + cool_off))
 }
 
 /// A reader asks for a trial: the terms accepted (when the policy asks for them: the current
@@ -119,6 +124,59 @@ pub async fn check_staff_trial(
         }
         Some(reason) => Ok(Some(serde_json::json!({ "trialPolicyOverride": { "reason": reason, "rules": breaches, "days": days } }))),
     }
+}
+
+/// A trial staff give many readers at once (`createBulkSubscriptions`, `import-subscribers --type
+/// trial`) under the policy: longer than its longest trial, the whole grant is refused; readers
+/// within the cool-off are refused one by one with the reason. With a reason to override, both are
+/// allowed and each reader's override is returned for the audit trail (`record_override`).
+#[derive(Debug, Default)]
+pub struct BulkTrialCheck {
+    /// Readers the cool-off refuses, with why (in the words a single request would get).
+    pub refused: Vec<(String, String)>,
+    /// Readers given a trial over the policy, with what the audit trail records.
+    pub overrides: Vec<(String, serde_json::Value)>,
+}
+
+pub async fn check_bulk_trial(
+    conn: &mut sqlx::PgConnection,
+    channel: &SubscriptionChannel,
+    user_ids: &[String],
+    days: i32,
+    override_reason: Option<&str>,
+) -> Result<BulkTrialCheck> {
+    let policy = queries::policy(&mut *conn).await?;
+    let reason = override_reason.map(str::trim).filter(|r| !r.is_empty());
+    if let Some(reason) = reason
+        && reason.chars().count() > OVERRIDE_REASON_MAX
+    {
+        return Err(Error::field("policyOverrideReason", crate::validation::max_length_message(OVERRIDE_REASON_MAX)));
+    }
+    let too_long = (days > policy.max_days).then(|| format!("The trial policy allows at most {} days.", policy.max_days));
+    if let (Some(breach), None) = (&too_long, reason) {
+        return Err(Error::field("trialDuration", breach.clone()));
+    }
+    let cool_off = Duration::days(i64::from(policy.cool_off_days));
+    let cooling_off = if policy.cool_off_days == 0 {
+        Vec::new()
+    } else {
+        queries::ended_since_for(&mut *conn, &channel.id, user_ids, Utc::now() - cool_off).await?
+    };
+    let mut check = BulkTrialCheck::default();
+    let mut in_cool_off: std::collections::HashMap<String, String> =
+        cooling_off.into_iter().map(|(user_id, earlier)| (user_id.clone(), refusal(&channel.name, &user_id, &earlier, cool_off))).collect();
+    for user_id in user_ids {
+        let breaches: Vec<String> = too_long.iter().cloned().chain(in_cool_off.remove(user_id)).collect();
+        match reason {
+            _ if breaches.is_empty() => {}
+            None => check.refused.push((user_id.clone(), breaches.join(" "))),
+            Some(reason) => {
+                let details = serde_json::json!({ "trialPolicyOverride": { "reason": reason, "rules": breaches, "days": days } });
+                check.overrides.push((user_id.clone(), details));
+            }
+        }
+    }
+    Ok(check)
 }
 
 /// Records a policy override (`check_staff_trial`) as the connection's actor's, with the trial.

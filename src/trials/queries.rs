@@ -133,3 +133,46 @@ pub async fn ended_since(db: impl PgExecutor<'_>, channel_id: &str, user_id: &st
     .fetch_optional(db)
     .await
 }
+
+/// `ended_since` for many readers at once (a bulk trial): each reader's latest such arrangement,
+/// keyed by the reader.
+pub async fn ended_since_for(
+    db: impl PgExecutor<'_>,
+    channel_id: &str,
+    user_ids: &[String],
+    since: DateTime<Utc>,
+) -> sqlx::Result<Vec<(String, EndedArrangement)>> {
+    let rows = sqlx::query!(
+        r#"with readers as (select unnest($2::text[]) as reader_id),
+           colleagues as (
+               select reader_id, reader_id as user_id from readers
+               union
+               select r.reader_id, other.user_id
+               from readers r join firm_member mine on mine.user_id = r.reader_id
+                    join firm_member other on other.firm_id = mine.firm_id
+           )
+           select distinct on (c.reader_id) c.reader_id as "reader_id!", s.user_id, s.subscription_type,
+                  coalesce(s.cancel_at, s.updated_at) as "ended_at!",
+                  case when s.user_id <> c.reader_id then (select f.name::text from firm_member m join firm f on f.firm_id = m.firm_id
+                                                           where m.user_id = c.reader_id) end as firm_name
+           from colleagues c join channel_subscription s on s.channel_id = $1 and s.user_id = c.user_id
+           where s.subscription_state in ('expired', 'canceled')
+             and (s.subscription_type <> 'trial' or s.trial_duration is not null)
+             and s.cancel_at is not null
+             and coalesce(s.cancel_at, s.updated_at) > $3
+             and coalesce(s.cancel_at, s.updated_at) <= now()
+           order by c.reader_id, (s.user_id = c.reader_id) desc, coalesce(s.cancel_at, s.updated_at) desc"#,
+        channel_id,
+        user_ids,
+        since
+    )
+    .fetch_all(db)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| {
+            let ended = EndedArrangement { user_id: row.user_id, subscription_type: row.subscription_type, ended_at: row.ended_at, firm_name: row.firm_name };
+            (row.reader_id, ended)
+        })
+        .collect())
+}

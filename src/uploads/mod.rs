@@ -127,7 +127,7 @@ pub async fn store_image(store: &UploadStore, bytes: Vec<u8>) -> Result<(String,
 pub async fn upload(State(state): State<AppState>, origin: Origin, headers: HeaderMap, mut multipart: Multipart) -> Result<Response, HttpError> {
     let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
     let auth = session::authenticate(&state, authorization).await?;
-    auth.viewer()?.require(STAFF)?;
+    auth.viewer()?.require_to_change(STAFF)?;
 
     let bytes = read_file_part(&mut multipart, state.config.uploads.max_image_bytes).await?;
     let size = bytes.len();
@@ -196,7 +196,7 @@ pub async fn upload_file(
 ) -> Result<Response, UploadFileError> {
     let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
     let auth = session::authenticate(&state, authorization).await?;
-    auth.viewer()?.require(STAFF)?;
+    auth.viewer()?.require_to_change(STAFF)?;
     let renderer = &state.pdf_renderer;
     // Known missing: look again (it may have been installed since) before taking the file.
     if !renderer.is_available() && !renderer.check().await {

@@ -120,6 +120,11 @@ const COVERAGE: &[(&str, Coverage)] = &[
     ("editTrialTerms", Audited),
     // Disclosures.
     ("editDisclosure", Audited),
+    // Private feeds and access tokens (a reader's own, which Administrators revoke too: audited).
+    ("createFeedLink", Audited),
+    ("revokeFeedLink", Audited),
+    ("createAccessToken", Audited),
+    ("revokeAccessToken", Audited),
 ];
 
 /// Mutations whose row carries another action than their name.
@@ -407,6 +412,24 @@ impl World {
                 let query = "mutation($item: TrialPolicyInput!) { editTrialPolicy(item: $item) { version } }";
                 let item = json!({ "maxDays": 60, "coolOffDays": 365, "termsRequired": true, "version": version });
                 self.call(mutation, admin, query, json!({ "item": item })).await;
+            }
+            "createFeedLink" => {
+                let query = "mutation($scope: FeedScopeInput!) { createFeedLink(scope: $scope) { link { _id } } }";
+                let created = self.call(mutation, admin, query, json!({ "scope": { "kind": "all" } })).await;
+                self.keep("feed_link", &created["link"]);
+            }
+            "revokeFeedLink" => {
+                let query = "mutation($id: ID!) { revokeFeedLink(id: $id) }";
+                self.call(mutation, admin, query, json!({ "id": self.id("feed_link") })).await;
+            }
+            "createAccessToken" => {
+                let query = "mutation { createAccessToken(name: \"Audit assistant\") { token { _id } } }";
+                let created = self.call(mutation, admin, query, json!({})).await;
+                self.keep("access_token", &created["token"]);
+            }
+            "revokeAccessToken" => {
+                let query = "mutation($id: ID!) { revokeAccessToken(id: $id) }";
+                self.call(mutation, admin, query, json!({ "id": self.id("access_token") })).await;
             }
             "editDisclosure" => {
                 let channel = self.id("premium");

@@ -453,3 +453,42 @@ async fn the_binary_imports_with_its_progress_going_to_a_pipe(pool: PgPool) {
     let stderr = String::from_utf8_lossy(&unknown.stderr);
     assert!(stderr.contains("no channel has the id or name \"No Such Channel\""), "{stderr}");
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn an_imported_trial_follows_the_trial_policy_unless_a_reason_overrides_it(pool: PgPool) {
+    let s = setup(pool).await;
+    let pool = &s.app.pool;
+    signed_in_users(pool, "reader", 2).await;
+    // reader1's trial of the channel ended 10 days ago: within the 365-day cool-off.
+    let reader1: String = sqlx::query_scalar("select user_id from users where email = 'reader1@client.example'").fetch_one(pool).await.unwrap();
+    s.app.subscribe(&s.premium, &reader1, "trial", "expired", Some(-10), true).await;
+    sqlx::query("update channel_subscription set trial_duration = 14").execute(pool).await.unwrap();
+    let file = CsvFile::new(&csv_lines("reader", 2));
+    let trial = |days: i32, reason: Option<&str>| ImportRequest {
+        subscription_type: Some(SubscriptionType::Trial),
+        trial_duration: Some(days),
+        policy_override_reason: reason.map(str::to_owned),
+        ..ImportRequest::new("Metals Premium", file.path())
+    };
+
+    // Longer than the policy's 90 days: nothing imported.
+    let refused = run(&s.app, &trial(95, None)).await;
+    assert!(matches!(&refused, Err(error) if error.to_string() == "--trial-duration: The trial policy allows at most 90 days."), "{refused:?}");
+
+    // reader2 gets the trial; reader1 is refused on their line, saying until when.
+    let report = run(&s.app, &trial(30, None)).await.unwrap();
+    assert_eq!(report.summary.added, 1);
+    let reasons: Vec<(u64, &str)> = report.refused.iter().map(|r| (r.line, r.reason.as_str())).collect();
+    assert_eq!(reasons.len(), 1, "{reasons:?}");
+    assert_eq!(reasons[0].0, 1);
+    assert!(reasons[0].1.starts_with("You had a trial of Metals Premium until"), "{reasons:?}");
+
+    // With a reason, reader1 gets it too, the override kept in the audit trail.
+    let report = run(&s.app, &trial(30, Some("Renewal agreed with the client's compliance team"))).await.unwrap();
+    assert_eq!(report.summary.added, 1, "{report:?}");
+    let overrides: i64 = sqlx::query_scalar("select count(*) from audit_event where change -> 'trialPolicyOverride' ->> 'reason' like 'Renewal%'")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(overrides, 1);
+}

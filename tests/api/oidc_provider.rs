@@ -274,3 +274,83 @@ async fn concurrent_first_uses_make_one_signing_key(pool: PgPool) {
     let stored: i64 = sqlx::query_scalar("select count(*) from oidc_signing_key").fetch_one(&pool).await.unwrap();
     assert_eq!(stored, 1);
 }
+
+/// An MCP client as the MCP authorization spec has it: from the resource's metadata to the issuer's
+/// discovery, registered dynamically (RFC 7591), a reader signed in with the code and PKCE on its
+/// loopback redirect, then the MCP server called with the token.
+#[sqlx::test(migrations = "./migrations")]
+async fn an_mcp_client_registers_itself_signs_a_reader_in_and_reaches_the_mcp_server(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let get = async |url: String| -> Value { app.client.get(url).send().await.unwrap().json().await.unwrap() };
+    let resource = get(app.url("/.well-known/oauth-protected-resource")).await;
+    let issuer = resource["authorization_servers"][0].as_str().unwrap().to_owned();
+    assert_eq!(issuer, app.state.config.issuer());
+    let discovery = get(app.url("/oidc/.well-known/openid-configuration")).await;
+    assert_eq!(discovery["registration_endpoint"], format!("{issuer}/register"));
+    assert_eq!(discovery["code_challenge_methods_supported"], json!(["S256"]));
+
+    // Registration: a loopback or https redirect, a public client.
+    let register = |body: Value| app.client.post(app.url("/oidc/register")).json(&body).send();
+    let refused = register(json!({ "redirect_uris": ["http://attacker.example/cb"], "client_name": "Bad" })).await.unwrap();
+    assert_eq!(refused.status(), 400);
+    let refused = register(json!({ "redirect_uris": ["http://127.0.0.1:33418/callback"], "token_endpoint_auth_method": "client_secret_basic" })).await.unwrap();
+    assert_eq!(refused.status(), 400);
+    let callback = "http://127.0.0.1:33418/callback";
+    let registered = register(json!({ "redirect_uris": [callback], "client_name": "Claude", "token_endpoint_auth_method": "none",
+                                       "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"] }))
+        .await
+        .unwrap();
+    assert_eq!(registered.status(), 201);
+    let client: Value = registered.json().await.unwrap();
+    let client_id = client["client_id"].as_str().unwrap().to_owned();
+    assert_eq!(client["redirect_uris"], json!([callback]));
+
+    // The sign-in: only to the registered redirect.
+    let params = |redirect: &str| {
+        vec![
+            ("response_type", "code".to_owned()),
+            ("client_id", client_id.clone()),
+            ("redirect_uri", redirect.to_owned()),
+            ("scope", "openid profile email offline_access".to_owned()),
+            ("state", "st4te".to_owned()),
+            ("code_challenge", challenge(VERIFIER)),
+            ("code_challenge_method", "S256".to_owned()),
+            ("ready_user", "subscriber".to_owned()),
+        ]
+    };
+    let elsewhere = app.client.post(app.url("/oidc/authorize")).form(&params("http://127.0.0.1:9/other")).send().await.unwrap();
+    assert_eq!(elsewhere.status(), 400, "an unregistered redirect gets the error page, not the code");
+    let signed_in = app.client.post(app.url("/oidc/authorize")).form(&params(callback)).send().await.unwrap();
+    assert_eq!(signed_in.status(), 303);
+    let location = url::Url::parse(signed_in.headers()["location"].to_str().unwrap()).unwrap();
+    assert!(location.as_str().starts_with(callback), "{location}");
+    let code = location.query_pairs().find(|(k, _)| k == "code").map(|(_, v)| v.into_owned()).unwrap();
+    let exchange = |client: String| {
+        let form = [("grant_type", "authorization_code"), ("code", code.as_str()), ("redirect_uri", callback), ("client_id", &client), ("code_verifier", VERIFIER)];
+        app.client.post(app.url("/oidc/token")).form(&form).send()
+    };
+    // The code is the registered client's only.
+    assert_eq!(exchange("insights-web".to_owned()).await.unwrap().status(), 400);
+    let signed_in = app.client.post(app.url("/oidc/authorize")).form(&params(callback)).send().await.unwrap();
+    let location = url::Url::parse(signed_in.headers()["location"].to_str().unwrap()).unwrap();
+    let code = location.query_pairs().find(|(k, _)| k == "code").map(|(_, v)| v.into_owned()).unwrap();
+    let form = [("grant_type", "authorization_code"), ("code", code.as_str()), ("redirect_uri", callback), ("client_id", &client_id), ("code_verifier", VERIFIER)];
+    let tokens: Value = app.client.post(app.url("/oidc/token")).form(&form).send().await.unwrap().json().await.unwrap();
+    let access = tokens["access_token"].as_str().unwrap_or_else(|| panic!("{tokens}")).to_owned();
+    assert!(tokens["refresh_token"].is_string());
+
+    // The MCP server takes the token.
+    let initialize = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "Claude", "version": "1" } } });
+    let answer = app
+        .client
+        .post(app.url("/mcp"))
+        .bearer_auth(&access)
+        .header("accept", "application/json, text/event-stream")
+        .json(&initialize)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    assert!(answer.text().await.unwrap().contains("\"serverInfo\":{\"name\":\"insights\""));
+}

@@ -388,7 +388,8 @@ async fn cancelling_a_paid_subscription_keeps_premium_access_to_the_end_of_the_p
         .await
         .unwrap();
     assert!(!can_read(app, &w.reader, &article).await);
-    assert_eq!(card(app, &w.reader, &w.premium).await, card_of("RequestTrial", Some("Canceled")));
+    // Within the trial policy's cool-off after it: Buy, not a trial.
+    assert_eq!(card(app, &w.reader, &w.premium).await, card_of("Buy", Some("Canceled")));
 
     // With a next payment on record, the period ends then.
     let (other, other_id) = app.signed_in_reader("other@client.example").await;
@@ -475,7 +476,7 @@ async fn only_an_expired_non_charge_subscription_can_be_dismissed_and_once(pool:
         assert_eq!((&dismissed["status"]["canAcknowledgeExpired"], &dismissed["status"]["expiredAlert"]), (&json!(false), &json!(false)));
         assert_refused(&ask(app, &w.reader, ack, &w.premium).await, "CONFLICT", nothing);
     }
-    assert_eq!(card(app, &w.reader, &w.premium).await, card_of("RequestTrial", Some("Expired")));
+    assert_eq!(card(app, &w.reader, &w.premium).await, card_of("Buy", Some("Expired")), "within the trial policy's cool-off");
 
     // Other types are not dismissed this way.
     app.subscribe(&w.premium, &w.reader_id, "account", "expired", Some(-1), true).await;
@@ -542,7 +543,8 @@ async fn the_channel_card_and_status_follow_every_state(pool: PgPool) {
         (premium, "stripe", "paymentFailed", None, true, "Subscribed", None, true, false, false),
         (premium, "account", "canceled", None, true, "RequestTrial", Some("Canceled"), false, false, false),
         (premium, "nonCharge", "active", None, true, "Subscribed", None, false, false, false),
-        (premium, "nonCharge", "expired", Some(-1), true, "RequestTrial", Some("Expired"), false, false, false),
+        // Ended within the trial policy's cool-off: Buy.
+        (premium, "nonCharge", "expired", Some(-1), true, "Buy", Some("Expired"), false, false, false),
         (open, "free", "active", None, true, "Subscribed", None, false, false, false),
         (open, "free", "canceled", None, true, "SubscribeFree", Some("Canceled"), false, false, false),
         (closed, "free", "pending", None, true, "AccessPending", None, false, false, false),

@@ -184,10 +184,69 @@ async fn trials_last_at_most_the_policys_longest_and_staff_override_it_with_a_re
 }
 
 #[sqlx::test]
+async fn the_card_offers_a_trial_again_once_the_cool_off_has_passed(pool: PgPool) {
+    let w = world(pool).await;
+    let card = "query($c: ID!) { channel(id: $c) { readerCard { action ended } } }";
+    let action = async || w.app.gql(Some(&w.reader), card, json!({ "c": w.channel })).await["data"]["channel"]["readerCard"].clone();
+    assert_eq!(action().await, json!({ "action": "RequestTrial", "ended": null }));
+    // A trial that ended 10 days ago: Buy within the cool-off (a request would be refused)…
+    w.app.subscribe(&w.channel, &w.reader_id, "trial", "expired", Some(-10), true).await;
+    sqlx::query("update channel_subscription set trial_duration = 14").execute(&w.app.pool).await.unwrap();
+    assert_eq!(action().await, json!({ "action": "Buy", "ended": "Expired" }));
+    // …and a trial again once the cool-off is over.
+    w.set_policy(90, 5, true).await;
+    assert_eq!(action().await, json!({ "action": "RequestTrial", "ended": "Expired" }));
+    assert_eq!(w.request(&w.reader, Some(1)).await["errors"], Value::Null);
+}
+
+#[sqlx::test]
+async fn bulk_trials_follow_the_policy_and_say_why_a_reader_was_refused(pool: PgPool) {
+    let w = world(pool).await;
+    w.set_policy(30, 365, true).await;
+    // Rita's trial ended 10 days ago; Otto never had one.
+    w.app.subscribe(&w.channel, &w.reader_id, "trial", "expired", Some(-10), true).await;
+    sqlx::query("update channel_subscription set trial_duration = 14").execute(&w.app.pool).await.unwrap();
+    let (_, otto) = w.app.signed_in_reader("otto@other.example").await;
+    let bulk = "mutation($item: BulkSubscriptionInput!, $users: [ID!]!) {
+        createBulkSubscriptions(item: $item, users: $users, existing: []) { added refused refusals { userId reason } } }";
+    let users = json!([w.reader_id, otto]);
+    let item = |days: i64, reason: Option<&str>| {
+        json!({ "channelId": w.channel, "subscriptionType": "trial", "trialDuration": days, "notes": "Q1 pilot", "policyOverrideReason": reason })
+    };
+
+    // Longer than the policy: refused as a whole, on the field.
+    let refused = w.app.gql(Some(&w.admin), bulk, json!({ "item": item(60, None), "users": users })).await;
+    assert_eq!(refused["errors"][0]["extensions"]["fields"]["trialDuration"], "The trial policy allows at most 30 days.", "{refused}");
+
+    // Within it: Otto gets his trial; Rita is refused with the cool-off's words.
+    let given = w.app.gql(Some(&w.admin), bulk, json!({ "item": item(20, None), "users": users })).await;
+    let outcome = &given["data"]["createBulkSubscriptions"];
+    let (ended, possible) = (day_in(&w.app.pool, -10).await, day_in(&w.app.pool, 355).await);
+    assert_eq!(outcome["added"], 1, "{given}");
+    assert_eq!(
+        outcome["refusals"],
+        json!([{ "userId": w.reader_id, "reason": format!("You had a trial of Metals Pro until {ended}; a new trial is possible from {possible}.") }])
+    );
+
+    // With a reason: Rita gets it too, and the override is in the audit trail with her trial.
+    let given = w.app.gql(Some(&w.admin), bulk, json!({ "item": item(20, Some("Renewal pilot agreed by compliance")), "users": [w.reader_id] })).await;
+    assert_eq!(given["data"]["createBulkSubscriptions"]["added"], 1, "{given}");
+    let entity = format!("{}/{}", w.channel, w.reader_id);
+    let recorded: Value = sqlx::query_scalar("select change -> 'trialPolicyOverride' from audit_event where entity_id = $1 and change ? 'trialPolicyOverride'")
+        .bind(&entity)
+        .fetch_one(&w.app.pool)
+        .await
+        .unwrap();
+    assert_eq!(recorded["reason"], "Renewal pilot agreed by compliance");
+    assert_eq!(recorded["rules"][0].as_str().map(|r| r.starts_with("You had a trial of Metals Pro")), Some(true), "{recorded}");
+}
+
+#[sqlx::test]
 async fn a_reader_downloads_the_monthly_statement_of_what_they_read(pool: PgPool) {
     let w = world(pool).await;
     let article = w.app.insert_channel_article(Some(&w.channel), None, "Published").await;
-    for (kind, at) in [("preview", "2026-11-03 09:00"), ("full", "2026-11-04 10:00"), ("full", "2026-12-01 08:00")] {
+    let reads = [("preview", "2026-11-03 09:00"), ("full", "2026-11-04 10:00"), ("agent", "2026-11-05 10:00"), ("full", "2026-12-01 08:00")];
+    for (kind, at) in reads {
         sqlx::query("insert into article_view_event (article_id, user_id, session_id, kind, view_type, viewed_at) values ($1, $2, $4, $3, 'web', $4::timestamptz)")
             .bind(&article)
             .bind(&w.reader_id)
@@ -197,12 +256,13 @@ async fn a_reader_downloads_the_monthly_statement_of_what_they_read(pool: PgPool
             .await
             .unwrap();
     }
-    let query = "query($m: String!) { myReadingStatement(month: $m) { articleId title channelName firstRead reads full } }";
+    let query = "query($m: String!) { myReadingStatement(month: $m) { articleId title channelName firstRead reads full sources } }";
     let statement = w.app.gql(Some(&w.reader), query, json!({ "m": "2026-11" })).await;
     let lines = &statement["data"]["myReadingStatement"];
     assert_eq!(lines.as_array().map(Vec::len), Some(1), "{statement}");
-    assert_eq!(lines[0]["reads"], 2);
+    assert_eq!(lines[0]["reads"], 3);
     assert_eq!(lines[0]["full"], true);
+    assert_eq!(lines[0]["sources"], json!(["agent", "web"]), "the web's reads and the reader's AI assistant's");
     assert_eq!(lines[0]["channelName"], "Metals Pro");
     assert_eq!(lines[0]["firstRead"], "2026-11-03T09:00:00+00:00");
     let bad = w.app.gql(Some(&w.reader), query, json!({ "m": "November" })).await;
@@ -214,8 +274,8 @@ async fn a_reader_downloads_the_monthly_statement_of_what_they_read(pool: PgPool
     assert!(body.starts_with(b"\xEF\xBB\xBF"));
     let text = String::from_utf8_lossy(&body[3..]).to_string();
     let mut lines = text.lines();
-    assert_eq!(lines.next(), Some("Article,Channel,First read,Reads,Read"));
-    assert!(lines.next().unwrap().ends_with(",Metals Pro,2026-11-03 09:00:00 UTC,2,Full"), "{text}");
+    assert_eq!(lines.next(), Some("Article,Channel,First read,Reads,Read,Source"));
+    assert!(lines.next().unwrap().ends_with(",Metals Pro,2026-11-03 09:00:00 UTC,3,Full,\"AI assistant, Web\""), "{text}");
     // Another reader's statement is theirs: this one read nothing.
     let (other, _) = w.app.signed_in_reader("otto@other.example").await;
     let theirs = w.app.gql(Some(&other), query, json!({ "m": "2026-11" })).await;

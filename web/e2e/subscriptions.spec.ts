@@ -5,6 +5,7 @@
 // reads a premium article in full. The Editor bulk-adds a CSV of 50 addresses (review tabs,
 // confirmation, the new subscribers in the stats), and adds a subscriber with the payment
 // categories (Paid > Clearing account), then moves them to Free > Non-client and sees the history.
+// The reader makes a private feed link (issue 41), a feed reader reads it, and it ends once revoked.
 //
 // Everything is made for this run: the Administrator makes a desk, a topic and four channels with
 // the Editor as their admin through the API; the Editor publishes the premium article; the users of
@@ -571,4 +572,52 @@ test('The Editor adds a subscriber as a paid clearing account, then edits them t
   await expect(changed).toContainText('Clearing account (Active) → Non-charge (Active)');
   await expect(changed).toContainText(`Moved to non-client in run ${run}`);
   await screenshot(page, 'subscriptions-edit-subscriber-history-changed');
+});
+
+// Issue 41: the reader's private Atom feed of all their subscriptions, read as a feed reader reads
+// it (a plain GET, no sign-in), stops working once revoked.
+test('A reader creates a feed link for all their subscriptions, a feed reader reads it, and revoking it ends it', async ({
+  browser,
+  request,
+}) => {
+  // Links left by an earlier run go first, so the list holds only the one made here.
+  const { myFeedLinks } = await graphqlWithToken<{ myFeedLinks: { _id: string }[] }>(request, s.reader.token, '{ myFeedLinks { _id } }');
+  for (const link of myFeedLinks) {
+    await graphqlWithToken(request, s.reader.token, 'mutation ($id: ID!) { revokeFeedLink(id: $id) }', { id: link._id });
+  }
+
+  const page = await pageAs(browser, s.reader);
+  await page.goto('subscriptions');
+  await expect(heading1(page, 'Your subscriptions')).toBeVisible();
+  const feeds = page.getByRole('region', { name: 'Feeds', exact: true });
+  const links = feeds.getByRole('table', { name: 'Your feed links' });
+  await expect(links).toContainText('No feed links yet');
+  await expect(feeds.getByLabel('Follows')).toHaveValue('all');
+  await feeds.getByRole('button', { name: 'Create feed link' }).click();
+
+  // The address, shown this once.
+  const field = feeds.getByRole('textbox', { name: 'Feed address' });
+  await expect(field).toBeFocused();
+  await expect(feeds.getByText('This address is shown only once. Copy it into your feed reader now.')).toBeVisible();
+  const address = await field.inputValue();
+  expect(address).toMatch(/\/feeds\/[^/]+\.atom$/);
+  await expect(links.getByRole('row').nth(1)).toContainText('All my subscriptions');
+  await expect(links.getByRole('row').nth(1)).toContainText('Never');
+  await screenshot(page, 'subscriptions-feed-link-created');
+
+  const feed = await page.request.get(address);
+  expect(feed.status()).toBe(200);
+  expect(await feed.text()).toContain('<feed');
+
+  await feeds.getByRole('button', { name: 'Done' }).click();
+  await expect(field).toHaveCount(0);
+
+  await links.getByRole('button', { name: /^Revoke the feed link for All my subscriptions/ }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Revoke this feed link?' });
+  await confirm.getByRole('button', { name: 'Revoke', exact: true }).click();
+  await expect(toast(page, 'The feed link has been revoked.')).toBeVisible();
+  await expect(links).toContainText('No feed links yet');
+
+  const revoked = await page.request.get(address);
+  expect(revoked.status()).toBe(404);
 });

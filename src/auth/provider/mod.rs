@@ -46,6 +46,7 @@ pub fn router() -> Router<AppState> {
         .route("/jwks", get(jwks))
         .route("/token", axum::routing::post(token))
         .route("/revoke", axum::routing::post(revoke))
+        .route("/register", axum::routing::post(register))
         .layer(cors);
     Router::new()
         .route("/authorize", get(authorize_page).post(authorize))
@@ -64,6 +65,8 @@ async fn discovery(State(state): State<AppState>) -> Json<serde_json::Value> {
         "jwks_uri": format!("{issuer}/jwks"),
         "end_session_endpoint": format!("{issuer}/logout"),
         "revocation_endpoint": format!("{issuer}/revoke"),
+        // MCP clients register themselves (RFC 7591) before signing a reader in.
+        "registration_endpoint": format!("{issuer}/register"),
         "revocation_endpoint_auth_methods_supported": ["none"],
         "response_types_supported": ["code"],
         "grant_types_supported": ["authorization_code", "refresh_token"],
@@ -133,20 +136,39 @@ fn redirect_with(uri: &str, params: &[(&str, &str)]) -> Response {
     Redirect::to(url.as_str()).into_response()
 }
 
+/// Whether `redirect_uri` may receive `client_id`'s codes: the web app's callback (`allowed_app_uri`),
+/// or exactly one of the URIs a registered client gave.
+async fn redirect_allowed(state: &AppState, client_id: &str, redirect_uri: &str) -> crate::error::Result<bool> {
+    if client_id == state.config.auth.client_id {
+        return Ok(allowed_app_uri(&state.config, redirect_uri, "/insights/callback"));
+    }
+    Ok(queries::client(&state.pool, client_id).await?.is_some_and(|client| client.redirect_uris.iter().any(|uri| uri == redirect_uri)))
+}
+
+/// Whether `client_id` is the web app or a registered client.
+async fn known_client(state: &AppState, client_id: Option<&str>) -> crate::error::Result<bool> {
+    Ok(match client_id {
+        Some(id) if id == state.config.auth.client_id => true,
+        Some(id) if id.len() <= 100 => queries::client(&state.pool, id).await?.is_some(),
+        _ => false,
+    })
+}
+
 /// Checks the request; on error either an error page (client or redirect uri not trusted: never
 /// redirect there) or a redirect carrying the OAuth error.
-fn check_authorize(config: &Config, params: &AuthorizeParams) -> Result<(String, String), Response> {
+async fn check_authorize(state: &AppState, params: &AuthorizeParams) -> crate::error::Result<Result<(String, String), Response>> {
     let page_error = |message: &str| (StatusCode::BAD_REQUEST, Html(page::error_page(message))).into_response();
-    if params.client_id.as_deref() != Some(config.auth.client_id.as_str()) {
-        return Err(page_error("Unknown client_id."));
+    if !known_client(state, params.client_id.as_deref()).await? {
+        return Ok(Err(page_error("Unknown client_id.")));
     }
+    let client_id = params.client_id.as_deref().unwrap_or_default();
     let redirect_uri = match params.redirect_uri.as_deref() {
-        Some(uri) if allowed_app_uri(config, uri, "/insights/callback") => uri.to_owned(),
-        _ => return Err(page_error("This redirect_uri is not registered for the client.")),
+        Some(uri) if redirect_allowed(state, client_id, uri).await? => uri.to_owned(),
+        _ => return Ok(Err(page_error("This redirect_uri is not registered for the client."))),
     };
-    let state = params.state.as_deref().unwrap_or_default();
+    let state_param = params.state.as_deref().unwrap_or_default();
     let fail = |description: &str| {
-        Err(redirect_with(&redirect_uri, &[("error", "invalid_request"), ("error_description", description), ("state", state)]))
+        Ok(Err(redirect_with(&redirect_uri, &[("error", "invalid_request"), ("error_description", description), ("state", state_param)])))
     };
     if params.response_type.as_deref() != Some("code") {
         return fail("response_type must be code");
@@ -155,14 +177,14 @@ fn check_authorize(config: &Config, params: &AuthorizeParams) -> Result<(String,
         (Some(challenge), Some("S256")) if (43..=128).contains(&challenge.len()) => challenge.to_owned(),
         _ => return fail("PKCE with code_challenge_method S256 is required"),
     };
-    Ok((redirect_uri, challenge))
+    Ok(Ok((redirect_uri, challenge)))
 }
 
-async fn authorize_page(State(state): State<AppState>, Query(params): Query<AuthorizeParams>) -> Response {
-    match check_authorize(&state.config, &params) {
+async fn authorize_page(State(state): State<AppState>, Query(params): Query<AuthorizeParams>) -> Result<Response, crate::http::HttpError> {
+    Ok(match check_authorize(&state, &params).await? {
         Ok(_) => Html(page::authorize_page(&state.config, &params)).into_response(),
         Err(response) => response,
-    }
+    })
 }
 
 #[derive(Debug, Deserialize)]
@@ -223,7 +245,7 @@ pub fn subject_for(config: &Config, email: &str, internal: bool) -> String {
 
 async fn authorize(State(state): State<AppState>, origin: Origin, Form(form): Form<SignInForm>) -> Result<Response, crate::http::HttpError> {
     let config = &state.config;
-    let (redirect_uri, challenge) = match check_authorize(config, &form.params) {
+    let (redirect_uri, challenge) = match check_authorize(&state, &form.params).await? {
         Ok(checked) => checked,
         Err(response) => return Ok(response),
     };
@@ -261,7 +283,7 @@ async fn authorize(State(state): State<AppState>, origin: Origin, Form(form): Fo
 
     let code = random_token();
     let grant = queries::Grant {
-        client_id: config.auth.client_id.clone(),
+        client_id: form.params.client_id.clone().unwrap_or_default(),
         redirect_uri: redirect_uri.clone(),
         code_challenge: challenge,
         nonce: form.params.nonce.clone(),
@@ -327,11 +349,11 @@ async fn record_sign_in(
 }
 
 async fn token(State(state): State<AppState>, origin: Origin, Form(request): Form<TokenRequest>) -> Result<Response, crate::http::HttpError> {
-    let config = &state.config;
-    if request.client_id.as_deref() != Some(config.auth.client_id.as_str()) {
+    if !known_client(&state, request.client_id.as_deref()).await? {
         record_sign_in(&state, &origin, "POST /oidc/token", None, None, Err("unknown client_id")).await?;
         return Ok(oauth_error("invalid_client", "unknown client_id"));
     }
+    let client_id = request.client_id.as_deref().unwrap_or_default();
     let now = Utc::now();
     let issued = match request.grant_type.as_str() {
         "authorization_code" => {
@@ -345,7 +367,7 @@ async fn token(State(state): State<AppState>, origin: Origin, Form(request): For
             };
             let claims: UserClaims = serde_json::from_value(grant.claims).map_err(anyhow::Error::from)?;
             if grant.expires_at <= now
-                || grant.client_id != config.auth.client_id
+                || grant.client_id != client_id
                 || request.redirect_uri.as_deref() != Some(grant.redirect_uri.as_str())
                 || URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes())) != grant.code_challenge
             {
@@ -354,7 +376,7 @@ async fn token(State(state): State<AppState>, origin: Origin, Form(request): For
                 return Ok(oauth_error("invalid_grant", reason));
             }
             record_sign_in(&state, &origin, "POST /oidc/token", Some(&claims.email), Some(&grant.subject), Ok(())).await?;
-            issue_tokens(&state, &grant.subject, &grant.scope, &claims, grant.nonce.as_deref()).await?
+            issue_tokens(&state, client_id, &grant.subject, &grant.scope, &claims, grant.nonce.as_deref()).await?
         }
         "refresh_token" => {
             let Some(refresh_token) = request.refresh_token.as_deref() else {
@@ -363,21 +385,22 @@ async fn token(State(state): State<AppState>, origin: Origin, Form(request): For
             let Some(grant) = queries::take_refresh_token(&state.pool, &hash(refresh_token)).await? else {
                 return Ok(oauth_error("invalid_grant", "unknown or used refresh token"));
             };
-            if grant.expires_at <= now || grant.client_id != config.auth.client_id {
+            if grant.expires_at <= now || grant.client_id != client_id {
                 return Ok(oauth_error("invalid_grant", "refresh token expired"));
             }
             let claims: UserClaims = serde_json::from_value(grant.claims).map_err(anyhow::Error::from)?;
-            issue_tokens(&state, &grant.subject, &grant.scope, &claims, None).await?
+            issue_tokens(&state, client_id, &grant.subject, &grant.scope, &claims, None).await?
         }
         _ => return Ok(oauth_error("unsupported_grant_type", "use authorization_code or refresh_token")),
     };
     Ok(([(header::CACHE_CONTROL, "no-store")], Json(issued)).into_response())
 }
 
-/// Signs an access token (for the API), an id token (for the web app) and, when the client asked
+/// Signs an access token (for the API), an id token (for `client_id`) and, when the client asked
 /// for `offline_access`, a fresh refresh token.
 pub async fn issue_tokens(
     state: &AppState,
+    client_id: &str,
     subject: &str,
     requested_scope: &str,
     claims: &UserClaims,
@@ -391,7 +414,7 @@ pub async fn issue_tokens(
     let id_token = sign(
         state,
         subject,
-        &config.auth.client_id,
+        client_id,
         ttl,
         serde_json::json!({
             "nonce": nonce, "email": claims.email, "email_verified": true, "name": claims.name,
@@ -403,7 +426,7 @@ pub async fn issue_tokens(
     let refresh_token = if requested.contains(&"offline_access") {
         let token = random_token();
         let grant = queries::RefreshGrant {
-            client_id: config.auth.client_id.clone(),
+            client_id: client_id.to_owned(),
             subject: subject.to_owned(),
             scope: requested_scope.to_owned(),
             claims: serde_json::to_value(claims)?,
@@ -470,11 +493,66 @@ pub struct RevokeRequest {
 /// 200 for any token (an unknown or already revoked one included, §2.2); access tokens are JWTs
 /// and run out with their short lifetime.
 async fn revoke(State(state): State<AppState>, Form(request): Form<RevokeRequest>) -> Result<Response, crate::http::HttpError> {
-    if request.client_id.as_deref() != Some(state.config.auth.client_id.as_str()) {
+    let client_id = request.client_id.as_deref();
+    if !known_client(&state, client_id).await? {
         return Ok(oauth_error("invalid_client", "unknown client_id"));
     }
-    queries::revoke_refresh_token(&state.pool, &hash(&request.token), &state.config.auth.client_id).await?;
+    queries::revoke_refresh_token(&state.pool, &hash(&request.token), client_id.unwrap_or_default()).await?;
     Ok(([(header::CACHE_CONTROL, "no-store")], StatusCode::OK).into_response())
+}
+
+/// What a client asks to be registered as (RFC 7591): a public client (no secret) that signs readers
+/// in with the authorization code and PKCE.
+#[derive(Debug, Deserialize)]
+pub struct Registration {
+    #[serde(default)]
+    redirect_uris: Vec<String>,
+    client_name: Option<String>,
+    token_endpoint_auth_method: Option<String>,
+    grant_types: Option<Vec<String>>,
+    response_types: Option<Vec<String>>,
+}
+
+const REDIRECT_URIS_MAX: usize = 10;
+
+/// A redirect URI a registered client may use: https, or http on a loopback address (a native app's
+/// local listener, RFC 8252), without a fragment.
+fn registrable_redirect(uri: &str) -> bool {
+    let Ok(url) = url::Url::parse(uri) else { return false };
+    let loopback = matches!(url.host_str(), Some("127.0.0.1" | "localhost" | "[::1]"));
+    url.fragment().is_none() && uri.len() <= 2000 && (url.scheme() == "https" || (url.scheme() == "http" && loopback))
+}
+
+fn registration_error(error: &str, description: &str) -> Response {
+    (StatusCode::BAD_REQUEST, Json(serde_json::json!({ "error": error, "error_description": description }))).into_response()
+}
+
+/// `POST /oidc/register`: dynamic client registration for MCP clients (the MCP authorization spec).
+async fn register(State(state): State<AppState>, Json(asked): Json<Registration>) -> Result<Response, crate::http::HttpError> {
+    if asked.redirect_uris.is_empty() || asked.redirect_uris.len() > REDIRECT_URIS_MAX || !asked.redirect_uris.iter().all(|uri| registrable_redirect(uri)) {
+        return Ok(registration_error("invalid_redirect_uri", "1 to 10 redirect URIs, each https or http on a loopback address"));
+    }
+    if asked.token_endpoint_auth_method.as_deref().is_some_and(|method| method != "none") {
+        return Ok(registration_error("invalid_client_metadata", "only public clients (token_endpoint_auth_method none) are registered"));
+    }
+    let grants_ok = asked.grant_types.as_ref().is_none_or(|types| types.iter().all(|t| t == "authorization_code" || t == "refresh_token"));
+    let responses_ok = asked.response_types.as_ref().is_none_or(|types| types.iter().all(|t| t == "code"));
+    if !grants_ok || !responses_ok {
+        return Ok(registration_error("invalid_client_metadata", "grant types authorization_code and refresh_token, response type code"));
+    }
+    let name = asked.client_name.as_deref().map(|name| name.chars().filter(|c| !c.is_control()).take(200).collect::<String>());
+    let client_id = format!("mcp-{}", crate::ids::new_id());
+    let client = queries::insert_client(&state.pool, &client_id, name.as_deref(), &asked.redirect_uris).await?;
+    let body = serde_json::json!({
+        "client_id": client.client_id,
+        "client_id_issued_at": client.created_at.timestamp(),
+        "client_name": client.client_name,
+        "redirect_uris": client.redirect_uris,
+        "grant_types": ["authorization_code", "refresh_token"],
+        "response_types": ["code"],
+        "token_endpoint_auth_method": "none",
+    });
+    Ok((StatusCode::CREATED, [(header::CACHE_CONTROL, "no-store")], Json(body)).into_response())
 }
 
 #[derive(Debug, Deserialize)]

@@ -162,3 +162,31 @@ pub async fn insert_signing_key(db: impl PgExecutor<'_>, kid: &str, private_key_
     .await?;
     Ok(())
 }
+
+/// A client that registered itself (RFC 7591).
+#[derive(Debug, Clone)]
+pub struct ClientRow {
+    pub client_id: String,
+    pub client_name: Option<String>,
+    pub redirect_uris: Vec<String>,
+    pub created_at: DateTime<Utc>,
+}
+
+pub async fn insert_client(db: impl PgExecutor<'_>, client_id: &str, client_name: Option<&str>, redirect_uris: &[String]) -> sqlx::Result<ClientRow> {
+    sqlx::query_as!(
+        ClientRow,
+        "insert into oidc_client (client_id, client_name, redirect_uris) values ($1, $2, $3)
+         returning client_id, client_name, redirect_uris, created_at",
+        client_id,
+        client_name,
+        redirect_uris
+    )
+    .fetch_one(db)
+    .await
+}
+
+pub async fn client(db: impl PgExecutor<'_>, client_id: &str) -> sqlx::Result<Option<ClientRow>> {
+    sqlx::query_as!(ClientRow, "select client_id, client_name, redirect_uris, created_at from oidc_client where client_id = $1", client_id)
+        .fetch_optional(db)
+        .await
+}

@@ -6,7 +6,7 @@
 //! subscriptions for the rules that matter most (trial ends, cancel at period end, grants, expiry)
 //! and what the web app derives (`status`, `reader_card`, `offers`, `trial_reminder_due`).
 
-use chrono::{DateTime, TimeZone, Utc};
+use chrono::{DateTime, Duration, TimeZone, Utc};
 
 use super::*;
 use crate::channels::ChannelType;
@@ -21,6 +21,11 @@ fn at(year: i32, month: u32, day: u32, hour: u32, minute: u32, second: u32) -> D
 /// Every test runs at this instant.
 fn now() -> DateTime<Utc> {
     at(2026, 11, 25, 10, 0, 0)
+}
+
+/// The trial policy's cool-off by default.
+fn cool_off() -> Duration {
+    Duration::days(365)
 }
 
 /// The end of the live trial of the fixtures (approved 14 days before its end).
@@ -645,7 +650,7 @@ fn a_rejected_trial_cannot_be_requested_again() {
     );
     let rejected = rejected.next.unwrap();
     assert_eq!(apply(ChannelType::Premium, Some(&rejected), &Event::RequestTrial), conflict(TRIAL_DECLINED));
-    assert_eq!(reader_card(ChannelType::Premium, Some(&rejected), now()).action, CardAction::Buy);
+    assert_eq!(reader_card(ChannelType::Premium, Some(&rejected), now(), cool_off()).action, CardAction::Buy);
 }
 
 #[test]
@@ -660,7 +665,7 @@ fn a_withdrawn_trial_request_may_be_made_again() {
     let again = apply(ChannelType::Premium, Some(&withdrawn), &Event::RequestTrial).unwrap();
     assert_eq!(again, Transition { next: Some(pending), action: "requestTrial", email: None });
     assert_eq!(
-        reader_card(ChannelType::Premium, Some(&withdrawn), now()),
+        reader_card(ChannelType::Premium, Some(&withdrawn), now(), cool_off()),
         ReaderCard {
             action: CardAction::RequestTrial,
             ended: Some(EndedAs::Canceled),
@@ -699,7 +704,7 @@ fn a_trial_that_ran_cannot_be_requested_again() {
     assert_eq!(cancelled, Transition { next: Some(want), action: "cancel", email: None });
     let cancelled = cancelled.next.unwrap();
     assert!(apply(ChannelType::Premium, Some(&cancelled), &Event::RequestTrial).is_ok(), "the trial policy's cool-off decides");
-    assert_eq!(reader_card(ChannelType::Premium, Some(&cancelled), now()).action, CardAction::Buy);
+    assert_eq!(reader_card(ChannelType::Premium, Some(&cancelled), now(), cool_off()).action, CardAction::Buy);
 
     // Cancelled by staff.
     let cancelled = next_of(apply(ChannelType::Premium, Some(&active), &Event::CancelImmediately));
@@ -742,7 +747,7 @@ fn cancel_of_a_card_subscription_keeps_access_to_the_next_payment() {
     // Still premium until then, and not cancelled twice.
     assert_eq!(apply(ChannelType::Premium, Some(&cancelled), &Event::Cancel), conflict("Your subscription already ends on 07 Dec 2026."));
     assert_eq!(
-        reader_card(ChannelType::Premium, Some(&cancelled), now()),
+        reader_card(ChannelType::Premium, Some(&cancelled), now(), cool_off()),
         ReaderCard {
             action: CardAction::AccessUntil,
             ended: None,
@@ -761,8 +766,22 @@ fn cancel_of_a_card_subscription_keeps_access_to_the_next_payment() {
     assert_eq!(cancelled.effective_state(end), S::Canceled);
     let expired = transition(facts(ChannelType::Premium), Some(&cancelled), &Event::Expire, end).unwrap();
     assert_eq!(expired, Transition { next: Some(Subscription { state: S::Canceled, ..cancelled.clone() }), action: "expire", email: None });
-    let card_after = reader_card(ChannelType::Premium, expired.next.as_ref(), end);
-    assert_eq!((card_after.action, card_after.ended), (CardAction::RequestTrial, Some(EndedAs::Canceled)));
+    let card_after = reader_card(ChannelType::Premium, expired.next.as_ref(), end, cool_off());
+    assert_eq!((card_after.action, card_after.ended), (CardAction::Buy, Some(EndedAs::Canceled)), "within the trial policy's cool-off");
+    let year_later = end + cool_off() + chrono::Duration::seconds(1);
+    let card_after = reader_card(ChannelType::Premium, expired.next.as_ref(), year_later, cool_off());
+    assert_eq!((card_after.action, card_after.ended), (CardAction::RequestTrial, Some(EndedAs::Canceled)), "after the cool-off");
+}
+
+#[test]
+fn reader_card_offers_a_trial_again_after_the_cool_off() {
+    let expired = sub(Start::Plain(T::Trial, S::Expired));
+    let ended = expired.cancel_at.expect("an expired trial has its end");
+    let card_at = |at, cool_off| reader_card(ChannelType::Premium, Some(&expired), at, cool_off).action;
+    assert_eq!(card_at(ended + chrono::Duration::days(364), cool_off()), CardAction::Buy);
+    assert_eq!(card_at(ended + chrono::Duration::days(366), cool_off()), CardAction::RequestTrial);
+    // No cool-off: a trial again at once.
+    assert_eq!(card_at(ended + chrono::Duration::seconds(1), chrono::Duration::zero()), CardAction::RequestTrial);
 }
 
 #[test]
@@ -1347,32 +1366,32 @@ fn card(action: CardAction, ended: Option<EndedAs>, ends_at: Option<DateTime<Utc
 
 #[test]
 fn reader_card_without_a_subscription_offers_what_the_channel_offers() {
-    assert_eq!(reader_card(ChannelType::Premium, None, now()), card(CardAction::RequestTrial, None, None));
-    assert_eq!(reader_card(ChannelType::FreeOpen, None, now()), card(CardAction::SubscribeFree, None, None));
-    assert_eq!(reader_card(ChannelType::FreeClosed, None, now()), card(CardAction::RequestAccess, None, None));
+    assert_eq!(reader_card(ChannelType::Premium, None, now(), cool_off()), card(CardAction::RequestTrial, None, None));
+    assert_eq!(reader_card(ChannelType::FreeOpen, None, now(), cool_off()), card(CardAction::SubscribeFree, None, None));
+    assert_eq!(reader_card(ChannelType::FreeClosed, None, now(), cool_off()), card(CardAction::RequestAccess, None, None));
 }
 
 #[test]
 fn reader_card_for_a_pending_request() {
-    assert_eq!(reader_card(ChannelType::Premium, Some(&plain(T::Trial, S::Pending)), now()), card(CardAction::TrialPending, None, None));
-    assert_eq!(reader_card(ChannelType::FreeClosed, Some(&plain(T::Free, S::Pending)), now()), card(CardAction::AccessPending, None, None));
+    assert_eq!(reader_card(ChannelType::Premium, Some(&plain(T::Trial, S::Pending)), now(), cool_off()), card(CardAction::TrialPending, None, None));
+    assert_eq!(reader_card(ChannelType::FreeClosed, Some(&plain(T::Free, S::Pending)), now(), cool_off()), card(CardAction::AccessPending, None, None));
     for ty in [T::Stripe, T::Account, T::External, T::NonCharge] {
-        assert_eq!(reader_card(ChannelType::Premium, Some(&plain(ty, S::Pending)), now()), card(CardAction::Pending, None, None), "{ty:?}");
+        assert_eq!(reader_card(ChannelType::Premium, Some(&plain(ty, S::Pending)), now(), cool_off()), card(CardAction::Pending, None, None), "{ty:?}");
     }
 }
 
 #[test]
 fn reader_card_for_a_live_subscription() {
     let trial = plain(T::Trial, S::Active);
-    assert_eq!(reader_card(ChannelType::Premium, Some(&trial), now()), card(CardAction::TrialActive, None, Some(live_trial_end())));
+    assert_eq!(reader_card(ChannelType::Premium, Some(&trial), now(), cool_off()), card(CardAction::TrialActive, None, Some(live_trial_end())));
     let cancelling = sub(Start::CancelAtPeriodEnd(T::Stripe));
     assert_eq!(
-        reader_card(ChannelType::Premium, Some(&cancelling), now()),
+        reader_card(ChannelType::Premium, Some(&cancelling), now(), cool_off()),
         card(CardAction::AccessUntil, None, Some(at(2026, 12, 1, 0, 0, 0)))
     );
-    assert_eq!(reader_card(ChannelType::Premium, Some(&plain(T::Stripe, S::Active)), now()), card(CardAction::Subscribed, None, None));
+    assert_eq!(reader_card(ChannelType::Premium, Some(&plain(T::Stripe, S::Active)), now(), cool_off()), card(CardAction::Subscribed, None, None));
     assert_eq!(
-        reader_card(ChannelType::Premium, Some(&plain(T::Stripe, S::PaymentFailed)), now()),
+        reader_card(ChannelType::Premium, Some(&plain(T::Stripe, S::PaymentFailed)), now(), cool_off()),
         ReaderCard { action: CardAction::Subscribed, ended: None, ends_at: None, payment_failed: true, summaries_only: false }
     );
     let summaries = Subscription {
@@ -1382,7 +1401,7 @@ fn reader_card_for_a_live_subscription() {
         ..plain(T::NonCharge, S::Active)
     };
     assert_eq!(
-        reader_card(ChannelType::Premium, Some(&summaries), now()),
+        reader_card(ChannelType::Premium, Some(&summaries), now(), cool_off()),
         ReaderCard {
             action: CardAction::Subscribed,
             ended: None,
@@ -1391,23 +1410,24 @@ fn reader_card_for_a_live_subscription() {
             summaries_only: true
         }
     );
-    assert_eq!(reader_card(ChannelType::FreeOpen, Some(&plain(T::Free, S::Active)), now()), card(CardAction::Subscribed, None, None));
-    assert_eq!(reader_card(ChannelType::FreeClosed, Some(&plain(T::Free, S::Active)), now()), card(CardAction::Subscribed, None, None));
+    assert_eq!(reader_card(ChannelType::FreeOpen, Some(&plain(T::Free, S::Active)), now(), cool_off()), card(CardAction::Subscribed, None, None));
+    assert_eq!(reader_card(ChannelType::FreeClosed, Some(&plain(T::Free, S::Active)), now(), cool_off()), card(CardAction::Subscribed, None, None));
 }
 
 #[test]
 fn reader_card_after_a_subscription_ended() {
     let cases = [
-        // Premium: a trial that ran or was declined leaves 'Buy'; otherwise the trial is offered.
+        // Premium: within the trial policy's cool-off after a trial or subscription that gave
+        // access, or after a declined trial, 'Buy'; a withdrawn request offers the trial again.
         (ChannelType::Premium, Start::Plain(T::Trial, S::Expired), card(CardAction::Buy, Some(EndedAs::Expired), None)),
         (ChannelType::Premium, Start::PastEnd(T::Trial), card(CardAction::Buy, Some(EndedAs::Expired), None)),
         (ChannelType::Premium, Start::Plain(T::Trial, S::Canceled), card(CardAction::Buy, Some(EndedAs::Canceled), None)),
         (ChannelType::Premium, Start::Plain(T::Trial, S::Rejected), card(CardAction::Buy, Some(EndedAs::Rejected), None)),
         (ChannelType::Premium, Start::WithdrawnTrial, card(CardAction::RequestTrial, Some(EndedAs::Canceled), None)),
-        (ChannelType::Premium, Start::Plain(T::NonCharge, S::Expired), card(CardAction::RequestTrial, Some(EndedAs::Expired), None)),
-        (ChannelType::Premium, Start::Plain(T::NonCharge, S::Canceled), card(CardAction::RequestTrial, Some(EndedAs::Canceled), None)),
-        (ChannelType::Premium, Start::CancelAtPeriodEndPast(T::Stripe), card(CardAction::RequestTrial, Some(EndedAs::Canceled), None)),
-        (ChannelType::Premium, Start::FailedPastEnd(T::Stripe), card(CardAction::RequestTrial, Some(EndedAs::Canceled), None)),
+        (ChannelType::Premium, Start::Plain(T::NonCharge, S::Expired), card(CardAction::Buy, Some(EndedAs::Expired), None)),
+        (ChannelType::Premium, Start::Plain(T::NonCharge, S::Canceled), card(CardAction::Buy, Some(EndedAs::Canceled), None)),
+        (ChannelType::Premium, Start::CancelAtPeriodEndPast(T::Stripe), card(CardAction::Buy, Some(EndedAs::Canceled), None)),
+        (ChannelType::Premium, Start::FailedPastEnd(T::Stripe), card(CardAction::Buy, Some(EndedAs::Canceled), None)),
         // Free channels offer themselves again.
         (ChannelType::FreeOpen, Start::Plain(T::Free, S::Canceled), card(CardAction::SubscribeFree, Some(EndedAs::Canceled), None)),
         (ChannelType::FreeOpen, Start::PastEnd(T::Free), card(CardAction::SubscribeFree, Some(EndedAs::Expired), None)),
@@ -1416,7 +1436,7 @@ fn reader_card_after_a_subscription_ended() {
         (ChannelType::FreeClosed, Start::Plain(T::Free, S::Expired), card(CardAction::RequestAccess, Some(EndedAs::Expired), None)),
     ];
     for (channel_type, start, want) in cases {
-        assert_eq!(reader_card(channel_type, Some(&sub(start)), now()), want, "{channel_type:?} {start:?}");
+        assert_eq!(reader_card(channel_type, Some(&sub(start)), now(), cool_off()), want, "{channel_type:?} {start:?}");
     }
 }
 
@@ -1426,7 +1446,7 @@ fn reader_card_offers_exactly_what_the_machine_allows() {
     for channel_type in CHANNELS {
         for start in all_starts() {
             let before = fixture(start);
-            let card = reader_card(channel_type, before.as_ref(), now());
+            let card = reader_card(channel_type, before.as_ref(), now(), cool_off());
             let event = match card.action {
                 CardAction::RequestTrial | CardAction::Buy => Event::RequestTrial,
                 CardAction::SubscribeFree => Event::SubscribeFreeOpen,
@@ -1434,10 +1454,11 @@ fn reader_card_offers_exactly_what_the_machine_allows() {
                 _ => continue,
             };
             let allowed = apply(channel_type, before.as_ref(), &event).is_ok();
-            // After a trial that ran the card offers Buy, though the machine would take a request:
-            // the trial policy's cool-off decides that one (tests/api/trials.rs).
-            let ran_trial = before.as_ref().is_some_and(|s| trial_ran(s, now()));
-            if card.action == CardAction::Buy && ran_trial {
+            // Within the cool-off after the reader's own trial or subscription the card offers
+            // Buy, though the machine would take a request: the trial policy refuses it
+            // (tests/api/trials.rs).
+            let cooling_off = before.as_ref().is_some_and(|s| cooling_off(s, now(), cool_off()));
+            if card.action == CardAction::Buy && cooling_off {
                 continue;
             }
             assert_eq!(allowed, card.action != CardAction::Buy, "{channel_type:?} {start:?} {card:?}");
@@ -1477,7 +1498,7 @@ fn a_trial_from_request_to_end() {
     let premium = facts(ChannelType::Premium);
     let requested_at = now();
     let pending = next_of(transition(premium, None, &Event::RequestTrial, requested_at));
-    assert_eq!(reader_card(ChannelType::Premium, Some(&pending), requested_at).action, CardAction::TrialPending);
+    assert_eq!(reader_card(ChannelType::Premium, Some(&pending), requested_at, cool_off()).action, CardAction::TrialPending);
     assert_eq!(status(ChannelType::Premium, &pending, requested_at).trial, Some(TrialStatus::Pending));
 
     let approved_at = at(2026, 11, 26, 9, 30, 0);
@@ -1486,7 +1507,7 @@ fn a_trial_from_request_to_end() {
     let active = approval.next.unwrap();
     let end = at(2026, 12, 3, 23, 59, 59);
     assert_eq!(active.cancel_at, Some(end));
-    assert_eq!(reader_card(ChannelType::Premium, Some(&active), approved_at), card(CardAction::TrialActive, None, Some(end)));
+    assert_eq!(reader_card(ChannelType::Premium, Some(&active), approved_at, cool_off()), card(CardAction::TrialActive, None, Some(end)));
     assert!(!trial_reminder_due(&active, approved_at));
     assert!(trial_reminder_due(&active, at(2026, 11, 30, 23, 59, 59)));
     assert!(trial_reminder_due(&active, at(2026, 12, 3, 23, 59, 58)));
@@ -1497,7 +1518,7 @@ fn a_trial_from_request_to_end() {
     let expired = expiry.next.unwrap();
     assert!(!trial_reminder_due(&expired, end));
     assert_eq!(status(ChannelType::Premium, &expired, end).trial, Some(TrialStatus::Expired));
-    assert_eq!(reader_card(ChannelType::Premium, Some(&expired), end), card(CardAction::Buy, Some(EndedAs::Expired), None));
+    assert_eq!(reader_card(ChannelType::Premium, Some(&expired), end, cool_off()), card(CardAction::Buy, Some(EndedAs::Expired), None));
     assert_eq!(transition(premium, Some(&expired), &Event::RequestTrial, end), Ok(Transition { next: Some(Subscription::new(T::Trial, S::Pending)), action: "requestTrial", email: None }));
 }
 
@@ -1572,7 +1593,7 @@ fn an_account_subscription_is_paid_at_once_and_an_invoice_request_keeps_who_to_b
     assert_eq!(requested.terms.billing_method.as_deref(), Some(INVOICE));
     assert_eq!(requested.terms.legal_entity_name.as_deref(), Some("Acme Metals Ltd"));
     assert_eq!(requested.terms.billing_email_address.as_deref(), Some("ap@acme.example"));
-    assert_eq!(reader_card(ChannelType::Premium, Some(&requested), now()).action, CardAction::Pending);
+    assert_eq!(reader_card(ChannelType::Premium, Some(&requested), now(), cool_off()).action, CardAction::Pending);
     let approved = next_of(apply(ChannelType::Premium, Some(&requested), &Event::Approve { trial_days: 14 }));
     assert_eq!((approved.state, approved.terms.legal_entity_name.as_deref()), (S::Active, Some("Acme Metals Ltd")));
 }
@@ -1643,7 +1664,7 @@ fn cancel_at_period_end_keeps_access_then_the_end_cancels() {
     assert_eq!((cancelling.action, cancelling.email), ("cancelAtPeriodEnd", Some(EmailKind::SubscriptionCanceled)));
     let cancelling = cancelling.next.unwrap();
     assert_eq!((cancelling.state, cancelling.cancel_at, cancelling.cancel_at_period_end), (S::Active, Some(next_charge()), true));
-    assert_eq!(reader_card(ChannelType::Premium, Some(&cancelling), now()).action, CardAction::AccessUntil);
+    assert_eq!(reader_card(ChannelType::Premium, Some(&cancelling), now(), cool_off()).action, CardAction::AccessUntil);
     let ended = apply(ChannelType::Premium, Some(&cancelling), &card_sync(CardStatus::Canceled, true)).unwrap();
     // The reader asked: no second email.
     assert_eq!((ended.action, ended.email), ("cardCanceled", None));

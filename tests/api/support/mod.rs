@@ -1,6 +1,7 @@
 //! Test support: `TestApp::spawn` runs the real application (the same `build_app` as `serve`) on a
 //! free port against the test's own database, with helpers to mint tokens and send GraphQL.
 
+pub mod clients;
 pub mod external_issuer;
 pub mod factories;
 pub mod llm;

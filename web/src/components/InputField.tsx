@@ -1,5 +1,6 @@
 //! A labelled single-line input outside the admin forms (reader search box, date filters): Blueprint's
-//! FormGroup and InputGroup, with an optional message under it tied to the input (aria-describedby).
+//! FormGroup and InputGroup, with an optional message under it tied to the input (aria-describedby);
+//! read-only, it shows a value to copy (a secret shown once).
 import { FormGroup, InputGroup, type IconName } from '@blueprintjs/core';
 import { useId, type ReactNode } from 'react';
 
@@ -15,6 +16,10 @@ export interface InputFieldProps {
   helperText?: ReactNode;
   intent?: 'none' | 'warning' | 'danger';
   className?: string;
+  /** Shown to be read and copied, not typed in (a secret shown once): focusing it selects its text. */
+  readOnly?: boolean;
+  /** Takes focus when it appears. */
+  autoFocus?: boolean;
 }
 
 export function InputField({
@@ -28,6 +33,8 @@ export function InputField({
   helperText,
   intent = 'none',
   className,
+  readOnly,
+  autoFocus,
 }: InputFieldProps) {
   const id = useId();
   const helpId = `${id}-help`;
@@ -48,6 +55,9 @@ export function InputField({
         leftIcon={icon}
         intent={intent}
         aria-describedby={helperText ? helpId : undefined}
+        readOnly={readOnly}
+        autoFocus={autoFocus}
+        onFocus={readOnly ? (e) => e.currentTarget.select() : undefined}
         onChange={(e) => onChange(e.currentTarget.value)}
       />
     </FormGroup>

@@ -1,4 +1,5 @@
 import type { MockLink } from '@apollo/client/testing';
+import type { MockedProviderProps } from '@apollo/client/testing/react';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -8,18 +9,33 @@ import { renderApp } from '../../testing/renderApp';
 import { ArticleStatsScreenDocument, CreateCampaignDocument } from './__generated__/ArticleStats.generated';
 import { ARTICLE_IDS, articlesMock, listArticle, MARCH_5, topicsMock } from './testData';
 
+// The app's cache (lib/apollo.ts), not MockedProvider's bare one: it keeps each viewer inside the
+// stats (`ArticleViewer` has no key fields), so a reader listed once per source is not merged into
+// one entry by their `_id`.
+vi.mock('@apollo/client/testing/react', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('@apollo/client/testing/react')>();
+  const { createCache } = await import('../../lib/apollo');
+  const { useState } = await import('react');
+  function MockedProvider(props: MockedProviderProps) {
+    const [cache] = useState(createCache);
+    return <actual.MockedProvider cache={cache} {...props} />;
+  }
+  return { ...actual, MockedProvider };
+});
+
 const STATS_PATH = `/publisher/articles/stats/${ARTICLE_IDS.oil}`;
 const NOW = new Date();
 
-function viewer(_id: string, name: string, views: number, lastViewed: string) {
-  return { __typename: 'ArticleViewer', _id, name, email: `${name.split(' ')[0].toLowerCase()}@example.com`, views, lastViewed };
+/** A reader's views of the article through one source ('web', 'feed' or 'agent'). */
+function viewer(_id: string, name: string, views: number, lastViewed: string, source = 'web') {
+  return { __typename: 'ArticleViewer', _id, name, email: `${name.split(' ')[0].toLowerCase()}@example.com`, source, views, lastViewed };
 }
 
 /** Newest view first, as the server sorts them. */
 const VIEWERS = [
   viewer('u-ann', 'Ann Reader', 5, NOW.toISOString()),
-  viewer('u-bob', 'Bob Reader', 1, MARCH_5),
-  viewer('u-cid', 'Cid Reader', 6, new Date(2026, 0, 2, 8, 0).toISOString()),
+  viewer('u-bob', 'Bob Reader', 1, MARCH_5, 'feed'),
+  viewer('u-cid', 'Cid Reader', 6, new Date(2026, 0, 2, 8, 0).toISOString(), 'agent'),
 ];
 
 function campaign(_id: string, campaignType: string, overrides: Record<string, unknown> = {}) {
@@ -108,11 +124,11 @@ describe('ArticleStats', () => {
       within(screen.getByRole('table', { name: 'Viewers' }))
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['Name', 'Email', 'Views', 'Last viewed']);
+    ).toEqual(['Name', 'Email', 'Source', 'Views', 'Last viewed']);
     expect(rowTexts()).toEqual([
-      ['Ann Reader', 'ann@example.com', '5', `Today ${formatTime(NOW)}`],
-      ['Bob Reader', 'bob@example.com', '1', '05 Mar 2026 14:05'],
-      ['Cid Reader', 'cid@example.com', '6', '02 Jan 2026 08:00'],
+      ['Ann Reader', 'ann@example.com', 'Web', '5', `Today ${formatTime(NOW)}`],
+      ['Bob Reader', 'bob@example.com', 'Feed', '1', '05 Mar 2026 14:05'],
+      ['Cid Reader', 'cid@example.com', 'AI assistant', '6', '02 Jan 2026 08:00'],
     ]);
     expect(screen.getByText('Showing 1-3 of 3')).toBeInTheDocument();
   });
@@ -133,6 +149,21 @@ describe('ArticleStats', () => {
       '1 view(s)',
       '1 user(s)',
     ]);
+  });
+
+  it('lists a reader once per source: on the web and through their AI assistant', async () => {
+    const viewers = [viewer('u-ann', 'Ann Reader', 2, NOW.toISOString(), 'agent'), viewer('u-ann', 'Ann Reader', 4, MARCH_5, 'web')];
+    const consoleError = vi.spyOn(console, 'error');
+    renderApp({ path: STATS_PATH, user: testUser('Editor'), mocks: [statsMock({ viewers, views: 6, users: 1 })] });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Oil outlook' })).toBeInTheDocument();
+    // Each row has its own key (the reader and the source): React warns of no duplicate.
+    expect(consoleError.mock.calls.flat().join('\n')).not.toContain('same key');
+    consoleError.mockRestore();
+    expect(rowTexts()).toEqual([
+      ['Ann Reader', 'ann@example.com', 'AI assistant', '2', `Today ${formatTime(NOW)}`],
+      ['Ann Reader', 'ann@example.com', 'Web', '4', '05 Mar 2026 14:05'],
+    ]);
+    expect(screen.getByText('Showing 1-2 of 2')).toBeInTheDocument();
   });
 
   it("says 'There are no items to show' when nobody read the article", async () => {

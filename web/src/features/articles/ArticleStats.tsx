@@ -22,6 +22,7 @@ import { formatDateTime } from '../../lib/dates';
 import { errorCode, fieldErrors, formatError } from '../../lib/errors';
 import { ARTICLES_PATH, articleEditPath, articleStateLabel, usersText, viewsText } from './articleText';
 import { ArticleStatsScreenDocument, CreateCampaignDocument, type ArticleStatsScreenQuery } from './__generated__/ArticleStats.generated';
+import { readSourceLabel } from '../../lib/readSource';
 import './articles.css';
 
 type Stats = ArticleStatsScreenQuery['findArticleStats'];
@@ -31,6 +32,7 @@ type Campaign = Stats['campaigns'][number];
 const columns: AdminColumn<Viewer>[] = [
   { key: 'name', title: 'Name', render: (v) => v.name },
   { key: 'email', title: 'Email', render: (v) => v.email },
+  { key: 'source', title: 'Source', width: 120, render: (v) => readSourceLabel(v.source) },
   { key: 'views', title: 'Views', numeric: true, width: 100, render: (v) => v.views },
   { key: 'lastViewed', title: 'Last viewed', width: 180, render: (v) => formatDateTime(v.lastViewed) },
 ];
@@ -83,7 +85,7 @@ export default function ArticleStats() {
         columns={columns}
         rows={pageRows(stats?.viewers ?? [], state)}
         total={stats?.viewers.length ?? 0}
-        rowKey={(v) => v._id}
+        rowKey={(v) => `${v._id}-${v.source}`}
         state={state}
         onStateChange={change}
         loading={loading || !!leave}
@@ -256,6 +258,7 @@ export const ARTICLE_STATS_QUERY = gql`
         _id
         name
         email
+        source
         views
         lastViewed
       }

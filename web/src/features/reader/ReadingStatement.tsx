@@ -13,6 +13,7 @@ import { formatFullDateTime } from '../../lib/dates';
 import { formatError } from '../../lib/errors';
 import { ReadingStatementDocument, type ReadingStatementQuery } from './__generated__/ReadingStatement.generated';
 import './reader.css';
+import { readSourceLabel } from '../../lib/readSource';
 
 type Line = ReadingStatementQuery['myReadingStatement'][number];
 
@@ -46,6 +47,7 @@ const COLUMNS: DataColumn<Line>[] = [
   { key: 'firstRead', title: 'First read', render: (l) => formatFullDateTime(l.firstRead) },
   { key: 'reads', title: 'Reads', render: (l) => l.reads },
   { key: 'full', title: 'Read', render: (l) => (l.full ? 'Full article' : 'Preview only') },
+  { key: 'sources', title: 'Source', render: (l) => l.sources.map(readSourceLabel).join(', ') },
 ];
 
 export function ReadingStatement({ now = new Date() }: { now?: Date }) {
@@ -98,6 +100,7 @@ export const READING_STATEMENT_QUERY = gql`
       firstRead
       reads
       full
+      sources
     }
   }
 `;

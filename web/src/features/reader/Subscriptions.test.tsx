@@ -31,6 +31,7 @@ import {
   SubscriptionsScreenDocument,
 } from './__generated__/Subscriptions.generated';
 import { MyInvoicesDocument } from './__generated__/Invoices.generated';
+import { MyAccessTokensDocument, MyFeedLinksDocument } from './__generated__/Feeds.generated';
 import { ReadingStatementDocument } from './__generated__/ReadingStatement.generated';
 import { recentMonths } from './ReadingStatement';
 import { CreatePaymentSetupIntentDocument } from './__generated__/UpdateCardDialog.generated';
@@ -159,12 +160,19 @@ function statementMock(): MockLink.MockedResponse {
             firstRead: new Date(2026, 2, 5, 14, 5).toISOString(),
             reads: 3,
             full: true,
+            sources: ['web'],
           },
         ],
       },
     },
   };
 }
+
+/** The reader's feed links and access tokens (none: Feeds.test.tsx covers them). */
+const feedsMocks: MockLink.MockedResponse[] = [
+  { request: { query: MyFeedLinksDocument }, maxUsageCount: Number.POSITIVE_INFINITY, result: { data: { myFeedLinks: [] } } },
+  { request: { query: MyAccessTokensDocument }, maxUsageCount: Number.POSITIVE_INFINITY, result: { data: { myAccessTokens: [] } } },
+];
 
 function open(
   mocks: MockLink.MockedResponse[],
@@ -174,7 +182,7 @@ function open(
   return renderApp({
     path: options.path ?? '/subscriptions',
     user: USER,
-    mocks: [...mocks, invoicesMock(options.invoices), statementMock()],
+    mocks: [...mocks, invoicesMock(options.invoices), statementMock(), ...feedsMocks],
     width,
     config: options.config,
   });
@@ -201,6 +209,7 @@ function monthlyStatementMock(asked: string[]): MockLink.MockedResponse {
                 firstRead: new Date(2026, 2, 5, 14, 5).toISOString(),
                 reads: 3,
                 full: true,
+                sources: ['agent', 'web'],
               },
               {
                 __typename: 'ReadingStatementLine',
@@ -210,6 +219,7 @@ function monthlyStatementMock(asked: string[]): MockLink.MockedResponse {
                 firstRead: new Date(2026, 2, 6, 9, 0).toISOString(),
                 reads: 1,
                 full: false,
+                sources: ['feed'],
               },
             ]
           : [];
@@ -367,9 +377,9 @@ describe('Subscriptions page', () => {
       .getAllByRole('row')
       .map((r) => Array.from((r as HTMLTableRowElement).cells).map((c) => c.textContent));
     expect(rows).toEqual([
-      ['Article', 'Channel', 'First read', 'Reads', 'Read'],
-      ['Copper outlook', 'Metals Weekly', '05 Mar 2026 14:05', '3', 'Full article'],
-      ['Zinc brief', '', '06 Mar 2026 09:00', '1', 'Preview only'],
+      ['Article', 'Channel', 'First read', 'Reads', 'Read', 'Source'],
+      ['Copper outlook', 'Metals Weekly', '05 Mar 2026 14:05', '3', 'Full article', 'AI assistant, Web'],
+      ['Zinc brief', '', '06 Mar 2026 09:00', '1', 'Preview only', 'Feed'],
     ]);
 
     await user.selectOptions(screen.getByLabelText('Month'), MONTHS[1].value);

@@ -17,6 +17,9 @@
 //! Seats (issue 39): a channel a seat of the reader's firm gives them is listed with their
 //! subscriptions, 'Provided by {firm}', with its end date and no Cancel: 'Give back' returns the
 //! seat to the firm after a confirmation (`releaseFirmSeat` of their own seat).
+//!
+//! Private feeds and personal access tokens (issue 41): the sections 'Feeds' and 'Access tokens'
+//! (Feeds), under the reading statement.
 import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useEffect, useId, useState, type ReactNode } from 'react';
@@ -36,6 +39,7 @@ import { ArticleCardList } from './common/ArticleCardList';
 import { channelPath, CHANNELS_PATH, EMAIL_NOTIFICATIONS_PATH, subscribePath } from './common/channelText';
 import { formatDay } from './common/readerDates';
 import { PAYMENT_FAILED_TEXT, providedByText } from './common/subscriptionText';
+import { AccessTokens, FeedLinks } from './Feeds';
 import { Invoices } from './Invoices';
 import { ReadingStatement } from './ReadingStatement';
 import { CARD_UPDATED_TEXT, takeCardUpdate, UpdateCardDialog, type CardUpdate } from './UpdateCardDialog';
@@ -202,6 +206,12 @@ export default function Subscriptions() {
           </Section>
           <Section title="Your reading statement">
             <ReadingStatement />
+          </Section>
+          <Section title="Feeds">
+            <FeedLinks />
+          </Section>
+          <Section title="Access tokens">
+            <AccessTokens />
           </Section>
           {hasCurrent && (
             <Section title="Articles from your subscriptions">

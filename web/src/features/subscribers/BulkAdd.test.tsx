@@ -43,6 +43,20 @@ const checkMock = (result: typeof RESULT, csv = CSV): MockLink.MockedResponse =>
   result: { data: { checkEmails: result } },
 });
 
+/** The server's answer to `createBulkSubscriptions`: nothing done and nobody refused unless told. */
+const outcome = (
+  counts: Partial<Record<'added' | 'updated' | 'alreadySubscribed' | 'refused', number>> = {},
+  refusals: unknown[] = [],
+) => ({
+  __typename: 'BulkSubscriptionResult',
+  added: 0,
+  updated: 0,
+  alreadySubscribed: 0,
+  refused: 0,
+  ...counts,
+  refusals,
+});
+
 const csvFile = (text = CSV, name = 'readers.csv') => new File([text], name, { type: 'text/csv' });
 const tab = (name: RegExp) => screen.getByRole('tab', { name });
 
@@ -76,7 +90,7 @@ describe('BulkAdd', { timeout: 15_000 }, () => {
   it('reads the file, has the server check it and reviews the result, then adds the users', async () => {
     const user = userEvent.setup();
     const create = vi.fn(() => ({
-      data: { createBulkSubscriptions: { __typename: 'BulkSubscriptionResult', added: 1, updated: 0, alreadySubscribed: 1, refused: 0 } },
+      data: { createBulkSubscriptions: outcome({ added: 1, alreadySubscribed: 1 }) },
     }));
     renderApp({
       path: PATH,
@@ -88,7 +102,13 @@ describe('BulkAdd', { timeout: 15_000 }, () => {
           request: {
             query: CreateBulkSubscriptionsDocument,
             variables: {
-              item: { channelId: IDS.oil, fileName: 'readers.csv', subscriptionType: 'trial', notes: 'Conference list' },
+              item: {
+                channelId: IDS.oil,
+                fileName: 'readers.csv',
+                subscriptionType: 'trial',
+                notes: 'Conference list',
+                policyOverrideReason: null,
+              },
               users: [IDS.ada],
               existing: [],
             },
@@ -143,7 +163,7 @@ describe('BulkAdd', { timeout: 15_000 }, () => {
     const user = userEvent.setup();
     const onlyExisting = { ...RESULT, identified: 1, users: [], insightsUsers: [], unmatched: [] };
     const create = vi.fn(() => ({
-      data: { createBulkSubscriptions: { __typename: 'BulkSubscriptionResult', added: 0, updated: 1, alreadySubscribed: 0, refused: 0 } },
+      data: { createBulkSubscriptions: outcome({ updated: 1 }) },
     }));
     const csv = 'bob@example.com\n';
     renderApp({
@@ -156,7 +176,7 @@ describe('BulkAdd', { timeout: 15_000 }, () => {
           request: {
             query: CreateBulkSubscriptionsDocument,
             variables: {
-              item: { channelId: IDS.oil, fileName: 'readers.csv', subscriptionType: 'nonCharge', notes: null },
+              item: { channelId: IDS.oil, fileName: 'readers.csv', subscriptionType: 'nonCharge', notes: null, policyOverrideReason: null },
               users: [],
               existing: [IDS.bob],
             },
@@ -175,6 +195,109 @@ describe('BulkAdd', { timeout: 15_000 }, () => {
     await user.click(confirm);
     await waitFor(() => expect(create).toHaveBeenCalledTimes(1));
     expect(await screen.findByText('0 subscriber(s) added, 1 updated.')).toBeInTheDocument();
+  });
+
+  it('asks for a reason to override the trial policy for a trial only, and sends it with the subscriptions', async () => {
+    const user = userEvent.setup();
+    const create = vi.fn(() => ({ data: { createBulkSubscriptions: outcome({ added: 1 }) } }));
+    renderApp({
+      path: PATH,
+      user: editor,
+      mocks: [
+        channelMock(),
+        checkMock(RESULT),
+        {
+          request: {
+            query: CreateBulkSubscriptionsDocument,
+            variables: {
+              item: {
+                channelId: IDS.oil,
+                fileName: 'readers.csv',
+                subscriptionType: 'trial',
+                notes: null,
+                policyOverrideReason: 'Agreed with sales for the conference',
+              },
+              users: [IDS.ada],
+              existing: [],
+            },
+          },
+          result: create,
+        },
+        ...statsMocks(),
+      ],
+    });
+    await user.upload(await screen.findByLabelText('CSV file'), csvFile());
+    await screen.findByRole('heading', { level: 1, name: 'Review upload' });
+
+    // Non-charge subscriptions follow no trial policy: no reason is asked for.
+    expect(screen.queryByLabelText('Reason to override the trial policy')).not.toBeInTheDocument();
+    const types = screen.getByRole('radiogroup', { name: 'Subscription type given' });
+    await user.click(within(types).getByRole('radio', { name: 'Trial' }));
+    const reason = await screen.findByLabelText('Reason to override the trial policy');
+    expect(reason).toHaveAccessibleDescription(expect.stringContaining('kept in the audit trail'));
+    await user.type(reason, '  Agreed with sales for the conference ');
+    await user.click(screen.getByRole('button', { name: 'Confirm and add subscribers' }));
+
+    await waitFor(() => expect(create).toHaveBeenCalledTimes(1));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Oil Weekly: subscribers' })).toBeInTheDocument();
+  });
+
+  it("lists the users the server refused, with their email and the reason, until 'Done'", async () => {
+    const user = userEvent.setup();
+    const COOL_OFF = 'Within the trial policy cool-off until 01 Jun 2026';
+    const create = vi.fn(() => ({
+      data: {
+        createBulkSubscriptions: outcome({ updated: 1, refused: 1 }, [{ __typename: 'BulkRefusal', userId: IDS.ada, reason: COOL_OFF }]),
+      },
+    }));
+    const { router } = renderApp({
+      path: PATH,
+      user: editor,
+      mocks: [
+        channelMock(),
+        checkMock(RESULT),
+        {
+          request: {
+            query: CreateBulkSubscriptionsDocument,
+            variables: {
+              item: { channelId: IDS.oil, fileName: 'readers.csv', subscriptionType: 'trial', notes: null, policyOverrideReason: null },
+              users: [IDS.ada],
+              existing: [IDS.bob],
+            },
+          },
+          result: create,
+        },
+        ...statsMocks(),
+      ],
+    });
+    await user.upload(await screen.findByLabelText('CSV file'), csvFile());
+    await screen.findByRole('heading', { level: 1, name: 'Review upload' });
+    await user.click(tab(/^Existing/));
+    await user.click(await screen.findByRole('checkbox', { name: 'Overwrite subscribed users' }));
+    await user.click(within(screen.getByRole('radiogroup', { name: 'Subscription type given' })).getByRole('radio', { name: 'Trial' }));
+    await user.click(screen.getByRole('button', { name: 'Confirm and add subscribers' }));
+
+    await waitFor(() => expect(create).toHaveBeenCalledTimes(1));
+    expect(await screen.findByText('0 subscriber(s) added, 1 updated, 1 refused.')).toBeInTheDocument();
+    // The screen stays: the refused users are shown by their email (from the review), not their id.
+    const warning = await screen.findByText('1 user(s) were not given the subscription:');
+    expect(warning.closest('[role="status"]')).not.toBeNull();
+    expect(screen.getByRole('heading', { level: 1, name: 'Review upload' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(PATH);
+    const refused = screen.getByRole('table', { name: 'Users refused' });
+    expect(
+      within(refused)
+        .getAllByRole<HTMLTableRowElement>('row')
+        .map((r) => [...r.cells].map((c) => c.textContent)),
+    ).toEqual([
+      ['Email', 'Reason'],
+      ['ada@example.com', COOL_OFF],
+    ]);
+    expect(screen.queryByRole('button', { name: 'Confirm and add subscribers' })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Oil Weekly: subscribers' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(`/publisher/premium-channels/subscriber-stats/${IDS.oil}`);
   });
 
   it("shows 'Upload complete' and clears the review on Cancel", async () => {

@@ -35,7 +35,7 @@ import { bulkOutcomeText, canConfirmBulk, fileError, reviewSummary } from './bul
 import { ChannelGate } from './ChannelGate';
 import type { SubscriberChannel } from './subscriberChannel';
 import { LIMITS } from './subscriberRules';
-import { CHANNELS_PATH, MESSAGES, STATE_LABELS, statsPath, TYPE_LABELS } from './subscriberText';
+import { CHANNELS_PATH, MESSAGES, OVERRIDE_HELP, OVERRIDE_LABEL, STATE_LABELS, statsPath, TYPE_LABELS } from './subscriberText';
 import './subscribers.css';
 
 type CheckResult = CheckEmailsQuery['checkEmails'];
@@ -165,6 +165,11 @@ const existingColumns: AdminColumn<CheckUser>[] = [
   { key: 'subscription', title: 'Current subscription', render: subscriptionText },
 ];
 
+const refusalColumns: AdminColumn<{ email: string; reason: string }>[] = [
+  { key: 'email', title: 'Email', render: (r) => r.email },
+  { key: 'reason', title: 'Reason', render: (r) => r.reason },
+];
+
 const emailColumns: AdminColumn<string>[] = [{ key: 'email', title: 'Email', render: (email) => email }];
 
 /** One tab's rows, paged in the browser (a file may hold many thousands). */
@@ -207,7 +212,10 @@ function BulkReview({ channel, fileName, result, onCancel, onDone }: BulkReviewP
   const [overwrite, setOverwrite] = useState(false);
   const [type, setType] = useState<BulkType>('nonCharge');
   const [notes, setNotes] = useState('');
+  const [overrideReason, setOverrideReason] = useState('');
   const [failure, setFailure] = useState<unknown>(null);
+  // Readers the server refused (e.g. within the trial policy's cool-off): shown before leaving.
+  const [refusals, setRefusals] = useState<{ email: string; reason: string }[] | null>(null);
   const [createBulk, { loading }] = useMutation(CreateBulkSubscriptionsDocument);
   const enabled = canConfirmBulk({ toAdd: result.users.length, existing: result.existing.length, overwrite });
 
@@ -216,19 +224,43 @@ function BulkReview({ channel, fileName, result, onCancel, onDone }: BulkReviewP
     try {
       const { data } = await createBulk({
         variables: {
-          item: { channelId: channel._id, fileName, subscriptionType: premium ? type : 'free', notes: notes.trim() || null },
+          item: {
+            channelId: channel._id,
+            fileName,
+            subscriptionType: premium ? type : 'free',
+            notes: notes.trim() || null,
+            policyOverrideReason: premium && type === 'trial' ? overrideReason.trim() || null : null,
+          },
           users: result.users.map((u) => u._id),
           existing: overwrite ? result.existing.map((u) => u._id) : [],
         },
       });
-      if (data) void showToast({ message: bulkOutcomeText(data.createBulkSubscriptions), intent: 'success' });
-      onDone();
+      if (!data) return;
+      const outcome = data.createBulkSubscriptions;
+      void showToast({ message: bulkOutcomeText(outcome), intent: 'success' });
+      if (outcome.refusals.length === 0) {
+        onDone();
+        return;
+      }
+      const emails = new Map([...result.users, ...result.existing].map((u) => [u._id, u.email]));
+      setRefusals(outcome.refusals.map((r) => ({ email: emails.get(r.userId) ?? r.userId, reason: r.reason })));
     } catch (e) {
       setFailure(e);
     }
   };
 
   const userKey = (u: CheckUser) => u._id;
+  if (refusals) {
+    return (
+      <>
+        <Banner intent="warning" role="status">
+          {`${refusals.length} user(s) were not given the subscription:`}
+        </Banner>
+        <ReviewTable label="Users refused" columns={refusalColumns} rows={refusals} rowKey={(r) => r.email} />
+        <Button text="Done" intent="primary" onClick={onDone} />
+      </>
+    );
+  }
   return (
     <>
       <p>{reviewSummary(result.identified, result.users.length)}</p>
@@ -287,6 +319,18 @@ function BulkReview({ channel, fileName, result, onCancel, onDone }: BulkReviewP
             options={BULK_TYPES}
             value={type}
             onChange={(value) => value && setType(value)}
+            onBlur={() => {}}
+          />
+        )}
+        {premium && type === 'trial' && (
+          <TextAreaField
+            label={OVERRIDE_LABEL}
+            name="policyOverrideReason"
+            maxLength={LIMITS.policyOverrideReason}
+            rows={2}
+            help={OVERRIDE_HELP}
+            value={overrideReason}
+            onChange={setOverrideReason}
             onBlur={() => {}}
           />
         )}
@@ -362,6 +406,10 @@ export const BULK_ADD_OPERATIONS = gql`
       updated
       alreadySubscribed
       refused
+      refusals {
+        userId
+        reason
+      }
     }
   }
 `;

@@ -47,7 +47,7 @@ import {
   validateSubscriber,
   type SubscriberValues,
 } from './subscriberRules';
-import { CHANNELS_PATH, statsPath } from './subscriberText';
+import { CHANNELS_PATH, OVERRIDE_HELP, OVERRIDE_LABEL, statsPath } from './subscriberText';
 import { SubscriptionHistory } from './SubscriptionHistory';
 import { userLabel, UserSearchField, type SubscribableUser } from './UserSearchField';
 import './subscribers.css';
@@ -61,8 +61,6 @@ export interface FormValues extends SubscriberValues<SubscribableUser> {
 }
 
 export const NOTES_LABEL = "Reason for activating this subscription on user's behalf";
-export const OVERRIDE_LABEL = 'Reason to override the trial policy';
-export const OVERRIDE_HELP = 'Only for a trial longer than the policy allows or within its cool-off; kept in the audit trail.';
 
 /** The route screen: /subscribers/{_id}/add, or /subscribers/{_id}/edit/{productUserId}. */
 export default function SubscriberFormScreen() {

@@ -67,3 +67,7 @@ export const MESSAGES = {
   fileFormat: 'File format not supported',
   uploadComplete: 'Upload complete',
 } as const;
+
+/** The trial policy override (the subscriber form and the bulk review, for trials). */
+export const OVERRIDE_LABEL = 'Reason to override the trial policy';
+export const OVERRIDE_HELP = 'Only for a trial longer than the policy allows or within its cool-off; kept in the audit trail.';

@@ -2,8 +2,9 @@
 //! and phone are read only; Function (at most 50) can change, and so can the contributor photo
 //! (only for users on the internal company domains: `canHaveProfilePicture`) and the tableau-chart
 //! access (only an administrator may change it). Administrators also manage the user's clearing
-//! accounts here (BillingAccounts, issue 13). A Contributor may edit only themself; the
-//! server checks every rule again.
+//! accounts here (BillingAccounts, issue 13), and see and revoke the user's feed links and access
+//! tokens (UserSecrets, issue 41). A Contributor may edit only themself; the server checks every
+//! rule again.
 import { gql } from '@apollo/client';
 import { useMutation } from '@apollo/client/react';
 import { useParams } from 'react-router';
@@ -23,6 +24,7 @@ import { formatDateTime } from '../../lib/dates';
 import { formatError } from '../../lib/errors';
 import { useSession } from '../../lib/session';
 import { BillingAccounts } from './BillingAccounts';
+import { UserSecrets } from './UserSecrets';
 import { EditUserDocument, UserByIdDocument, type UserFormFieldsFragment } from './__generated__/UserForm.generated';
 import { checkPhoto, PHOTO_ACCEPT, usePhotoUpload, useProfilePicture } from './profilePicture';
 import './UserForm.css';
@@ -111,7 +113,14 @@ export function UserForm({ record }: { record: UserFormFieldsFragment }) {
       form={form}
       title="Edit user"
       breadcrumbs={[{ text: 'Users', to: USERS_PATH }, { text: record.name }]}
-      after={isAdministrator ? <BillingAccounts userId={record._id} userName={record.name} /> : undefined}
+      after={
+        isAdministrator ? (
+          <>
+            <BillingAccounts userId={record._id} userName={record.name} />
+            <UserSecrets userId={record._id} userName={record.name} />
+          </>
+        ) : undefined
+      }
     >
       {!canEdit && <Banner>A contributor can change only their own profile.</Banner>}
       <dl className="insights-user-facts" aria-label="User details">

@@ -12,6 +12,9 @@ import {
 } from './__generated__/ArticleHistory.generated';
 import { bodyText, listDiff, textDiff } from './revisionDiff';
 
+type ArticleHistoryModule = typeof import('./ArticleHistory');
+let historyModule: ArticleHistoryModule;
+
 const ARTICLE = '65d000000000000000000001';
 const PATH = `/publisher/articles/history/${ARTICLE}`;
 const EDITOR = testUser('Editor');
@@ -40,6 +43,13 @@ const SUMMARIES = [
 
 const item = (typename: string, _id: string, name: string | null) => ({ __typename: typename, _id, name });
 
+function disclosure(scopeType: 'channel' | 'desk', scopeName: string | null, version: number, html: string) {
+  return { __typename: 'Disclosure', scopeType, scopeId: `${scopeType}1`, scopeName, version, html } as const;
+}
+
+const CHANNEL_DISCLOSURE = disclosure('channel', 'Metals Weekly', 3, '<p>Not advice.</p>');
+const DESK_DISCLOSURE = disclosure('desk', 'Metals desk', 2, '<p>The desk may hold positions.</p>');
+
 function revision(number: number, overrides: Record<string, unknown> = {}) {
   return {
     __typename: 'ArticleRevision',
@@ -56,17 +66,21 @@ function revision(number: number, overrides: Record<string, unknown> = {}) {
     categories: [item('RevisionItem', 't1', 'Copper')],
     tags: [item('RevisionItem', 'g1', 'LME')],
     contributors: [item('RevisionItem', 'u1', 'Edna Editor')],
+    disclosures: [CHANNEL_DISCLOSURE, DESK_DISCLOSURE] as ReturnType<typeof disclosure>[],
     ...overrides,
   };
 }
 
-const REVISIONS: Record<string, ReturnType<typeof revision>> = {
+type Revision = ReturnType<typeof revision>;
+const REVISIONS: Record<string, Revision> = {
   r1: revision(1),
   r2: revision(2),
   r3: revision(3, {
     title: 'Copper outlook (corrected)',
     html: '<p>Copper rose 3%.</p><p>Stocks fell.</p>',
     tags: [item('RevisionItem', 'g1', 'LME'), item('RevisionItem', 'g2', 'Comex')],
+    // The desk's disclosure was edited between revisions 2 and 3 (listed desk first: the order is the screen's).
+    disclosures: [disclosure('desk', 'Metals desk', 3, '<p>The desk may hold short positions.</p>'), CHANNEL_DISCLOSURE],
   }),
 };
 
@@ -108,8 +122,14 @@ function mocks(restores: RestoreArticleRevisionMutationVariables[] = []): MockLi
 }
 
 beforeAll(async () => {
-  await import('./ArticleHistory');
+  historyModule = await import('./ArticleHistory');
 });
+
+/** A compared field's block, by its heading ("Disclosures Changed"). */
+function field(name: string): HTMLElement {
+  const heading = screen.getByRole('heading', { level: 3, name: `${name} Changed` });
+  return heading.closest('.insights-history-field') as HTMLElement;
+}
 
 describe('ArticleHistory', () => {
   it('lists the revisions, who and when, and compares the newest two field by field and word by word', async () => {
@@ -128,10 +148,17 @@ describe('ArticleHistory', () => {
       `/publisher/audit?entityType=article&entityId=${ARTICLE}`,
     );
 
-    // Revision 2 against 3: the title, the tags and the body changed.
+    // Revision 2 against 3: the title, the desk's disclosure, the tags and the body changed.
     await screen.findByText(/Revision 2 \(.*\) compared with revision 3/);
     const headings = screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
-    expect(headings).toEqual(['Title Changed', 'Tags Changed', 'Body Changed']);
+    expect(headings).toEqual(['Title Changed', 'Disclosures Changed', 'Tags Changed', 'Body Changed', 'Disclosure texts Changed']);
+    expect(field('Disclosures').querySelector('.insights-history-text')?.textContent).toBe(
+      'Channel Metals Weekly: version 3; Desk Metals desk: version [removed: 2][added: 3]',
+    );
+    expect(field('Disclosure texts')).toHaveTextContent(/Desk Metals desk \(version \[removed: 2\]\[added: 3\]\):/);
+    expect(
+      within(field('Disclosure texts')).getByText((_, node) => node?.tagName === 'INS' && /short/.test(node.textContent ?? '')),
+    ).toBeTruthy();
     expect(screen.getByText(/^Unchanged: Summary, Channel, Access, Topics, Contributors\.$/)).toBeInTheDocument();
     const added = Array.from(document.querySelectorAll('ins')).map((n) => n.textContent);
     expect(added).toEqual(expect.arrayContaining(['[added:  (corrected)]', '[added: Comex]']));
@@ -151,6 +178,14 @@ describe('ArticleHistory', () => {
     await user.click(screen.getByRole('radio', { name: 'Side by side' }));
     const columns = screen.getAllByRole('heading', { level: 4 }).map((h) => h.textContent);
     expect(columns.slice(0, 2)).toEqual(['Revision 1', 'Revision 3']);
+    // Each side reads its revision's disclosures at their versions.
+    const sides = Array.from(field('Disclosures').querySelectorAll('.insights-history-columns > div'));
+    expect(sides.map((side) => [side.querySelector('h4')?.textContent, side.querySelector('.insights-history-text')?.textContent])).toEqual(
+      [
+        ['Revision 1', 'Channel Metals Weekly: version 3; Desk Metals desk: version [removed: 2]'],
+        ['Revision 3', 'Channel Metals Weekly: version 3; Desk Metals desk: version [added: 3]'],
+      ],
+    );
   });
 
   it('restores a revision as a new draft based on the current version, then opens the editor', async () => {
@@ -179,6 +214,28 @@ describe('revision diffs', () => {
     );
     expect(bodyText('<table><tr><td>A</td><td>B</td></tr></table>')).toBe('A\tB');
     expect(bodyText('<p><img alt="Chart"></p>')).toBe('[image: Chart]');
+  });
+
+  it('reads the disclosures a revision was saved under as their versions, or None', () => {
+    const { compare, disclosureVersions, disclosureTexts } = historyModule;
+    const none: Revision = { ...REVISIONS.r1, disclosures: [] };
+    expect(disclosureVersions(none)).toBe('None');
+    expect(disclosureTexts(none)).toBe('None');
+    expect(disclosureVersions(REVISIONS.r3)).toBe('Channel Metals Weekly: version 3; Desk Metals desk: version 3');
+    expect(disclosureTexts(REVISIONS.r1)).toBe(
+      'Channel Metals Weekly (version 3):\nNot advice.\n\nDesk Metals desk (version 2):\nThe desk may hold positions.',
+    );
+    const gone: Revision = { ...REVISIONS.r1, disclosures: [disclosure('desk', null, 4, '')] };
+    expect(disclosureVersions(gone)).toBe('Desk desk1 (deleted): version 4 (withdrawn)');
+
+    const row = (a: Revision, b: Revision) => compare(a, b).find((f) => f.name === 'Disclosures')?.parts;
+    expect(row(none, REVISIONS.r1)).toEqual([
+      { text: 'None', change: 'removed' },
+      { text: 'Channel Metals Weekly: version 3; Desk Metals desk: version 2', change: 'added' },
+    ]);
+    expect(row(REVISIONS.r1, REVISIONS.r2)).toEqual([
+      { text: 'Channel Metals Weekly: version 3; Desk Metals desk: version 2', change: 'same' },
+    ]);
   });
 
   it('marks the words and items that changed', () => {

@@ -228,7 +228,34 @@ interface FieldDiff {
 
 const names = (items: readonly { _id: string; name?: string | null }[]) => items.map((i) => i.name ?? `${i._id} (deleted)`);
 
-/** The fields readers see, compared. */
+type RevisionDisclosure = NonNullable<Revision>['disclosures'][number];
+
+/** Whose disclosure: "Channel Metals Pro", "Desk Metals desk", or its id when since deleted. */
+function disclosureLabel(d: RevisionDisclosure): string {
+  return `${d.scopeType === 'channel' ? 'Channel' : 'Desk'} ${d.scopeName ?? `${d.scopeId} (deleted)`}`;
+}
+
+/** The channel's first, then the desk's, whatever order the server lists them in. */
+function sortedDisclosures(r: NonNullable<Revision>): RevisionDisclosure[] {
+  const rank = (d: RevisionDisclosure) => (d.scopeType === 'channel' ? 0 : 1);
+  return [...r.disclosures].sort((x, y) => rank(x) - rank(y) || disclosureLabel(x).localeCompare(disclosureLabel(y)));
+}
+
+/** The disclosures a revision was saved under, at their versions: "Channel Metals Pro: version 3; Desk Metals desk: version 2". */
+export function disclosureVersions(r: NonNullable<Revision>): string {
+  const all = sortedDisclosures(r);
+  if (all.length === 0) return 'None';
+  return all.map((d) => `${disclosureLabel(d)}: version ${d.version}${d.html ? '' : ' (withdrawn)'}`).join('; ');
+}
+
+/** Their texts, read as text like the body. */
+export function disclosureTexts(r: NonNullable<Revision>): string {
+  const all = sortedDisclosures(r);
+  if (all.length === 0) return 'None';
+  return all.map((d) => `${disclosureLabel(d)} (version ${d.version}):\n${bodyText(d.html) || '(withdrawn)'}`).join('\n\n');
+}
+
+/** The fields readers see, compared (the disclosures at their versions, then their texts after the body). */
 export function compare(a: NonNullable<Revision>, b: NonNullable<Revision>): FieldDiff[] {
   const premium = (r: NonNullable<Revision>) =>
     r.isPremium ? `Premium${r.premiumExpiryOffset ? `, free after ${r.premiumExpiryOffset}` : ''}` : 'Free';
@@ -237,10 +264,12 @@ export function compare(a: NonNullable<Revision>, b: NonNullable<Revision>): Fie
     { name: 'Summary', parts: textDiff(a.summary ?? '', b.summary ?? '') },
     { name: 'Channel', parts: textDiff(a.premiumChannelName ?? 'None', b.premiumChannelName ?? 'None') },
     { name: 'Access', parts: textDiff(premium(a), premium(b)) },
+    { name: 'Disclosures', parts: textDiff(disclosureVersions(a), disclosureVersions(b)) },
     { name: 'Topics', parts: listDiff(names(a.categories), names(b.categories)) },
     { name: 'Tags', parts: listDiff(names(a.tags), names(b.tags)) },
     { name: 'Contributors', parts: listDiff(names(a.contributors), names(b.contributors)) },
     { name: 'Body', parts: textDiff(bodyText(a.html), bodyText(b.html)) },
+    { name: 'Disclosure texts', parts: textDiff(disclosureTexts(a), disclosureTexts(b)) },
   ];
 }
 
@@ -335,6 +364,13 @@ export const ARTICLE_REVISION_QUERY = gql`
       contributors {
         _id
         name
+      }
+      disclosures {
+        scopeType
+        scopeId
+        scopeName
+        version
+        html
       }
     }
   }
