@@ -33,7 +33,7 @@ for sessions in 1 16; do
   for tool in search_research get_article; do
     args=$work/search.jsonl
     [[ $tool == get_article ]] && args=$work/article.jsonl
-    "$python" scripts/bench/mcp_load.py "$url/mcp" "$TOKEN" calls "$sessions" 20 "$tool" "$args" |
+    "$python" scripts/bench/mcp_load.py "$url/mcp" "$TOKEN" calls "$sessions" 20 "$tool" "$args" 2>/dev/null |
       python3 -c "import json,sys; r=json.load(sys.stdin); print(f'{sys.argv[1]:<16} {sys.argv[2]:>2} sessions  {r[\"per_second\"]:8.1f} calls/s   p50 {r[\"p50_ms\"]:7.1f} ms   p99 {r[\"p99_ms\"]:7.1f} ms   ({r[\"calls\"]} calls, {r[\"errors\"]} errors)')" "$tool" "$sessions"
   done
 done
@@ -42,7 +42,7 @@ feed=$(curl -fsS "$url/graphql" -H "authorization: Bearer $TOKEN" -H 'content-ty
   -d '{"query":"mutation { createFeedLink(scope: {kind: all}) { url } }"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["createFeedLink"]["url"])')
 feed=$url${feed#*"$INSIGHTS_PUBLIC_URL"}
 etag=$(curl -fsS -o /dev/null -D - "$feed" | awk 'tolower($1) == "etag:" {print $2}' | tr -d '\r')
-echo "feed: $(curl -fsS "$feed" | wc -c) bytes, $(curl -fsS "$feed" | grep -c '<entry>') entries"
+echo "feed: $(curl -fsS "$feed" | wc -c) bytes, $(curl -fsS "$feed" | grep -o '<entry>' | wc -l) entries"
 cpu_mark
 wrk -t2 -c32 -d20s --latency "$feed" >/tmp/insights-bench.txt
 report "feed, full document" 32

@@ -31,7 +31,7 @@ async def calls(url, token, sessions, seconds, tool, args):
                         started = time.perf_counter()
                         result = await session.call_tool(tool, args[turn % len(args)])
                         latencies.append(time.perf_counter() - started)
-                        errors += bool(result.isError)
+                        errors += bool(result.is_error)
                         turn += sessions
 
     began = time.monotonic()
