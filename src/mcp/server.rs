@@ -122,7 +122,7 @@ impl Research {
     async fn get_article(&self, Parameters(args): Parameters<tools::ArticleArgs>, ctx: RequestContext<RoleServer>) -> Result<CallToolResult, McpError> {
         let question = format!("get_article: {}", args.id);
         self.run(&ctx, question, async |call| match tools::article(call, &args.id).await? {
-            Some((answer, _)) => Ok(answer),
+            Some(answer) => Ok(answer),
             None => Err(Error::field("id", "No published article has this id")),
         })
         .await
@@ -206,7 +206,7 @@ impl ServerHandler for Research {
         };
         let read = self
             .run(&ctx, format!("resources/read: {uri}"), async |call| match tools::article(call, &id).await? {
-                Some((answer, _)) => Ok(answer),
+                Some(answer) => Ok(answer),
                 None => Err(Error::field("uri", "No published article has this id")),
             })
             .await?;

@@ -196,7 +196,7 @@ pub async fn newest(call: &Call, filter: SearchFilter, topic: Option<String>, li
 /// The article as Markdown (from its sanitised HTML, tables kept) when the reader may read it in
 /// full (recorded as their assistant's read), else its title, summary and how to subscribe. None:
 /// no published article has this id.
-pub async fn article(call: &Call, id: &str) -> Result<Option<(Answer, String)>> {
+pub async fn article(call: &Call, id: &str) -> Result<Option<Answer>> {
     if !ids::is_valid_id(id) {
         return Ok(None);
     }
@@ -246,8 +246,7 @@ pub async fn article(call: &Call, id: &str) -> Result<Option<(Answer, String)>> 
         "fullAccess": entitled,
         "markdown": markdown,
     });
-    let answer = Answer { structured, text: markdown.clone(), cited: vec![row.article_id.clone()] };
-    Ok(Some((answer, markdown)))
+    Ok(Some(Answer { structured, text: markdown, cited: vec![row.article_id.clone()] }))
 }
 
 /// The sanitised HTML as Markdown (tables as Markdown tables).
