@@ -100,6 +100,10 @@ pub struct Config {
     #[command(flatten)]
     pub tableau: TableauConfig,
 
+    /// Seconds an MCP session (`/mcp`) is kept without a request; then it is closed and its memory (about 170 KB) freed, and its client starts a new one.
+    #[arg(long, env = "INSIGHTS_MCP_SESSION_IDLE_SECS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+    pub mcp_session_idle_secs: u64,
+
     /// Log format: `json` (structured, for production) or `pretty` (for a terminal).
     #[arg(long, env = "INSIGHTS_LOG_FORMAT", default_value = "json", value_parser = ["json", "pretty"])]
     pub log_format: String,

@@ -1,5 +1,5 @@
 //! The purge schedule: the built-in identity provider's expired authorization codes and refresh
-//! tokens, finished jobs, old delivered emails, long-gone worker processes, and the audit trail
+//! tokens and the self-registered clients left unused, finished jobs, old delivered emails, long-gone worker processes, and the audit trail
 //! past its retention when an operator sets one (never by default).
 
 use insights::{AppState, audit, auth::provider::queries, email::outbox, workers};
@@ -12,6 +12,6 @@ pub async fn handle(state: &AppState) -> anyhow::Result<()> {
     let emails = outbox::purge(&state.pool, schedules.outbox_retention_days).await?;
     let processes = workers::purge(&state.pool, schedules.job_retention_days).await?;
     let audit_events = audit::queries::purge(&state.pool, schedules.audit_retention_days).await?;
-    tracing::info!(codes = purged.codes, refresh_tokens = purged.refresh_tokens, jobs, emails, processes, audit_events, "purged");
+    tracing::info!(codes = purged.codes, refresh_tokens = purged.refresh_tokens, clients = purged.clients, jobs, emails, processes, audit_events, "purged");
     Ok(())
 }

@@ -5,7 +5,8 @@
 #   virtualenv scripts/test.sh makes) at 1 and 16 concurrent sessions: calls/s, p50, p99;
 # - a private feed of the reader's subscriptions with wrk at 32 connections, plain and with
 #   If-None-Match: requests/s, p50, p99;
-# - the server's resident memory with 1,000 MCP sessions open, against none.
+# - the server's resident memory with 1,000 MCP sessions open, against none, once they have been
+#   left idle past INSIGHTS_MCP_SESSION_IDLE_SECS, and with 1,000 more.
 # Prints the figures; asserts nothing. BENCH_DB keeps the loaded data for the next run.
 source "$(dirname "$0")/common.sh"
 python=${INSIGHTS_CLIENTS_PYTHON:-$HOME/.cache/insights/clients-venv/bin/python}
@@ -50,11 +51,21 @@ cpu_mark
 wrk -t2 -c32 -d20s --latency -H "If-None-Match: $etag" "$feed" >/tmp/insights-bench.txt
 report "feed, If-None-Match (304)" 32
 
+# Sessions close once idle (here after 15 s): the memory 1,000 of them held is reused by the next 1,000.
+stop
+start INSIGHTS_NO_WORKER=true INSIGHTS_RATE_LIMIT_AGENT=off INSIGHTS_MCP_SESSION_IDLE_SECS=15
 rss() { awk '/VmRSS/ {print $2}' "/proc/$pid/status"; }
-before=$(rss)
-coproc HOLD { "$python" scripts/bench/mcp_load.py "$url/mcp" "$TOKEN" open 1000; }
-read -r ready <&"${HOLD[0]}"
-sleep 2
-echo "server memory: $((before / 1024)) MB with no MCP session, $(( $(rss) / 1024 )) MB with 1,000 open ($ready)"
-echo done >&"${HOLD[1]}"
-wait "$HOLD_PID" 2>/dev/null || true
+hold_sessions() {
+  coproc HOLD { "$python" scripts/bench/mcp_load.py "$url/mcp" "$TOKEN" open 1000; }
+  read -r ready <&"${HOLD[0]}"
+  sleep 2
+  echo "server memory: $(( $(rss) / 1024 )) MB with 1,000 MCP sessions open ($1; $ready)"
+  # The client lets go without ending its sessions, as a crashed assistant would.
+  echo done >&"${HOLD[1]}"
+  wait "$HOLD_PID" 2>/dev/null || true
+}
+echo "server memory: $(( $(rss) / 1024 )) MB with no MCP session"
+hold_sessions "the first"
+sleep 20
+echo "server memory: $(( $(rss) / 1024 )) MB once they have been idle 20 s"
+hold_sessions "1,000 new ones, the first closed"

@@ -7,7 +7,7 @@
 //!   a personal access token (`crate::access_tokens`), checked on every request (`auth`). Without
 //!   one, 401 with `WWW-Authenticate` naming the protected-resource metadata (RFC 9728) served at
 //!   `/.well-known/oauth-protected-resource`, which names the issuer an MCP client signs in with.
-//!   A session stays its first caller's.
+//!   A session stays its first caller's, and is closed once idle for `INSIGHTS_MCP_SESSION_IDLE_SECS`.
 //! - What: the tools and resources of `server`, each through the reader's entitlement (the search's
 //!   cards, `Reader::can_see`); staff see what readers see, published articles only.
 //! - Each call is rate-limited per user (`INSIGHTS_RATE_LIMIT_AGENT`), logged as the chat's
@@ -18,7 +18,7 @@ pub mod queries;
 pub mod server;
 mod tools;
 
-use std::sync::Arc;
+use std::{sync::Arc, time::Duration};
 
 use axum::{Json, Router, extract::State, middleware, routing::get};
 use rmcp::transport::{
@@ -30,7 +30,11 @@ use crate::state::AppState;
 
 /// `/mcp` and the protected-resource metadata.
 pub fn routes(state: AppState) -> Router<AppState> {
-    let sessions = Arc::new(LocalSessionManager::default());
+    // A session whose client goes quiet is closed after the idle time: its worker ends and the SDK
+    // drops it from the map (a client that comes back gets 404 and initialises a new one).
+    let mut sessions = LocalSessionManager::default();
+    sessions.session_config.keep_alive = Some(Duration::from_secs(state.config.mcp_session_idle_secs));
+    let sessions = Arc::new(sessions);
     let service_state = state.clone();
     // The SDK refuses Host headers it was not told of (DNS rebinding): the public URL's, and loopback.
     let mut hosts = vec!["localhost".to_owned(), "127.0.0.1".to_owned(), "[::1]".to_owned()];

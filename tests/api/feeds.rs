@@ -7,7 +7,10 @@ use reqwest::{StatusCode, header};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
-use crate::support::{TestApp, TestRole, clients, error_code, factories::ReaderArticle};
+use crate::support::{
+    TestApp, clients, error_code,
+    factories::{MetalsResearch, ReaderArticle},
+};
 
 /// A phrase only the premium article's body holds.
 const MARKER: &str = "quillodendrite";
@@ -35,11 +38,7 @@ struct World {
 
 async fn world(pool: PgPool, flags: &[&str]) -> World {
     let app = TestApp::spawn_with(pool, flags).await;
-    let admin = app.token(TestRole::Administrator).await;
-    let admin_id = app.user_id(&admin).await;
-    let desk = app.add_desk(&admin, "Metals desk", &[&admin_id]).await;
-    let channel = app.channel_of_type(&admin, &desk, "Metals Premium", "premium").await;
-    let topic = app.add_category(&admin, "Copper", None).await;
+    let MetalsResearch { admin, admin_id, desk, channel, topic, reader, reader_id } = app.metals_research().await;
     let sub_topic = app.add_category(&admin, "Copper smelting", Some(&topic)).await;
     let free = app
         .insert_reader_article(ReaderArticle {
@@ -66,7 +65,6 @@ async fn world(pool: PgPool, flags: &[&str]) -> World {
             ..Default::default()
         })
         .await;
-    let (reader, reader_id) = app.signed_in_reader("rita@client.example").await;
     World { app, admin, channel, topic, reader, reader_id, free, premium }
 }
 

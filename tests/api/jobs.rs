@@ -94,3 +94,37 @@ async fn the_schedule_purges_without_anyone_asking(pool: PgPool) {
     shutdown.cancel();
     workers.await.unwrap().unwrap();
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_registered_client_that_signs_no_one_in_is_purged_after_its_first_day(pool: PgPool) {
+    let claims = serde_json::json!({ "email": "a@b.c", "name": "A", "grants": [] });
+    for client in ["mcp-unused", "mcp-in-use", "mcp-signing-in", "mcp-new"] {
+        queries::insert_client(&pool, client, Some(client), &["http://127.0.0.1:33418/callback".to_owned()]).await.unwrap();
+    }
+    sqlx::query("update oidc_client set created_at = now() - interval '2 days' where client_id <> 'mcp-new'").execute(&pool).await.unwrap();
+    let in_a_day = Utc::now() + chrono::Duration::days(1);
+    let refresh = queries::RefreshGrant {
+        client_id: "mcp-in-use".into(),
+        subject: "dev|1".into(),
+        scope: "openid offline_access".into(),
+        claims: claims.clone(),
+        expires_at: in_a_day,
+    };
+    queries::insert_refresh_token(&pool, "in-use", &refresh).await.unwrap();
+    let code = queries::Grant {
+        client_id: "mcp-signing-in".into(),
+        redirect_uri: "http://127.0.0.1:33418/callback".into(),
+        code_challenge: "c".into(),
+        nonce: None,
+        subject: "dev|1".into(),
+        scope: "openid".into(),
+        claims,
+        expires_at: in_a_day,
+    };
+    queries::insert_code(&pool, "signing-in", &code).await.unwrap();
+
+    let purged = queries::purge_expired(&pool, Utc::now()).await.unwrap();
+    assert_eq!(purged.clients, 1);
+    let left: Vec<String> = sqlx::query_scalar("select client_id from oidc_client order by 1").fetch_all(&pool).await.unwrap();
+    assert_eq!(left, ["mcp-in-use", "mcp-new", "mcp-signing-in"]);
+}

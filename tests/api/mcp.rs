@@ -9,7 +9,11 @@ use reqwest::{StatusCode, header};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
-use crate::support::{TestApp, TestRole, clients, factories::ReaderArticle, tokens};
+use crate::support::{
+    TestApp, TestRole, clients,
+    factories::{MetalsResearch, ReaderArticle},
+    tokens,
+};
 
 const MARKER: &str = "vorpalinium";
 
@@ -24,11 +28,7 @@ struct World {
 
 async fn world(pool: PgPool, flags: &[&str]) -> World {
     let app = TestApp::spawn_with(pool, flags).await;
-    let admin = app.token(TestRole::Administrator).await;
-    let admin_id = app.user_id(&admin).await;
-    let desk = app.add_desk(&admin, "Metals desk", &[&admin_id]).await;
-    let channel = app.channel_of_type(&admin, &desk, "Metals Premium", "premium").await;
-    let topic = app.add_category(&admin, "Copper", None).await;
+    let MetalsResearch { desk, channel, topic, reader, reader_id, .. } = app.metals_research().await;
     let free = app
         .insert_reader_article(ReaderArticle {
             title: "Copper demand outlook",
@@ -59,7 +59,6 @@ async fn world(pool: PgPool, flags: &[&str]) -> World {
         .execute(&app.pool)
         .await
         .unwrap();
-    let (reader, reader_id) = app.signed_in_reader("rita@client.example").await;
     World { app, channel, reader, reader_id, free, premium }
 }
 
@@ -161,7 +160,7 @@ async fn the_python_sdk_lists_and_calls_every_tool_and_premium_text_reaches_only
 
 #[sqlx::test]
 async fn staff_see_published_articles_only_and_personal_access_tokens_work_with_concurrent_sessions(pool: PgPool) {
-    let w = world(pool, &["--rate-limit-agent", "40/minute"]).await;
+    let w = world(pool, &["--rate-limit-agent", "12/minute"]).await;
     w.app
         .insert_reader_article(ReaderArticle {
             title: "Copper draft",
@@ -187,8 +186,8 @@ async fn staff_see_published_articles_only_and_personal_access_tokens_work_with_
         assert!(!session.to_string().contains(MARKER));
     }
 
-    // The rate: 40 a minute for the user; the 41st call waits.
-    let results = w.run(&w.reader, json!((0..33).map(|_| tool("list_topics", json!({}))).collect::<Vec<_>>())).await;
+    // The rate: 12 a minute for the user (one more each 5 s), 8 taken by the sessions above: of 10 more, some wait.
+    let results = w.run(&w.reader, json!((0..10).map(|_| tool("list_topics", json!({}))).collect::<Vec<_>>())).await;
     let refused: Vec<&Value> = results.as_array().unwrap().iter().filter(|r| r["isError"] == true).collect();
     assert!(!refused.is_empty() && text_of(refused[0]).starts_with("Too many requests"), "{results}");
 }
@@ -196,8 +195,7 @@ async fn staff_see_published_articles_only_and_personal_access_tokens_work_with_
 #[sqlx::test]
 async fn a_missing_or_expired_token_is_refused_with_the_challenge_that_names_the_resource_metadata(pool: PgPool) {
     let w = world(pool, &[]).await;
-    let initialize = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "test", "version": "1" } } });
+    let initialize = initialize_request();
     let post = |token: Option<String>| {
         let mut request = w
             .app
@@ -234,6 +232,51 @@ async fn a_missing_or_expired_token_is_refused_with_the_challenge_that_names_the
     // A valid token gets through.
     let answer = post(Some(w.reader.clone())).await.unwrap();
     assert_eq!(answer.status(), StatusCode::OK, "{:?}", answer.text().await);
+}
+
+fn initialize_request() -> Value {
+    json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": PROTOCOL_VERSION, "capabilities": {}, "clientInfo": { "name": "test", "version": "1" } } })
+}
+
+const PROTOCOL_VERSION: &str = "2025-06-18";
+
+#[sqlx::test]
+async fn a_session_left_idle_is_closed_and_its_client_told_to_start_a_new_one(pool: PgPool) {
+    let w = world(pool, &["--mcp-session-idle-secs", "1"]).await;
+    let send = |session: Option<&str>, message: Value| {
+        let mut request = w
+            .app
+            .client
+            .post(w.url())
+            .bearer_auth(&w.reader)
+            .header(header::ACCEPT, "application/json, text/event-stream")
+            .json(&message);
+        if let Some(session) = session {
+            request = request.header("mcp-session-id", session).header("mcp-protocol-version", PROTOCOL_VERSION);
+        }
+        request.send()
+    };
+    let list_tools = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/list" });
+    let opened = send(None, initialize_request()).await.unwrap();
+    assert_eq!(opened.status(), StatusCode::OK);
+    let session = opened.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+    assert!(opened.text().await.unwrap().contains("\"serverInfo\""));
+    let initialized = send(Some(&session), json!({ "jsonrpc": "2.0", "method": "notifications/initialized" })).await.unwrap();
+    assert_eq!(initialized.status(), StatusCode::ACCEPTED);
+
+    // In use, a session lasts past the idle time.
+    for _ in 0..3 {
+        tokio::time::sleep(std::time::Duration::from_millis(600)).await;
+        let listed = send(Some(&session), list_tools.clone()).await.unwrap();
+        assert_eq!(listed.status(), StatusCode::OK);
+        assert!(listed.text().await.unwrap().contains("search_research"));
+    }
+    // Left alone for longer, it is gone: 404, which tells the client to initialise again.
+    tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
+    let expired = send(Some(&session), list_tools).await.unwrap();
+    assert_eq!(expired.status(), StatusCode::NOT_FOUND, "{:?}", expired.text().await);
+    assert_eq!(send(None, initialize_request()).await.unwrap().status(), StatusCode::OK);
 }
 
 #[sqlx::test]

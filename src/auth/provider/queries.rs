@@ -100,9 +100,12 @@ pub async fn revoke_refresh_tokens(db: impl PgExecutor<'_>, subject: &str) -> sq
 pub struct Purged {
     pub codes: u64,
     pub refresh_tokens: u64,
+    pub clients: u64,
 }
 
-/// Deletes expired codes and refresh tokens (the scheduled purge job).
+/// Deletes expired codes and refresh tokens, then the registered clients (MCP clients, which register
+/// themselves) holding neither after their first day: a client in use always holds a refresh token,
+/// as each use rotates it, so this keeps anonymous registrations from piling up.
 pub async fn purge_expired(db: &sqlx::PgPool, now: DateTime<Utc>) -> sqlx::Result<Purged> {
     let codes = sqlx::query!("delete from oidc_authorization_code where expires_at <= $1", now)
         .execute(db)
@@ -112,7 +115,17 @@ pub async fn purge_expired(db: &sqlx::PgPool, now: DateTime<Utc>) -> sqlx::Resul
         .execute(db)
         .await?
         .rows_affected();
-    Ok(Purged { codes, refresh_tokens })
+    let clients = sqlx::query!(
+        "delete from oidc_client c
+         where c.created_at <= $1::timestamptz - interval '1 day'
+           and not exists (select 1 from oidc_refresh_token r where r.client_id = c.client_id)
+           and not exists (select 1 from oidc_authorization_code a where a.client_id = c.client_id)",
+        now
+    )
+    .execute(db)
+    .await?
+    .rows_affected();
+    Ok(Purged { codes, refresh_tokens, clients })
 }
 
 /// A signing key of the provider: its id and its private key (PKCS#8 PEM).

@@ -275,3 +275,28 @@ impl TestApp {
         (token, id)
     }
 }
+
+/// What the tests of research delivered outside the web app share (feeds, MCP): an Administrator
+/// (contributor of the desk), the Metals desk with its premium channel "Metals Premium", the topic
+/// "Copper", and a signed-in reader, rita@client.example, with no subscription.
+pub struct MetalsResearch {
+    pub admin: String,
+    pub admin_id: String,
+    pub desk: String,
+    pub channel: String,
+    pub topic: String,
+    pub reader: String,
+    pub reader_id: String,
+}
+
+impl TestApp {
+    pub async fn metals_research(&self) -> MetalsResearch {
+        let admin = self.token(super::TestRole::Administrator).await;
+        let admin_id = self.user_id(&admin).await;
+        let desk = self.add_desk(&admin, "Metals desk", &[&admin_id]).await;
+        let channel = self.channel_of_type(&admin, &desk, "Metals Premium", "premium").await;
+        let topic = self.add_category(&admin, "Copper", None).await;
+        let (reader, reader_id) = self.signed_in_reader("rita@client.example").await;
+        MetalsResearch { admin, admin_id, desk, channel, topic, reader, reader_id }
+    }
+}

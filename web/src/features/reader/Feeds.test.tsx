@@ -3,12 +3,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { GraphQLError } from 'graphql';
 import { describe, expect, it, vi } from 'vitest';
-import { feedScopeText, secretsCountText } from '../../lib/feedScope';
-import { CATEGORY_WORDS, TOPIC_WORDS } from '../../lib/topicWording';
+import { COPIED_TEXT } from '../../lib/secrets/ShownOnce';
 import { testUser } from '../../testing/fixtures';
 import { renderApp } from '../../testing/renderApp';
+import { accessToken, feedLink, LAST_USED_AT, revokeMocks, tableCells, type ScopeSpec, type SecretsState } from '../../testing/secrets';
 import { TREE, treeMock } from './browse/testData';
-import { AccessTokens, COPIED_TEXT, FEED_SHOWN_ONCE, FeedLinks, REQUIRED_TEXT, TOKEN_SHOWN_ONCE } from './Feeds';
+import { AccessTokens, FEED_SHOWN_ONCE, FeedLinks, REQUIRED_TEXT, TOKEN_SHOWN_ONCE } from './Feeds';
 import { cards, channel, MARCH_5, READER_IDS, renderInRouter } from './testData';
 import { ChannelsScreenDocument } from './__generated__/Channels.generated';
 import {
@@ -16,36 +16,14 @@ import {
   CreateFeedLinkDocument,
   MyAccessTokensDocument,
   MyFeedLinksDocument,
-  RevokeAccessTokenDocument,
-  RevokeFeedLinkDocument,
 } from './__generated__/Feeds.generated';
 import { MyInvoicesDocument } from './__generated__/Invoices.generated';
 import { ReadingStatementDocument } from './__generated__/ReadingStatement.generated';
 import { SubscriptionArticlesDocument, SubscriptionsScreenDocument } from './__generated__/Subscriptions.generated';
 
-/** 6 Mar 2026 09:30, local time. */
-const MARCH_6 = new Date(2026, 2, 6, 9, 30).toISOString();
 const METALS_PRO = READER_IDS.metalsChannel;
 const FEED_URL = 'https://insights.example.com/feeds/insights_feed_s3cr3t.atom';
 const TOKEN_SECRET = 'insights_pat_t0k3n';
-
-type Scope = { kind: 'all' | 'channel' | 'topic' | 'desk' | 'contributor'; id?: string | null; name?: string | null };
-
-const link = (n: number, scope: Scope, lastUsedAt: string | null = null) => ({
-  __typename: 'FeedLink',
-  _id: `fl${n}`,
-  scope: { __typename: 'FeedScope', id: null, name: null, ...scope },
-  createdAt: MARCH_5,
-  lastUsedAt,
-});
-
-const token = (n: number, name: string, lastUsedAt: string | null = null) => ({
-  __typename: 'AccessToken',
-  _id: `at${n}`,
-  name,
-  createdAt: MARCH_5,
-  lastUsedAt,
-});
 
 const invalid = (fields: Record<string, string>) => new GraphQLError('Invalid input', { extensions: { code: 'BAD_USER_INPUT', fields } });
 
@@ -53,7 +31,7 @@ const invalid = (fields: Record<string, string>) => new GraphQLError('Invalid in
  * A small server: the reader's links and tokens, changed by the mutations; what each mutation was
  * sent; `refuse` makes the next creation fail with these errors.
  */
-function server(links: ReturnType<typeof link>[] = [], tokens: ReturnType<typeof token>[] = []) {
+function server(links: SecretsState['links'] = [], tokens: SecretsState['tokens'] = []) {
   const state = {
     links,
     tokens,
@@ -80,23 +58,14 @@ function server(links: ReturnType<typeof link>[] = [], tokens: ReturnType<typeof
     {
       request: { query: CreateFeedLinkDocument, variables: () => true },
       maxUsageCount: Number.POSITIVE_INFINITY,
-      result: (v: { scope: Scope }) => {
+      result: (v: { scope: ScopeSpec }) => {
         state.created.push(v);
         const errors = refused();
         if (errors) return { errors };
         const name = v.scope.kind === 'channel' ? 'Metals Pro' : v.scope.kind === 'topic' ? 'Oil' : null;
-        const added = link(state.links.length + 1, { ...v.scope, name });
+        const added = feedLink(state.links.length + 1, { ...v.scope, name });
         state.links = [...state.links, added];
         return { data: { createFeedLink: { __typename: 'CreatedFeedLink', link: added, url: FEED_URL } } };
-      },
-    },
-    {
-      request: { query: RevokeFeedLinkDocument, variables: () => true },
-      maxUsageCount: Number.POSITIVE_INFINITY,
-      result: (v: { id: string }) => {
-        state.revoked.push(v.id);
-        state.links = state.links.filter((l) => l._id !== v.id);
-        return { data: { revokeFeedLink: true } };
       },
     },
     {
@@ -106,18 +75,9 @@ function server(links: ReturnType<typeof link>[] = [], tokens: ReturnType<typeof
         state.created.push(v);
         const errors = refused();
         if (errors) return { errors };
-        const added = token(state.tokens.length + 1, v.name);
+        const added = accessToken(state.tokens.length + 1, v.name);
         state.tokens = [...state.tokens, added];
         return { data: { createAccessToken: { __typename: 'CreatedAccessToken', token: added, secret: TOKEN_SECRET } } };
-      },
-    },
-    {
-      request: { query: RevokeAccessTokenDocument, variables: () => true },
-      maxUsageCount: Number.POSITIVE_INFINITY,
-      result: (v: { id: string }) => {
-        state.revoked.push(v.id);
-        state.tokens = state.tokens.filter((t) => t._id !== v.id);
-        return { data: { revokeAccessToken: true } };
       },
     },
     {
@@ -129,6 +89,7 @@ function server(links: ReturnType<typeof link>[] = [], tokens: ReturnType<typeof
         },
       },
     },
+    ...revokeMocks(state),
     treeMock(TREE),
   ];
   return { state, mocks };
@@ -144,50 +105,24 @@ function open(mocks: MockLink.MockedResponse[]) {
   );
 }
 
-/** The cells of a table's rows, header first. */
-function cells(table: HTMLElement): (string | null)[][] {
-  return within(table)
-    .getAllByRole('row')
-    .map((r) => Array.from((r as HTMLTableRowElement).cells).map((c) => c.textContent));
-}
-
 const feedLinks = () => screen.getByRole('table', { name: 'Your feed links' });
 const accessTokens = () => screen.getByRole('table', { name: 'Your access tokens' });
-
-describe('feedScopeText', () => {
-  it('words what a link follows, with the topic wording and deleted items', () => {
-    expect(feedScopeText({ kind: 'all' }, TOPIC_WORDS)).toBe('All my subscriptions');
-    expect(feedScopeText({ kind: 'channel', name: 'Metals Pro' }, TOPIC_WORDS)).toBe('Channel: Metals Pro');
-    expect(feedScopeText({ kind: 'topic', name: 'Copper' }, TOPIC_WORDS)).toBe('Topic: Copper (and its sub-topics)');
-    expect(feedScopeText({ kind: 'topic', name: 'Copper' }, CATEGORY_WORDS)).toBe('Category: Copper (and its sub-categories)');
-    expect(feedScopeText({ kind: 'desk', name: 'Metals desk' }, TOPIC_WORDS)).toBe('Desk: Metals desk');
-    expect(feedScopeText({ kind: 'contributor', name: 'Chris Analyst' }, TOPIC_WORDS)).toBe('Contributor: Chris Analyst');
-    expect(feedScopeText({ kind: 'desk', name: null }, TOPIC_WORDS)).toBe('Desk: (deleted)');
-    expect(feedScopeText({ kind: 'topic', name: null }, TOPIC_WORDS)).toBe('Topic: (deleted)');
-  });
-
-  it('counts links and tokens', () => {
-    expect(secretsCountText(0, 0)).toBe('None');
-    expect(secretsCountText(2, 1)).toBe('2 feed links, 1 access token');
-    expect(secretsCountText(1, 0)).toBe('1 feed link, 0 access tokens');
-  });
-});
 
 describe('Feeds and access tokens', () => {
   it('lists the feed links and tokens: what each follows or its name, created and last used', async () => {
     const { mocks } = server(
       [
-        link(1, { kind: 'all' }, MARCH_6),
-        link(2, { kind: 'channel', id: METALS_PRO, name: 'Metals Pro' }),
-        link(3, { kind: 'topic', id: READER_IDS.energy, name: 'Copper' }),
-        link(4, { kind: 'desk', id: READER_IDS.oilDesk, name: null }),
-        link(5, { kind: 'contributor', id: READER_IDS.chris, name: 'Chris Analyst' }),
+        feedLink(1, { kind: 'all' }, LAST_USED_AT),
+        feedLink(2, { kind: 'channel', id: METALS_PRO, name: 'Metals Pro' }),
+        feedLink(3, { kind: 'topic', id: READER_IDS.energy, name: 'Copper' }),
+        feedLink(4, { kind: 'desk', id: READER_IDS.oilDesk, name: null }),
+        feedLink(5, { kind: 'contributor', id: READER_IDS.chris, name: 'Chris Analyst' }),
       ],
-      [token(1, 'My assistant', MARCH_6)],
+      [accessToken(1, 'My assistant', LAST_USED_AT)],
     );
     open(mocks);
     await within(await screen.findByRole('table', { name: 'Your feed links' })).findByText('All my subscriptions');
-    expect(cells(feedLinks())).toEqual([
+    expect(tableCells(feedLinks())).toEqual([
       ['Follows', 'Created', 'Last used', 'Actions'],
       ['All my subscriptions', '05 Mar 2026 14:05', '06 Mar 2026 09:30', 'Revoke'],
       ['Channel: Metals Pro', '05 Mar 2026 14:05', 'Never', 'Revoke'],
@@ -199,7 +134,7 @@ describe('Feeds and access tokens', () => {
       within(feedLinks()).getByRole('button', { name: 'Revoke the feed link for Channel: Metals Pro, created 05 Mar 2026 14:05' }),
     ).toBeInTheDocument();
     await within(await screen.findByRole('table', { name: 'Your access tokens' })).findByText('My assistant');
-    expect(cells(accessTokens())).toEqual([
+    expect(tableCells(accessTokens())).toEqual([
       ['Name', 'Created', 'Last used', 'Actions'],
       ['My assistant', '05 Mar 2026 14:05', '06 Mar 2026 09:30', 'Revoke'],
     ]);
@@ -248,7 +183,7 @@ describe('Feeds and access tokens', () => {
     expect(address).toHaveFocus();
     expect(screen.getByText('Follows: Channel: Metals Pro')).toBeInTheDocument();
     // The list is read again; the form starts over.
-    await waitFor(() => expect(cells(feedLinks())[1][0]).toBe('Channel: Metals Pro'));
+    await waitFor(() => expect(tableCells(feedLinks())[1][0]).toBe('Channel: Metals Pro'));
     expect(screen.getByLabelText('Follows')).toHaveValue('all');
     expect(screen.queryByLabelText('Channel')).not.toBeInTheDocument();
 
@@ -309,7 +244,7 @@ describe('Feeds and access tokens', () => {
 
   it('revokes a feed link after a confirmation', async () => {
     const user = userEvent.setup();
-    const { state, mocks } = server([link(1, { kind: 'all' }), link(2, { kind: 'channel', id: METALS_PRO, name: 'Metals Pro' })]);
+    const { state, mocks } = server([feedLink(1, { kind: 'all' }), feedLink(2, { kind: 'channel', id: METALS_PRO, name: 'Metals Pro' })]);
     open(mocks);
     await within(await screen.findByRole('table', { name: 'Your feed links' })).findByText('Channel: Metals Pro');
     const revoke = () =>
@@ -352,7 +287,7 @@ describe('Feeds and access tokens', () => {
     expect(secret).toHaveAccessibleDescription(TOKEN_SHOWN_ONCE);
     expect(secret).toHaveFocus();
     expect(name).toHaveValue('');
-    await waitFor(() => expect(cells(accessTokens())[1]).toEqual(['Claude desktop', '05 Mar 2026 14:05', 'Never', 'Revoke']));
+    await waitFor(() => expect(tableCells(accessTokens())[1]).toEqual(['Claude desktop', '05 Mar 2026 14:05', 'Never', 'Revoke']));
 
     const writeText = vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new Error('Denied'));
     await user.click(screen.getByRole('button', { name: 'Copy the access token' }));
@@ -389,7 +324,7 @@ describe('Feeds and access tokens', () => {
 
   it('revokes an access token after a confirmation', async () => {
     const user = userEvent.setup();
-    const { state, mocks } = server([], [token(1, 'Scripts'), token(2, 'Claude desktop')]);
+    const { state, mocks } = server([], [accessToken(1, 'Scripts'), accessToken(2, 'Claude desktop')]);
     open(mocks);
     await within(await screen.findByRole('table', { name: 'Your access tokens' })).findByText('Scripts');
     await user.click(within(accessTokens()).getByRole('button', { name: 'Revoke the access token Scripts' }));
@@ -403,7 +338,7 @@ describe('Feeds and access tokens', () => {
 
 describe('The Subscriptions page', () => {
   it("has the sections 'Feeds' and 'Access tokens' under the page's heading", async () => {
-    const { mocks } = server([link(1, { kind: 'all' })], [token(1, 'Scripts')]);
+    const { mocks } = server([feedLink(1, { kind: 'all' })], [accessToken(1, 'Scripts')]);
     const user = testUser('Subscriber');
     const answer = (query: MockLink.MockedResponse['request']['query'], data: Record<string, unknown>): MockLink.MockedResponse => ({
       request: { query, variables: () => true },

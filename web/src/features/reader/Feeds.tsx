@@ -9,26 +9,23 @@
 //! Access tokens: bearer tokens for AI assistants (the MCP server at /mcp) and scripts using the
 //! API, read only.
 //!
-//! The address or token with its secret comes back from its creation only, and is shown that once
-//! (`ShownOnce`), until the reader presses Done. Lists show neither, only what a link follows or a
-//! token's name, and when each was created and last used; Revoke asks first. Creating and revoking
-//! read the list again.
+//! Both sections are laid out alike (`SecretsSection`): what they are for, the address or token
+//! just created with its secret, shown that once (`ShownOnce`, until the reader presses Done), the
+//! list, and the form that creates one. The lists, Revoke with its confirmation and `ShownOnce`
+//! are lib/secrets', shared with the Administrators' view of a user's (features/users/UserSecrets).
+//! Lists show no secret, only what a link follows or a token's name, and when each was created and
+//! last used. Creating and revoking read the list again.
 import { gql } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
-import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { ConfirmDialog } from '../../components/admin/ConfirmDialog';
+import { useId, useRef, useState, type FormEvent, type ReactElement, type ReactNode } from 'react';
 import { TextField } from '../../components/admin/fields';
-import { Banner } from '../../components/Banner';
 import { Button } from '../../components/Button';
 import { SelectControl, type ChoiceOption } from '../../components/Controls';
-import { DataTable, type DataColumn } from '../../components/DataTable';
-import { InputField } from '../../components/InputField';
-import { LoadingBlock } from '../../components/LoadingScreen';
-import { showToast } from '../../components/Toaster';
-import { formatDateTime } from '../../lib/dates';
 import { fieldErrors, formatError } from '../../lib/errors';
-import { feedScopeText, lastUsedText, type FeedScopeKind } from '../../lib/feedScope';
-import { logger } from '../../lib/logger';
+import { feedScopeText, type FeedScopeKind } from '../../lib/secrets/feedScope';
+import { useAccessTokenRevocation, useFeedLinkRevocation } from '../../lib/secrets/revoke';
+import { AccessTokensTable, FeedLinksTable, SecretsLoader, type SecretsLoaderProps } from '../../lib/secrets/SecretsTables';
+import { ShownOnce, type ShownOnceProps } from '../../lib/secrets/ShownOnce';
 import { useTopicWording, type TopicWording } from '../../lib/topicWording';
 import { allTopics, toTopicNodes } from './browse/topicTree';
 import { BrowseContributorsDocument } from './browse/__generated__/ContributorDirectory.generated';
@@ -40,15 +37,8 @@ import {
   CreateFeedLinkDocument,
   MyAccessTokensDocument,
   MyFeedLinksDocument,
-  RevokeAccessTokenDocument,
-  RevokeFeedLinkDocument,
-  type MyAccessTokensQuery,
-  type MyFeedLinksQuery,
 } from './__generated__/Feeds.generated';
 import './Feeds.css';
-
-type FeedLink = MyFeedLinksQuery['myFeedLinks'][number];
-type AccessToken = MyAccessTokensQuery['myAccessTokens'][number];
 
 /** The longest token name the server takes. */
 export const TOKEN_NAME_MAX = 100;
@@ -58,7 +48,6 @@ export const MAX_ACCESS_TOKENS = 10;
 
 export const FEED_SHOWN_ONCE = 'This address is shown only once. Copy it into your feed reader now.';
 export const TOKEN_SHOWN_ONCE = 'This token is shown only once. Copy it somewhere safe now.';
-export const COPIED_TEXT = 'Copied to the clipboard';
 export const REQUIRED_TEXT = 'This field is required';
 
 /** The 'Follows' choices. */
@@ -127,28 +116,75 @@ function useScopeItems(kind: FeedScopeKind): ScopeItems {
   }
 }
 
-/** The time of a link's or token's creation or last use, for the lists. */
-function When({ value }: { value: string | null | undefined }) {
-  if (!value) return <>{lastUsedText(value)}</>;
-  return <time dateTime={value}>{formatDateTime(value)}</time>;
+interface SecretsSectionProps extends Omit<SecretsLoaderProps, 'children'> {
+  /** What these are for and how many the reader may have, at the top. */
+  help: ReactNode;
+  /** The secret just created, shown once until Done; null otherwise. */
+  created: Omit<ShownOnceProps, 'onDone'> | null;
+  /** Done pressed under the secret: forget it. */
+  onDone: () => void;
+  /** The list (`FeedLinksTable`, `AccessTokensTable`). */
+  table: ReactNode;
+  /** The form's heading: 'New feed link'. */
+  formTitle: string;
+  onSubmit: () => void;
+  /** The form's fields and its submit button. */
+  children: ReactNode;
+  /** The revoke confirmation (`Revocation.dialog`). */
+  revokeDialog: ReactElement;
+}
+
+/**
+ * The layout of both sections: the help, the secret just created, the alert, the list, the form
+ * and the revoke confirmation. Done under the secret moves the focus to the form's submit button.
+ */
+function SecretsSection({ help, created, onDone, table, formTitle, onSubmit, children, revokeDialog, ...list }: SecretsSectionProps) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const formHeadingId = useId();
+
+  const done = () => {
+    onDone();
+    formRef.current?.querySelector<HTMLElement>('button[type="submit"]')?.focus();
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit();
+  };
+
+  return (
+    <div className="insights-feeds">
+      <p className="insights-secrets-help">{help}</p>
+      {created && <ShownOnce key={created.value} {...created} onDone={done} />}
+      <SecretsLoader {...list}>{table}</SecretsLoader>
+      <h3 id={formHeadingId} className="insights-feeds-form-title">
+        {formTitle}
+      </h3>
+      <form ref={formRef} className="insights-feeds-form" aria-labelledby={formHeadingId} onSubmit={submit} noValidate>
+        {children}
+      </form>
+      {revokeDialog}
+    </div>
+  );
 }
 
 /** The reader's feed links, Revoke on each, and the form that creates one. */
 export function FeedLinks() {
   const words = useTopicWording();
-  const formRef = useRef<HTMLFormElement>(null);
-  const formHeadingId = useId();
-  const { data, loading, error } = useQuery(MyFeedLinksDocument, { fetchPolicy: 'cache-and-network' });
-  const refetch = { refetchQueries: [MyFeedLinksDocument], awaitRefetchQueries: true };
-  const [create, creating] = useMutation(CreateFeedLinkDocument, refetch);
-  const [revoke, revoking] = useMutation(RevokeFeedLinkDocument, refetch);
+  const query = useQuery(MyFeedLinksDocument, { fetchPolicy: 'cache-and-network' });
+  const [create, creating] = useMutation(CreateFeedLinkDocument, { refetchQueries: [MyFeedLinksDocument], awaitRefetchQueries: true });
   const [kind, setKind] = useState<FeedScopeKind>('all');
   const [itemId, setItemId] = useState('');
   const [itemError, setItemError] = useState<string | null>(null);
   const [alert, setAlert] = useState<string | null>(null);
   const [created, setCreated] = useState<{ url: string; follows: string } | null>(null);
-  const [toRevoke, setToRevoke] = useState<FeedLink | null>(null);
   const items = useScopeItems(kind);
+  const revocation = useFeedLinkRevocation({
+    refetchQueries: [MyFeedLinksDocument],
+    consequence: (follows) => `${follows}: its address stops working at once, in every feed reader that uses it.`,
+    revokedText: () => 'The feed link has been revoked.',
+    setAlert,
+  });
 
   const choose = (next: FeedScopeKind) => {
     setKind(next);
@@ -156,8 +192,7 @@ export function FeedLinks() {
     setItemError(null);
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     if (creating.loading) return;
     setAlert(null);
     if (kind !== 'all' && itemId === '') {
@@ -176,132 +211,81 @@ export function FeedLinks() {
     }
   };
 
-  const confirmRevoke = async () => {
-    if (!toRevoke) return;
-    setAlert(null);
-    try {
-      await revoke({ variables: { id: toRevoke._id } });
-      void showToast({ message: 'The feed link has been revoked.', intent: 'success' });
-    } catch (e) {
-      setAlert(formatError(e));
-    }
-    setToRevoke(null);
-  };
-
-  const done = () => {
-    setCreated(null);
-    formRef.current?.querySelector<HTMLElement>('button[type="submit"]')?.focus();
-  };
-
-  const columns: DataColumn<FeedLink>[] = [
-    { key: 'follows', title: 'Follows', render: (l) => feedScopeText(l.scope, words) },
-    { key: 'created', title: 'Created', render: (l) => <When value={l.createdAt} /> },
-    { key: 'lastUsed', title: 'Last used', render: (l) => <When value={l.lastUsedAt} /> },
-    {
-      key: 'revoke',
-      title: 'Actions',
-      render: (l) => (
-        <Button
-          text="Revoke"
-          size="small"
-          variant="outlined"
-          intent="danger"
-          label={`Revoke the feed link for ${feedScopeText(l.scope, words)}, created ${formatDateTime(l.createdAt)}`}
-          onClick={() => setToRevoke(l)}
-        />
-      ),
-    },
-  ];
-
-  const links = data?.myFeedLinks ?? [];
   return (
-    <div className="insights-feeds">
-      <p className="insights-feeds-help">
-        A feed link is a private Atom feed address: add it to your feed reader to get new articles there. Anyone with the address can read
-        the feed, so keep it to yourself, and revoke a link you no longer use. You can have up to {MAX_FEED_LINKS} feed links.
-      </p>
-      {created && (
-        <ShownOnce
-          key={created.url}
-          title="Your new feed address"
-          label="Feed address"
-          value={created.url}
-          sentence={FEED_SHOWN_ONCE}
-          onDone={done}
-        >
-          <p>Follows: {created.follows}</p>
-        </ShownOnce>
+    <SecretsSection
+      help={
+        <>
+          A feed link is a private Atom feed address: add it to your feed reader to get new articles there. Anyone with the address can read
+          the feed, so keep it to yourself, and revoke a link you no longer use. You can have up to {MAX_FEED_LINKS} feed links.
+        </>
+      }
+      created={
+        created && {
+          title: 'Your new feed address',
+          label: 'Feed address',
+          value: created.url,
+          sentence: FEED_SHOWN_ONCE,
+          detail: <p>Follows: {created.follows}</p>,
+        }
+      }
+      onDone={() => setCreated(null)}
+      alert={alert}
+      query={query}
+      loadingLabel="Loading your feed links"
+      table={
+        <FeedLinksTable
+          label="Your feed links"
+          rows={query.data?.myFeedLinks ?? []}
+          emptyText="No feed links yet"
+          onRevoke={revocation.ask}
+        />
+      }
+      formTitle="New feed link"
+      onSubmit={() => void submit()}
+      revokeDialog={revocation.dialog}
+    >
+      <SelectControl label="Follows" options={scopeKindOptions(words)} value={kind} onChange={choose} />
+      {kind !== 'all' && (
+        <SelectControl
+          label={itemLabel(kind, words)}
+          options={[
+            { value: '', label: items.loading ? 'Loading…' : `Choose a ${itemLabel(kind, words).toLowerCase()}` },
+            ...items.options,
+          ]}
+          value={itemId}
+          disabled={items.loading}
+          error={itemError ?? (items.error ? formatError(items.error) : undefined)}
+          onChange={(v) => {
+            setItemId(v);
+            setItemError(null);
+          }}
+        />
       )}
-      {(alert || (error && !data)) && (
-        <Banner intent="danger" role="alert">
-          {alert ?? formatError(error)}
-        </Banner>
-      )}
-      {loading && !data ? (
-        <LoadingBlock label="Loading your feed links" />
-      ) : (
-        <div className="insights-feeds-table" tabIndex={0} role="region" aria-label="Your feed links">
-          <DataTable label="Your feed links" columns={columns} rows={links} rowKey={(l) => l._id} emptyText="No feed links yet" />
-        </div>
-      )}
-      <h3 id={formHeadingId} className="insights-feeds-form-title">
-        New feed link
-      </h3>
-      <form ref={formRef} className="insights-feeds-form" aria-labelledby={formHeadingId} onSubmit={(e) => void submit(e)} noValidate>
-        <SelectControl label="Follows" options={scopeKindOptions(words)} value={kind} onChange={choose} />
-        {kind !== 'all' && (
-          <SelectControl
-            label={itemLabel(kind, words)}
-            options={[
-              { value: '', label: items.loading ? 'Loading…' : `Choose a ${itemLabel(kind, words).toLowerCase()}` },
-              ...items.options,
-            ]}
-            value={itemId}
-            disabled={items.loading}
-            error={itemError ?? (items.error ? formatError(items.error) : undefined)}
-            onChange={(v) => {
-              setItemId(v);
-              setItemError(null);
-            }}
-          />
-        )}
-        <Button type="submit" text="Create feed link" icon="feed" intent="primary" loading={creating.loading} />
-      </form>
-      <ConfirmDialog
-        isOpen={toRevoke !== null}
-        title="Revoke this feed link?"
-        icon="disable"
-        confirmText="Revoke"
-        loading={revoking.loading}
-        onConfirm={() => void confirmRevoke()}
-        onCancel={() => setToRevoke(null)}
-      >
-        <p>
-          {toRevoke && feedScopeText(toRevoke.scope, words)}: its address stops working at once, in every feed reader that uses it. This
-          cannot be undone.
-        </p>
-      </ConfirmDialog>
-    </div>
+      <Button type="submit" text="Create feed link" icon="feed" intent="primary" loading={creating.loading} />
+    </SecretsSection>
   );
 }
 
 /** The reader's access tokens, Revoke on each, and the form that creates one. */
 export function AccessTokens() {
-  const formRef = useRef<HTMLFormElement>(null);
-  const formHeadingId = useId();
-  const { data, loading, error } = useQuery(MyAccessTokensDocument, { fetchPolicy: 'cache-and-network' });
-  const refetch = { refetchQueries: [MyAccessTokensDocument], awaitRefetchQueries: true };
-  const [create, creating] = useMutation(CreateAccessTokenDocument, refetch);
-  const [revoke, revoking] = useMutation(RevokeAccessTokenDocument, refetch);
+  const query = useQuery(MyAccessTokensDocument, { fetchPolicy: 'cache-and-network' });
+  const [create, creating] = useMutation(CreateAccessTokenDocument, {
+    refetchQueries: [MyAccessTokensDocument],
+    awaitRefetchQueries: true,
+  });
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
   const [alert, setAlert] = useState<string | null>(null);
   const [created, setCreated] = useState<{ secret: string; name: string } | null>(null);
-  const [toRevoke, setToRevoke] = useState<AccessToken | null>(null);
+  const revocation = useAccessTokenRevocation({
+    refetchQueries: [MyAccessTokensDocument],
+    consequence: (token) => `${token}: whatever uses this token can no longer read Insights with it, from now on.`,
+    revokedText: (token) => `The access token ${token} has been revoked.`,
+    setAlert,
+  });
   const mcpUrl = new URL('/mcp', window.location.origin).href;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     if (creating.loading) return;
     setAlert(null);
     const trimmed = name.trim();
@@ -322,213 +306,86 @@ export function AccessTokens() {
     }
   };
 
-  const confirmRevoke = async () => {
-    if (!toRevoke) return;
-    setAlert(null);
-    try {
-      await revoke({ variables: { id: toRevoke._id } });
-      void showToast({ message: `The access token ${toRevoke.name} has been revoked.`, intent: 'success' });
-    } catch (e) {
-      setAlert(formatError(e));
-    }
-    setToRevoke(null);
-  };
-
-  const done = () => {
-    setCreated(null);
-    formRef.current?.querySelector<HTMLElement>('button[type="submit"]')?.focus();
-  };
-
-  const columns: DataColumn<AccessToken>[] = [
-    { key: 'name', title: 'Name', render: (t) => t.name },
-    { key: 'created', title: 'Created', render: (t) => <When value={t.createdAt} /> },
-    { key: 'lastUsed', title: 'Last used', render: (t) => <When value={t.lastUsedAt} /> },
-    {
-      key: 'revoke',
-      title: 'Actions',
-      render: (t) => (
-        <Button
-          text="Revoke"
-          size="small"
-          variant="outlined"
-          intent="danger"
-          label={`Revoke the access token ${t.name}`}
-          onClick={() => setToRevoke(t)}
-        />
-      ),
-    },
-  ];
-
-  const tokens = data?.myAccessTokens ?? [];
   return (
-    <div className="insights-feeds">
-      <p className="insights-feeds-help">
-        An access token lets an AI assistant, through the MCP server at <code>{mcpUrl}</code>, or a script using the API read Insights as
-        you. Tokens can only read, never change anything. Treat a token like a password: anyone who has it can read what you can. Revoke a
-        token you no longer use. You can have up to {MAX_ACCESS_TOKENS} access tokens.
-      </p>
-      {created && (
-        <ShownOnce
-          key={created.secret}
-          title="Your new access token"
-          label="Access token"
-          value={created.secret}
-          sentence={TOKEN_SHOWN_ONCE}
-          onDone={done}
-        >
-          <p>Name: {created.name}</p>
-        </ShownOnce>
-      )}
-      {(alert || (error && !data)) && (
-        <Banner intent="danger" role="alert">
-          {alert ?? formatError(error)}
-        </Banner>
-      )}
-      {loading && !data ? (
-        <LoadingBlock label="Loading your access tokens" />
-      ) : (
-        <div className="insights-feeds-table" tabIndex={0} role="region" aria-label="Your access tokens">
-          <DataTable label="Your access tokens" columns={columns} rows={tokens} rowKey={(t) => t._id} emptyText="No access tokens yet" />
-        </div>
-      )}
-      <h3 id={formHeadingId} className="insights-feeds-form-title">
-        New access token
-      </h3>
-      <form ref={formRef} className="insights-feeds-form" aria-labelledby={formHeadingId} onSubmit={(e) => void submit(e)} noValidate>
-        <TextField
-          label="Token name"
-          name="name"
-          maxLength={TOKEN_NAME_MAX}
-          placeholder="e.g. My assistant"
-          value={name}
-          error={nameError ?? undefined}
-          onChange={(v) => {
-            setName(v);
-            setNameError(null);
-          }}
-          onBlur={() => {}}
+    <SecretsSection
+      help={
+        <>
+          An access token lets an AI assistant, through the MCP server at <code>{mcpUrl}</code>, or a script using the API read Insights as
+          you. Tokens can only read, never change anything. Treat a token like a password: anyone who has it can read what you can. Revoke a
+          token you no longer use. You can have up to {MAX_ACCESS_TOKENS} access tokens.
+        </>
+      }
+      created={
+        created && {
+          title: 'Your new access token',
+          label: 'Access token',
+          value: created.secret,
+          sentence: TOKEN_SHOWN_ONCE,
+          detail: <p>Name: {created.name}</p>,
+        }
+      }
+      onDone={() => setCreated(null)}
+      alert={alert}
+      query={query}
+      loadingLabel="Loading your access tokens"
+      table={
+        <AccessTokensTable
+          label="Your access tokens"
+          rows={query.data?.myAccessTokens ?? []}
+          emptyText="No access tokens yet"
+          onRevoke={revocation.ask}
         />
-        <Button type="submit" text="Create access token" icon="lock" intent="primary" loading={creating.loading} />
-      </form>
-      <ConfirmDialog
-        isOpen={toRevoke !== null}
-        title="Revoke this access token?"
-        icon="disable"
-        confirmText="Revoke"
-        loading={revoking.loading}
-        onConfirm={() => void confirmRevoke()}
-        onCancel={() => setToRevoke(null)}
-      >
-        <p>{toRevoke?.name}: whatever uses this token can no longer read Insights with it, from now on. This cannot be undone.</p>
-      </ConfirmDialog>
-    </div>
-  );
-}
-
-interface ShownOnceProps {
-  title: string;
-  /** The read-only field's label. */
-  label: string;
-  value: string;
-  /** Under the field, read with it: the value is not shown again. */
-  sentence: string;
-  onDone: () => void;
-  children?: ReactNode;
-}
-
-/**
- * A secret the server returns this once: in a read-only field that takes focus (its text
- * selected), with Copy, until Done. When the browser refuses the clipboard, the field is selected
- * again for the reader to copy it themselves.
- */
-function ShownOnce({ title, label, value, sentence, onDone, children }: ShownOnceProps) {
-  const headingId = useId();
-  const boxRef = useRef<HTMLDivElement>(null);
-  const copy = async () => {
-    try {
-      if (!navigator.clipboard) throw new Error('The clipboard is not available');
-      await navigator.clipboard.writeText(value);
-      void showToast({ message: COPIED_TEXT, intent: 'success' });
-    } catch (error) {
-      // Never the value itself: it is a secret.
-      logger.warn(`Copying a secret shown once failed: ${error instanceof Error ? error.message : String(error)}`);
-      void showToast({ message: 'It could not be copied. Select it and copy it yourself (Ctrl+C or ⌘C).', intent: 'warning' });
-      boxRef.current?.querySelector('input')?.focus();
-    }
-  };
-  return (
-    <div className="insights-feeds-once" ref={boxRef} role="region" aria-labelledby={headingId}>
-      <Banner intent="success">
-        <h3 id={headingId} className="insights-feeds-once-title">
-          {title}
-        </h3>
-        {children}
-        <InputField label={label} value={value} onChange={() => {}} readOnly autoFocus helperText={sentence} />
-        <div className="insights-feeds-once-actions">
-          <Button text="Copy" icon="duplicate" label={`Copy the ${label.toLowerCase()}`} onClick={() => void copy()} />
-          <Button text="Done" intent="primary" onClick={onDone} />
-        </div>
-      </Banner>
-    </div>
+      }
+      formTitle="New access token"
+      onSubmit={() => void submit()}
+      revokeDialog={revocation.dialog}
+    >
+      <TextField
+        label="Token name"
+        name="name"
+        maxLength={TOKEN_NAME_MAX}
+        placeholder="e.g. My assistant"
+        value={name}
+        error={nameError ?? undefined}
+        onChange={(v) => {
+          setName(v);
+          setNameError(null);
+        }}
+        onBlur={() => {}}
+      />
+      <Button type="submit" text="Create access token" icon="lock" intent="primary" loading={creating.loading} />
+    </SecretsSection>
   );
 }
 
 export const FEEDS_OPERATIONS = gql`
   query MyFeedLinks {
     myFeedLinks {
-      _id
-      scope {
-        kind
-        id
-        name
-      }
-      createdAt
-      lastUsedAt
+      ...FeedLinksTable_link
     }
   }
 
   query MyAccessTokens {
     myAccessTokens {
-      _id
-      name
-      createdAt
-      lastUsedAt
+      ...AccessTokensTable_token
     }
   }
 
   mutation CreateFeedLink($scope: FeedScopeInput!) {
     createFeedLink(scope: $scope) {
       link {
-        _id
-        scope {
-          kind
-          id
-          name
-        }
-        createdAt
-        lastUsedAt
+        ...FeedLinksTable_link
       }
       url
     }
   }
 
-  mutation RevokeFeedLink($id: ID!) {
-    revokeFeedLink(id: $id)
-  }
-
   mutation CreateAccessToken($name: String!) {
     createAccessToken(name: $name) {
       token {
-        _id
-        name
-        createdAt
-        lastUsedAt
+        ...AccessTokensTable_token
       }
       secret
     }
-  }
-
-  mutation RevokeAccessToken($id: ID!) {
-    revokeAccessToken(id: $id)
   }
 `;

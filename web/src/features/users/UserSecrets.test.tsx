@@ -4,15 +4,13 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testUser } from '../../testing/fixtures';
 import { renderApp } from '../../testing/renderApp';
+import { accessToken, feedLink, LAST_USED_AT, revokeMocks, tableCells, type SecretsState } from '../../testing/secrets';
 import { BillingAccountsDocument } from './__generated__/BillingAccounts.generated';
 import { UserByIdDocument } from './__generated__/UserForm.generated';
-import { RevokeUserAccessTokenDocument, RevokeUserFeedLinkDocument, UserSecretsDocument } from './__generated__/UserSecrets.generated';
+import { UserSecretsDocument } from './__generated__/UserSecrets.generated';
 
 const READER_ID = '65c0000000000000000000aa';
 const PATH = `/publisher/users/edit/${READER_ID}`;
-/** 5 Mar 2026 14:05 and 6 Mar 2026 09:30, local time. */
-const MARCH_5 = new Date(2026, 2, 5, 14, 5).toISOString();
-const MARCH_6 = new Date(2026, 2, 6, 9, 30).toISOString();
 
 const record = {
   __typename: 'User',
@@ -24,7 +22,7 @@ const record = {
   phone: null,
   role: 'Subscriber',
   position: null,
-  lastLogin: MARCH_5,
+  lastLogin: new Date(2026, 2, 5, 14, 5).toISOString(),
   memberSince: new Date(2025, 0, 9).toISOString(),
   displayAvatar: false,
   tableauAccess: false,
@@ -32,25 +30,15 @@ const record = {
   hasProfilePicture: false,
 };
 
-const link = (n: number, kind: string, name: string | null, lastUsedAt: string | null = null) => ({
-  __typename: 'FeedLink',
-  _id: `fl${n}`,
-  scope: { __typename: 'FeedScope', kind, id: kind === 'all' ? null : `65c00000000000000000001${n}`, name },
-  createdAt: MARCH_5,
-  lastUsedAt,
-});
-
-const token = (n: number, name: string, lastUsedAt: string | null = null) => ({
-  __typename: 'AccessToken',
-  _id: `at${n}`,
-  name,
-  createdAt: MARCH_5,
-  lastUsedAt,
-});
-
 /** A small server: the user's links and tokens, changed by the revocations. */
-function server(links = [link(1, 'all', null, MARCH_6), link(2, 'channel', 'Metals Pro')], tokens = [token(1, 'Scripts')]) {
-  const state = { links, tokens, revoked: [] as string[] };
+function server(
+  links = [
+    feedLink(1, { kind: 'all' }, LAST_USED_AT),
+    feedLink(2, { kind: 'channel', id: '65c000000000000000000012', name: 'Metals Pro' }),
+  ],
+  tokens = [accessToken(1, 'Scripts')],
+) {
+  const state: SecretsState = { links, tokens, revoked: [] };
   const mocks: MockLink.MockedResponse[] = [
     { request: { query: UserByIdDocument, variables: { id: READER_ID } }, result: { data: { findUserById: record } } },
     {
@@ -63,33 +51,9 @@ function server(links = [link(1, 'all', null, MARCH_6), link(2, 'channel', 'Meta
       maxUsageCount: Number.POSITIVE_INFINITY,
       result: () => ({ data: { userFeedLinks: state.links, userAccessTokens: state.tokens } }),
     },
-    {
-      request: { query: RevokeUserFeedLinkDocument, variables: () => true },
-      maxUsageCount: Number.POSITIVE_INFINITY,
-      result: (v: { id: string }) => {
-        state.revoked.push(v.id);
-        state.links = state.links.filter((l) => l._id !== v.id);
-        return { data: { revokeFeedLink: true } };
-      },
-    },
-    {
-      request: { query: RevokeUserAccessTokenDocument, variables: () => true },
-      maxUsageCount: Number.POSITIVE_INFINITY,
-      result: (v: { id: string }) => {
-        state.revoked.push(v.id);
-        state.tokens = state.tokens.filter((t) => t._id !== v.id);
-        return { data: { revokeAccessToken: true } };
-      },
-    },
+    ...revokeMocks(state),
   ];
   return { state, mocks };
-}
-
-/** The cells of a table's rows, header first. */
-function cells(table: HTMLElement): (string | null)[][] {
-  return within(table)
-    .getAllByRole('row')
-    .map((r) => Array.from((r as HTMLTableRowElement).cells).map((c) => c.textContent));
 }
 
 const section = () => within(screen.getByRole('region', { name: 'Feed links and access tokens' }));
@@ -105,12 +69,12 @@ describe("A user's feed links and access tokens", () => {
     await screen.findByRole('region', { name: 'Feed links and access tokens' });
     expect(section().getByRole('heading', { level: 2, name: 'Feed links and access tokens' })).toBeInTheDocument();
     expect(await section().findByText('2 feed links, 1 access token')).toBeInTheDocument();
-    expect(cells(section().getByRole('table', { name: 'Feed links' }))).toEqual([
+    expect(tableCells(section().getByRole('table', { name: 'Feed links' }))).toEqual([
       ['Follows', 'Created', 'Last used', 'Actions'],
       ['All my subscriptions', '05 Mar 2026 14:05', '06 Mar 2026 09:30', 'Revoke'],
       ['Channel: Metals Pro', '05 Mar 2026 14:05', 'Never', 'Revoke'],
     ]);
-    expect(cells(section().getByRole('table', { name: 'Access tokens' }))).toEqual([
+    expect(tableCells(section().getByRole('table', { name: 'Access tokens' }))).toEqual([
       ['Name', 'Created', 'Last used', 'Actions'],
       ['Scripts', '05 Mar 2026 14:05', 'Never', 'Revoke'],
     ]);

@@ -1,7 +1,7 @@
 //! Private feeds and personal access tokens (issue 41) in words, for the reader's Subscriptions page
 //! (features/reader/Feeds) and the Administrators' user screen (features/users/UserSecrets).
-import { formatDateTime } from './dates';
-import type { TopicWording } from './topicWording';
+import { formatDateTime } from '../dates';
+import type { TopicWording } from '../topicWording';
 
 /** schema.graphql `FeedScopeKind`. */
 export type FeedScopeKind = 'all' | 'channel' | 'topic' | 'desk' | 'contributor';
