@@ -13,7 +13,9 @@ export default defineConfig({
   // timings stable; the accessibility checks, which only read, run two at a time.
   workers: 2,
   retries: 0,
-  timeout: 30_000,
+  // A ceiling per test (the longest journeys set their own): on a slow 2-core machine a short
+  // journey of a dozen steps, the topic tree's, takes about 30 s; a hang still fails at 10 s a step.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
