@@ -1,6 +1,7 @@
 //! The purge schedule: the built-in identity provider's expired authorization codes and refresh
-//! tokens and the self-registered clients left unused, finished jobs, old delivered emails, long-gone worker processes, and the audit trail
-//! past its retention when an operator sets one (never by default).
+//! tokens and the self-registered clients left unused, finished jobs, old delivered emails,
+//! long-gone worker processes, and the audit trail past its retention when an operator sets one
+//! (never by default).
 
 use insights::{AppState, audit, auth::provider::queries, email::outbox, workers};
 

@@ -1,8 +1,7 @@
-//! Feed links and access tokens shaped like the server's answers, the server's revocations of
-//! them, and their tables read back, for the reader's (features/reader/Feeds) and the
+//! Feed links and access tokens shaped like the server's answers and the server's revocations of
+//! them, for the reader's (features/reader/Feeds) and the
 //! Administrators' (features/users/UserSecrets) tests.
 import type { MockLink } from '@apollo/client/testing';
-import { within } from '@testing-library/react';
 import { RevokeAccessTokenDocument, RevokeFeedLinkDocument } from '../lib/secrets/__generated__/revoke.generated';
 import type { FeedScopeKind } from '../lib/secrets/feedScope';
 
@@ -63,11 +62,4 @@ export function revokeMocks(state: SecretsState): MockLink.MockedResponse[] {
       },
     },
   ];
-}
-
-/** The cells of a table's rows, header first. */
-export function tableCells(table: HTMLElement): (string | null)[][] {
-  return within(table)
-    .getAllByRole('row')
-    .map((r) => Array.from((r as HTMLTableRowElement).cells).map((c) => c.textContent));
 }

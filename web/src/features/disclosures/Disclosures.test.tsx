@@ -2,11 +2,12 @@
 import '../../testing/lexicalDom';
 
 import type { MockLink } from '@apollo/client/testing';
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testUser } from '../../testing/fixtures';
 import { renderApp } from '../../testing/renderApp';
+import { tableCells } from '../../testing/tables';
 import {
   DisclosuresScreenDocument,
   EditDisclosureDocument,
@@ -69,10 +70,7 @@ describe('Disclosures', () => {
   it('lists the disclosures in force with their versions', async () => {
     renderApp({ path: PATH, user: testUser('Administrator'), mocks: [screenMock] });
     const table = await screen.findByRole('table', { name: 'Disclosures in force' });
-    const rows = within(table)
-      .getAllByRole('row')
-      .map((r) => Array.from((r as HTMLTableRowElement).cells).map((c) => c.textContent));
-    expect(rows[1]).toEqual(['Channel: Metals Weekly', '2', 'In force', '05 Mar 2026 14:05 by Ada Admin', 'Edit']);
+    expect(tableCells(table)[1]).toEqual(['Channel: Metals Weekly', '2', 'In force', '05 Mar 2026 14:05 by Ada Admin', 'Edit']);
     expect(screen.getByText('Current: version 2, saved 05 Mar 2026 14:05.')).toBeInTheDocument();
   });
 

@@ -7,6 +7,7 @@ import type { ClientConfig } from '../../lib/config';
 import { testConfig, testUser } from '../../testing/fixtures';
 import { stubDownloads } from '../../testing/downloads';
 import { renderApp } from '../../testing/renderApp';
+import { tableCells } from '../../testing/tables';
 import { installStripe, lastElements, stripeMock } from '../../testing/stripe';
 import { PAYMENT_FAILED_TEXT } from './common/subscriptionText';
 import {
@@ -373,10 +374,7 @@ describe('Subscriptions page', () => {
     open([monthlyStatementMock(asked), list, articles]);
     const table = await screen.findByRole('table', { name: `What you read in ${MONTHS[0].label}` });
     await within(table).findByText('Copper outlook');
-    const rows = within(table)
-      .getAllByRole('row')
-      .map((r) => Array.from((r as HTMLTableRowElement).cells).map((c) => c.textContent));
-    expect(rows).toEqual([
+    expect(tableCells(table)).toEqual([
       ['Article', 'Channel', 'First read', 'Reads', 'Read', 'Source'],
       ['Copper outlook', 'Metals Weekly', '05 Mar 2026 14:05', '3', 'Full article', 'AI assistant, Web'],
       ['Zinc brief', '', '06 Mar 2026 09:00', '1', 'Preview only', 'Feed'],

@@ -4,8 +4,7 @@ import { useId, useRef, type ReactNode } from 'react';
 import { Banner } from '../../components/Banner';
 import { Button } from '../../components/Button';
 import { InputField } from '../../components/InputField';
-import { showToast } from '../../components/Toaster';
-import { logger } from '../logger';
+import { copyText } from '../../components/copyLink';
 import './secrets.css';
 
 /** The toast once Copy has put the secret on the clipboard. */
@@ -33,16 +32,12 @@ export function ShownOnce({ title, label, value, sentence, detail, onDone }: Sho
   const headingId = useId();
   const boxRef = useRef<HTMLDivElement>(null);
   const copy = async () => {
-    try {
-      if (!navigator.clipboard) throw new Error('The clipboard is not available');
-      await navigator.clipboard.writeText(value);
-      void showToast({ message: COPIED_TEXT, intent: 'success' });
-    } catch (error) {
-      // Never the value itself: it is a secret.
-      logger.warn(`Copying a secret shown once failed: ${error instanceof Error ? error.message : String(error)}`);
-      void showToast({ message: 'It could not be copied. Select it and copy it yourself (Ctrl+C or ⌘C).', intent: 'warning' });
-      boxRef.current?.querySelector('input')?.focus();
-    }
+    const copied = await copyText(value, {
+      what: 'a secret shown once',
+      copied: COPIED_TEXT,
+      refused: 'It could not be copied. Select it and copy it yourself (Ctrl+C or ⌘C).',
+    });
+    if (!copied) boxRef.current?.querySelector('input')?.focus();
   };
   return (
     <div className="insights-secrets-once" ref={boxRef} role="region" aria-labelledby={headingId}>

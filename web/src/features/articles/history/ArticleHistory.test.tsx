@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testUser } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/renderApp';
+import { tableCells } from '../../../testing/tables';
 import {
   ArticleHistoryDocument,
   ArticleRevisionDocument,
@@ -136,8 +137,7 @@ describe('ArticleHistory', () => {
     renderApp({ path: PATH, user: EDITOR, mocks: mocks() });
     expect(await screen.findByRole('heading', { level: 1, name: 'Article history' })).toBeInTheDocument();
     const table = screen.getByRole('table', { name: 'Revisions' });
-    const rows = within(table).getAllByRole('row').slice(1);
-    expect(rows.map((r) => Array.from((r as HTMLTableRowElement).cells).map((c) => c.textContent))).toEqual([
+    expect(tableCells(table).slice(1)).toEqual([
       ['3', '03 Mar 2026 09:00', 'Edna Editor', 'Published', 'Published', 'Copper outlook (corrected)', 'Current'],
       ['2', '02 Mar 2026 09:00', 'Edna Editor', 'Saved', 'Pending', 'Copper outlook', 'Restore'],
       ['1', '01 Mar 2026 09:00', 'Edna Editor', 'Added', 'Pending', 'Copper outlook', 'Restore'],
